@@ -1,0 +1,65 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Dependency direction (see ../shared/design.md §1):
+//   siwa-mock ─► SIWAServer ─► SIWACore ─► JOSE ─► JSON, COpenSSL
+//                    │             └─────► ScenarioFormat
+//                    └─────────► HTTPServer ─► CSys
+// SIWACore and HTTPServer never import each other; only HTTPServer makes socket syscalls;
+// only the executable reads argv, env or files.
+let swiftSettings: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+
+let package = Package(
+    name: "siwa-mock",
+    products: [
+        .executable(name: "siwa-mock", targets: ["siwa-mock"])
+    ],
+    targets: [
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        .target(name: "CSys"),
+        .target(name: "JSON", swiftSettings: swiftSettings),
+        .target(name: "JOSE", dependencies: ["COpenSSL", "JSON"], swiftSettings: swiftSettings),
+        .target(name: "ScenarioFormat", swiftSettings: swiftSettings),
+        .target(name: "HTTPServer", dependencies: ["CSys"], swiftSettings: swiftSettings),
+        .target(name: "SIWACore", dependencies: ["JOSE", "JSON", "ScenarioFormat"], swiftSettings: swiftSettings),
+        .target(
+            name: "SIWAServer",
+            dependencies: ["SIWACore", "HTTPServer", "JOSE", "JSON"],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "siwa-mock",
+            dependencies: ["SIWAServer", "SIWACore", "HTTPServer", "JOSE", "JSON", "ScenarioFormat"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "SIWATestSupport",
+            dependencies: ["SIWAServer", "SIWACore", "HTTPServer", "JOSE", "JSON"],
+            path: "Tests/SIWATestSupport",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "JSONTests", dependencies: ["JSON"], swiftSettings: swiftSettings),
+        .testTarget(name: "JOSETests", dependencies: ["JOSE", "JSON"], swiftSettings: swiftSettings),
+        .testTarget(name: "ScenarioFormatTests", dependencies: ["ScenarioFormat"], swiftSettings: swiftSettings),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "SIWACoreTests",
+            dependencies: ["SIWACore", "JOSE", "JSON", "SIWATestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "SIWAServerTests",
+            dependencies: ["SIWAServer", "SIWACore", "HTTPServer", "JOSE", "JSON", "SIWATestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["JOSE", "JSON", "SIWATestSupport"],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

@@ -1,0 +1,30 @@
+/// A response as a value. The server adds `Content-Length`, `Date`-free framing and `Connection`.
+public struct HTTPResponse: Sendable {
+    public var status: Int
+    public var headers: HTTPHeaders
+    public var body: [UInt8]
+    /// How the bytes reach the client: normally, or with an injected fault (scenario fault rules).
+    public var delivery: Delivery
+
+    public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [], delivery: Delivery = .normal) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.delivery = delivery
+    }
+
+    /// Fault injection at the connection level. Every case is handled without blocking the event loop.
+    public enum Delivery: Sendable, Equatable {
+        case normal
+        /// Wait, then send normally.
+        case delayed(milliseconds: Int)
+        /// Close with RST (SO_LINGER 0) instead of answering.
+        case reset
+        /// Close cleanly (FIN) without sending anything.
+        case closeWithoutResponse
+        /// Send the head and half the body, then close.
+        case truncatedBody
+        /// Send the response `chunkSize` bytes at a time, `intervalMilliseconds` apart.
+        case slowBody(chunkSize: Int, intervalMilliseconds: Int)
+    }
+}

@@ -1,0 +1,1 @@
+print("siwa-mock: not built yet")
