@@ -53,7 +53,7 @@ public final class P256PublicKey: Sendable {
     /// Throws unless `key` is an EC key on P-256, naming what was found instead.
     static func requireP256(_ key: EVPKey) throws(JOSEError) {
         guard key.isA("EC") else {
-            throw JOSEError(.invalidKey, "expected an EC P-256 key, found a \(key.typeName) key")
+            throw JOSEError(.invalidKey, "expected an EC P-256 key, found key type \(key.typeName)")
         }
         guard let curve = key.groupName else {
             throw JOSEError(.invalidKey, "EC key uses explicit curve parameters; expected named curve P-256")

@@ -66,7 +66,7 @@ public final class RSAPublicKey: Sendable {
     /// Throws unless `key` is an RSA key of at least 2048 bits (RFC 7518 §3.3).
     static func requireRS256Capable(_ key: EVPKey) throws(JOSEError) {
         guard key.isA("RSA") else {
-            throw JOSEError(.invalidKey, "expected an RSA key, found a \(key.typeName) key")
+            throw JOSEError(.invalidKey, "expected an RSA key, found key type \(key.typeName)")
         }
         guard key.bits >= 2048 else {
             throw JOSEError(.invalidKey, "RSA key has \(key.bits) bits; RS256 requires at least 2048")
