@@ -68,6 +68,8 @@ enum MemoryBIO {
 final class KeyParameterBuilder {
     private let builder: OpaquePointer
     private var numbers: [OpaquePointer] = []
+    /// Octet-string values: the builder keeps only a pointer until `OSSL_PARAM_BLD_to_param`.
+    private var buffers: [UnsafeMutableRawBufferPointer] = []
 
     init() throws(JOSEError) {
         guard let builder = OSSL_PARAM_BLD_new() else {
@@ -79,6 +81,10 @@ final class KeyParameterBuilder {
     deinit {
         OSSL_PARAM_BLD_free(builder)
         for number in numbers { BN_clear_free(number) }
+        for buffer in buffers {
+            buffer.initializeMemory(as: UInt8.self, repeating: 0)
+            buffer.deallocate()
+        }
     }
 
     /// Adds a big-endian unsigned integer parameter.
@@ -99,11 +105,13 @@ final class KeyParameterBuilder {
         }
     }
 
-    /// Adds an octet-string parameter; OpenSSL copies the bytes when the parameters are built.
+    /// Adds an octet-string parameter. The builder only keeps a pointer, so the bytes are copied
+    /// into a buffer that lives as long as the builder.
     func push(_ key: StaticString, octets: [UInt8]) throws(JOSEError) {
-        let status = octets.withUnsafeBytes {
-            OSSL_PARAM_BLD_push_octet_string(builder, staticCString(key), $0.baseAddress, $0.count)
-        }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(octets.count, 1), alignment: 1)
+        buffer.copyBytes(from: octets)
+        buffers.append(buffer)
+        let status = OSSL_PARAM_BLD_push_octet_string(builder, staticCString(key), buffer.baseAddress, octets.count)
         guard status == 1 else {
             throw OpenSSLErrors.failure(.cryptoFailure, "OSSL_PARAM_BLD_push_octet_string(\(key)) failed")
         }
