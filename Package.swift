@@ -56,6 +56,7 @@ let package = Package(
             dependencies: ["SIWAServer", "SIWACore", "HTTPServer", "JOSE", "JSON", "SIWATestSupport"],
             swiftSettings: swiftSettings
         ),
+        .testTarget(name: "CLITests", dependencies: ["siwa-mock"], swiftSettings: swiftSettings),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["JOSE", "JSON", "SIWATestSupport"],
