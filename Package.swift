@@ -59,7 +59,7 @@ let package = Package(
         .testTarget(name: "CLITests", dependencies: ["siwa-mock"], swiftSettings: swiftSettings),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["JOSE", "JSON", "SIWATestSupport"],
+            dependencies: ["JOSE", "JSON", "HTTPServer", "siwa-mock"],
             swiftSettings: swiftSettings
         ),
     ]
