@@ -53,5 +53,9 @@ extension AppleError {
     public static let invalidResponseType = invalidRequest("Invalid response type")
     public static let invalidWebRedirectURL = invalidRequest("Invalid web redirect url.")
     /// The refresh token is unknown, revoked, or belongs to an ended authorization ([3p] wording).
-    public static let invalidRefreshToken = invalidGrant("The refresh token is invalid or has been revoked.")
+    public static let invalidRefreshToken = invalidGrant("The token has expired or has been revoked.")
+    /// A refresh or access token presented by a client it was not issued to ([3p] wording).
+    public static func tokenClientMismatch(issuedTo clientID: String) -> AppleError {
+        invalidRequest("client_id mismatch. The token was not issued to \(clientID).")
+    }
 }
