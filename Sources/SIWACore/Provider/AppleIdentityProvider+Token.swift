@@ -78,7 +78,7 @@ extension AppleIdentityProvider {
             idToken = try idTokens.makeIDToken(
                 for: tokens.grant, user: user, issuedAt: now, companion: .accessToken(tokens.accessToken))
         } catch {
-            throw EndpointFailure(AppleError(.invalidRequest), reason: "id_token signing failed: \(error.message)")
+            throw EndpointFailure.internalError("id_token signing failed: \(error.message)")
         }
         return TokenResponse(
             accessToken: tokens.accessToken, expiresIn: tokens.accessTokenExpiresIn, refreshToken: tokens.refreshToken,

@@ -49,10 +49,20 @@ public struct EndpointFailure: Error, Sendable, Equatable, CustomStringConvertib
     public var error: AppleError
     /// E.g. the `ClientSecretFailure` behind an `invalid_client`; never sent to the client.
     public var reason: String?
+    /// A fault of the mock itself (e.g. signing failed): the edge answers 500 and logs it.
+    public var isInternal: Bool
 
     public init(_ error: AppleError, reason: String? = nil) {
         self.error = error
         self.reason = reason
+        self.isInternal = false
+    }
+
+    /// A failure that is the mock's fault, not the client's.
+    public static func internalError(_ reason: String) -> EndpointFailure {
+        var failure = EndpointFailure(AppleError(.invalidRequest), reason: reason)
+        failure.isInternal = true
+        return failure
     }
 
     public var description: String { reason.map { "\(error) (\($0))" } ?? error.description }
