@@ -1,4 +1,6 @@
 import HTTPServer
+import SIWACore
+import SIWAServer
 
 /// `siwa-mock serve` (the default command): Apple's endpoints on the built-in or a given scenario.
 struct ServeCommand: Command {
@@ -30,14 +32,61 @@ struct ServeCommand: Command {
         port = try arguments.integer("port", in: 0...65535) ?? 8080
         publicURL = arguments.value("public-url")
         if let publicURL {
-            guard publicURL.hasPrefix("http://") || publicURL.hasPrefix("https://") else {
-                throw UsageError("\(arguments.source(of: "public-url")) must start with http:// or https://, got '\(publicURL)'")
+            guard publicURL.hasPrefix("http://") || publicURL.hasPrefix("https://"), publicURL.count > 8 else {
+                throw UsageError(
+                    "\(arguments.source(of: "public-url")) must be an http:// or https:// URL, got '\(publicURL)'")
             }
         }
         stateDirectory = arguments.value("state-dir")
+        if stateDirectory == "" { throw UsageError("--state-dir must not be empty") }
     }
 
     func run() throws -> Int32 {
-        fatalError("serve is wired once the Apple endpoints land")
+        let log = RequestLog()
+        var scenario = Scenario.builtIn
+        if let stateDirectory {
+            scenario.signingKeys = try KeyStateDirectory(path: stateDirectory).apply(to: scenario.signingKeys, log: log)
+        }
+        // Signals are blocked before any thread starts so that every loop thread inherits the mask
+        // and only the main thread's sigwait sees SIGTERM/SIGINT.
+        SignalWaiter.blockTerminationSignals()
+
+        var configuration = HTTPServerConfiguration()
+        configuration.host = host
+        configuration.port = port
+        let responder = LateBoundResponder()
+        let server = HTTPServer(configuration: configuration, responder: responder, onExchange: { log.record($0) })
+        do {
+            try server.start()
+        } catch {
+            throw RuntimeError("cannot listen on \(host):\(port): \(error)")
+        }
+        let listenURL = "http://\(Self.urlHost(host)):\(server.port)"
+        do {
+            responder.install(
+                try AppleEndpoints(
+                    configuration: .init(
+                        publicURL: publicURL ?? Self.defaultPublicURL(host: host, port: server.port), scenario: scenario, clock: SystemClock(),
+                        log: { log.note($0) })))
+        } catch {
+            server.shutdown()
+            throw RuntimeError("\(error)")
+        }
+        Console().out("siwa-mock listening on \(listenURL)")
+        let signal = SignalWaiter.waitForTermination()
+        log.note("received signal \(signal), finishing in-flight requests")
+        server.shutdown()
+        return 0
+    }
+
+    /// `http://HOST:PORT`, with a wildcard listen address replaced by loopback (clients cannot connect to 0.0.0.0).
+    static func defaultPublicURL(host: String, port: Int) -> String {
+        let reachable = host == "0.0.0.0" ? "127.0.0.1" : host == "::" ? "::1" : host
+        return "http://\(urlHost(reachable)):\(port)"
+    }
+
+    /// Hosts as they appear in a URL (`::1` → `[::1]`).
+    static func urlHost(_ host: String) -> String {
+        host.contains(":") ? "[\(host)]" : host
     }
 }
