@@ -70,10 +70,10 @@ def mock(binary: Path, tmp_path: Path) -> MockServer:
                                 stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=stderr)
     try:
         line = _read_ready_line(proc, time.monotonic() + STARTUP_TIMEOUT)
-    except BaseException:
+    except (TimeoutError, RuntimeError) as error:
         proc.kill()
         proc.wait()
-        raise
+        pytest.fail(f"siwa-mock did not start: {error}\nstderr:\n{stderr_path.read_text(errors='replace')[-3000:]}")
     assert line.startswith(READY_PREFIX), f"unexpected ready line {line!r}"
     hostport = line[len(READY_PREFIX):]
     host, _, port = hostport.rpartition(":")
