@@ -84,6 +84,8 @@ class Form:
     action: str
     method: str
     fields: dict[str, str] = field(default_factory=dict)
+    choices: dict[str, list[str]] = field(default_factory=dict)
+    buttons: list[tuple[str, str]] = field(default_factory=list)
 
 
 class _FormParser(HTMLParser):
@@ -98,7 +100,14 @@ class _FormParser(HTMLParser):
             self._current = Form(action=a.get("action", ""), method=a.get("method", "get").lower())
             self.forms.append(self._current)
         elif tag == "input" and self._current is not None and a.get("name"):
-            self._current.fields[a["name"]] = a.get("value", "")
+            if a.get("type", "").lower() in ("radio", "checkbox"):
+                self._current.choices.setdefault(a["name"], []).append(a.get("value", ""))
+                if "checked" in a:
+                    self._current.fields[a["name"]] = a.get("value", "")
+            else:
+                self._current.fields[a["name"]] = a.get("value", "")
+        elif tag == "button" and self._current is not None:
+            self._current.buttons.append((a.get("name", ""), a.get("value", "")))
 
     def handle_endtag(self, tag: str) -> None:
         if tag == "form":
