@@ -19,12 +19,17 @@ struct ServeCommand: Command {
         .value(
             "state-dir", "dir", help: "Keep signing keys here (created if missing) so restarts keep the same JWKS.",
             environment: true),
+        .value(
+            "admin-token", "token",
+            help: "Require `Authorization: Bearer TOKEN` on every /mock/ call (Apple's endpoints stay open).",
+            environment: true),
     ]
 
     var host: String
     var port: Int
     var publicURL: String?
     var stateDirectory: String?
+    var adminToken: String?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         host = arguments.value("host") ?? "127.0.0.1"
@@ -39,6 +44,8 @@ struct ServeCommand: Command {
         }
         stateDirectory = arguments.value("state-dir")
         if stateDirectory == "" { throw UsageError("--state-dir must not be empty") }
+        adminToken = arguments.value("admin-token")
+        if adminToken == "" { throw UsageError("--admin-token must not be empty") }
     }
 
     func run() throws -> Int32 {
@@ -66,8 +73,9 @@ struct ServeCommand: Command {
             responder.install(
                 try MockServer(
                     configuration: .init(
-                        publicURL: publicURL ?? Self.defaultPublicURL(host: host, port: server.port), scenario: scenario, clock: SystemClock(),
-                        log: { log.note($0) })))
+                        publicURL: publicURL ?? Self.defaultPublicURL(host: host, port: server.port), scenario: scenario, clock: AdjustableClock(),
+                        log: { log.note($0) }),
+                    options: MockServer.ControlOptions(adminToken: adminToken)))
         } catch {
             server.shutdown()
             throw RuntimeError("\(error)")
