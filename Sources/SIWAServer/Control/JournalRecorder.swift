@@ -12,7 +12,7 @@ struct JournalRecorder: Sendable {
     /// Parameters shown as they are.
     static let plainParameters: Set<String> = [
         "client_id", "grant_type", "response_type", "response_mode", "scope", "redirect_uri", "login_hint", "state",
-        "nonce", "token_type_hint", "target", "sub", "user", "cancel",
+        "nonce", "token_type_hint", "target", "sub", "user", "cancel", "type",
     ]
     /// Parameters shown only as `sha256:<first 12 hex>`.
     static let secretParameters: Set<String> = [
@@ -34,6 +34,13 @@ struct JournalRecorder: Sendable {
         {
             fields += decoded
         }
+        if request.path.hasPrefix("/mock/"), !request.body.isEmpty, request.body.count <= 64 * 1024,
+            let object = (try? JSONValue.parse(request.body, maxDepth: 8))?.objectValue
+        {
+            for key in ["client_id", "user", "type"] {
+                if let value = object[key]?.stringValue { fields.append((key, value)) }
+            }
+        }
         var shown: [(name: String, value: String)] = []
         var user: String?
         let store = provider.store
@@ -45,7 +52,7 @@ struct JournalRecorder: Sendable {
                 if user == nil, ["code", "refresh_token", "token"].contains(name) { user = store.userID(forToken: value) }
             }
         }
-        if user == nil, let hint = fields.first(where: { $0.name == "login_hint" })?.value {
+        if user == nil, let hint = fields.first(where: { $0.name == "login_hint" || $0.name == "user" })?.value {
             user = provider.user(named: hint)?.id
         }
         if user == nil, let bearer = request.headers["Authorization"], bearer.hasPrefix("Bearer "),
