@@ -85,6 +85,15 @@ public struct ControlEndpoints: HTTPResponder {
         case ["requests"]:
             try allow(method, ["GET", "DELETE"])
             return method == "GET" ? try listRequests(request) : clearRequests()
+        case ["app-groups"]:
+            try allow(method, ["GET"])
+            return listAppGroups()
+        case let path where path.count == 2 && path[0] == "app-groups" && !path[1].isEmpty:
+            try allow(method, ["PATCH"])
+            return try patchAppGroup(Self.percentDecoded(path[1]), request)
+        case ["notifications", "settings"]:
+            try allow(method, ["GET", "PATCH"])
+            return method == "GET" ? notificationSettings() : try patchNotificationSettings(request)
         case ["notifications"]:
             try allow(method, ["GET", "POST"])
             return method == "GET" ? listNotifications() : try sendNotification(request)

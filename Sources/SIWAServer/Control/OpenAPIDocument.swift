@@ -1459,6 +1459,279 @@ enum OpenAPIDocument {
      }
     }
    }
+  },
+  "/mock/app-groups": {
+   "get": {
+    "summary": "App groups and their notification endpoints",
+    "responses": {
+     "200": {
+      "description": "Groups",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/AppGroupList"
+        }
+       }
+      }
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     }
+    },
+    "security": [
+     {},
+     {
+      "adminToken": []
+     }
+    ]
+   }
+  },
+  "/mock/app-groups/{id}": {
+   "parameters": [
+    {
+     "name": "id",
+     "in": "path",
+     "required": true,
+     "schema": {
+      "type": "string"
+     }
+    }
+   ],
+   "patch": {
+    "summary": "Set or remove the group's notification endpoint",
+    "responses": {
+     "200": {
+      "description": "Groups",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/AppGroupList"
+        }
+       }
+      }
+     },
+     "400": {
+      "$ref": "#/components/responses/BadRequest"
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     },
+     "404": {
+      "$ref": "#/components/responses/NotFound"
+     }
+    },
+    "security": [
+     {},
+     {
+      "adminToken": []
+     }
+    ],
+    "requestBody": {
+     "required": true,
+     "content": {
+      "application/json": {
+       "schema": {
+        "type": "object",
+        "properties": {
+         "notification_url": {
+          "type": [
+           "string",
+           "null"
+          ]
+         }
+        },
+        "additionalProperties": false,
+        "required": [
+         "notification_url"
+        ]
+       }
+      }
+     }
+    }
+   }
+  },
+  "/mock/notifications/settings": {
+   "get": {
+    "summary": "Notification switches",
+    "responses": {
+     "200": {
+      "description": "Settings",
+      "content": {
+       "application/json": {
+        "schema": {
+         "type": "object",
+         "properties": {
+          "events_as_string": {
+           "type": "boolean"
+          },
+          "event_time_ms": {
+           "type": "boolean"
+          },
+          "account_deletion_type": {
+           "type": "string",
+           "enum": [
+            "account-delete",
+            "account-deleted"
+           ]
+          },
+          "send_on_user_changes": {
+           "type": "boolean"
+          },
+          "max_attempts": {
+           "type": "integer",
+           "minimum": 1,
+           "maximum": 20
+          },
+          "retry_delay_ms": {
+           "type": "integer",
+           "minimum": 0,
+           "maximum": 600000
+          },
+          "timeout_ms": {
+           "type": "integer",
+           "minimum": 1,
+           "maximum": 120000
+          }
+         },
+         "additionalProperties": false,
+         "required": [
+          "events_as_string",
+          "event_time_ms",
+          "account_deletion_type",
+          "send_on_user_changes",
+          "max_attempts",
+          "retry_delay_ms",
+          "timeout_ms"
+         ]
+        }
+       }
+      }
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     }
+    },
+    "security": [
+     {},
+     {
+      "adminToken": []
+     }
+    ]
+   },
+   "patch": {
+    "summary": "Change notification switches",
+    "responses": {
+     "200": {
+      "description": "Settings",
+      "content": {
+       "application/json": {
+        "schema": {
+         "type": "object",
+         "properties": {
+          "events_as_string": {
+           "type": "boolean"
+          },
+          "event_time_ms": {
+           "type": "boolean"
+          },
+          "account_deletion_type": {
+           "type": "string",
+           "enum": [
+            "account-delete",
+            "account-deleted"
+           ]
+          },
+          "send_on_user_changes": {
+           "type": "boolean"
+          },
+          "max_attempts": {
+           "type": "integer",
+           "minimum": 1,
+           "maximum": 20
+          },
+          "retry_delay_ms": {
+           "type": "integer",
+           "minimum": 0,
+           "maximum": 600000
+          },
+          "timeout_ms": {
+           "type": "integer",
+           "minimum": 1,
+           "maximum": 120000
+          }
+         },
+         "additionalProperties": false,
+         "required": [
+          "events_as_string",
+          "event_time_ms",
+          "account_deletion_type",
+          "send_on_user_changes",
+          "max_attempts",
+          "retry_delay_ms",
+          "timeout_ms"
+         ]
+        }
+       }
+      }
+     },
+     "400": {
+      "$ref": "#/components/responses/BadRequest"
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     }
+    },
+    "security": [
+     {},
+     {
+      "adminToken": []
+     }
+    ],
+    "requestBody": {
+     "required": true,
+     "content": {
+      "application/json": {
+       "schema": {
+        "type": "object",
+        "properties": {
+         "events_as_string": {
+          "type": "boolean"
+         },
+         "event_time_ms": {
+          "type": "boolean"
+         },
+         "account_deletion_type": {
+          "type": "string",
+          "enum": [
+           "account-delete",
+           "account-deleted"
+          ]
+         },
+         "send_on_user_changes": {
+          "type": "boolean"
+         },
+         "max_attempts": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 20
+         },
+         "retry_delay_ms": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 600000
+         },
+         "timeout_ms": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 120000
+         }
+        },
+        "additionalProperties": false
+       }
+      }
+     }
+    }
+   }
   }
  },
  "components": {
@@ -1484,6 +1757,48 @@ enum OpenAPIDocument {
     "additionalProperties": false,
     "required": [
      "error"
+    ]
+   },
+   "AppGroupList": {
+    "type": "object",
+    "properties": {
+     "app_groups": {
+      "type": "array",
+      "items": {
+       "type": "object",
+       "properties": {
+        "id": {
+         "type": "string"
+        },
+        "primary_app_id": {
+         "type": "string"
+        },
+        "client_ids": {
+         "type": "array",
+         "items": {
+          "type": "string"
+         }
+        },
+        "notification_url": {
+         "type": [
+          "string",
+          "null"
+         ]
+        }
+       },
+       "additionalProperties": false,
+       "required": [
+        "id",
+        "primary_app_id",
+        "client_ids",
+        "notification_url"
+       ]
+      }
+     }
+    },
+    "additionalProperties": false,
+    "required": [
+     "app_groups"
     ]
    },
    "ControlError": {
