@@ -7,12 +7,14 @@ extension Parser {
     ///   - parentIndent: the indentation of the enclosing collection (-1 at the top level); a literal
     ///     block scalar's lines must be indented more than this.
     mutating func parseBlockNode(indent: Int, parentIndent: Int) throws(ParseFailure) -> Node {
-        try enterNesting(at: position)
-        defer { depth -= 1 }
         if isSequenceEntryIndicator() {
+            try enterNesting(at: position)
+            defer { depth -= 1 }
             return try parseBlockSequence(indent: indent, indentless: false)
         }
         if lineHasMappingKey() {
+            try enterNesting(at: position)
+            defer { depth -= 1 }
             return try parseBlockMapping(indent: indent)
         }
         return try parseLineValue(parentIndent: parentIndent)

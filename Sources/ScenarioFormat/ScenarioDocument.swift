@@ -93,7 +93,7 @@ extension Parser {
             try finishLine(after: "'---' (content must start on the next line)")
             indent = try nextContentLine()
         }
-        guard let indent else { throw failure("the document is empty") }
+        guard let indent else { throw failure("the document is empty", at: SourcePosition(line: 1, column: 1)) }
         index += indent
         let isBlockCollection = isSequenceEntryIndicator() || lineHasMappingKey()
         var root: Node?
