@@ -203,7 +203,7 @@ struct Parser {
             var spaces = 0
             while peek(spaces) == " " { spaces += 1 }
             let c = peek(spaces)
-            if c == "\n" || c == "#" || c == "\t" || spaces > indent {
+            if c == "\n" || c == "#" || spaces > indent {
                 skipRestOfLine()
             } else {
                 return

@@ -125,6 +125,11 @@ extension Parser {
                 continue
             }
             if spaces == 0 && isMarker("-") { return 0 }
+            if spaces == 0 && c == "%" {
+                try record(diagnostic("directives (%) are not supported", at: position))
+                skipRestOfLine()
+                continue
+            }
             return try nextContentLine()
         }
         return nil
