@@ -61,9 +61,10 @@ let package = Package(
             dependencies: ["SIWAServer", "SIWACore", "HTTPServer", "JOSE", "JSON", "SIWATestSupport"],
             swiftSettings: swiftSettings
         ),
+        .testTarget(name: "CLITests", dependencies: ["siwa-mock"], swiftSettings: swiftSettings),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["JOSE", "JSON", "SIWATestSupport"],
+            dependencies: ["JOSE", "JSON", "HTTPServer", "siwa-mock"],
             swiftSettings: swiftSettings
         ),
     ]

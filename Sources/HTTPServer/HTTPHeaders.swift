@@ -4,7 +4,13 @@ public struct HTTPHeaders: Sendable, Equatable {
 
     public init() {}
     public init(_ fields: [(String, String)]) {
+        self.fields.reserveCapacity(fields.count)
         for (name, value) in fields { add(name, value) }
+    }
+
+    /// An empty header list with room for `capacity` fields (the parser's fast path).
+    init(reservingCapacity capacity: Int) {
+        fields.reserveCapacity(capacity)
     }
 
     public mutating func add(_ name: String, _ value: String) { fields.append((name, value)) }
@@ -16,21 +22,33 @@ public struct HTTPHeaders: Sendable, Equatable {
     }
 
     public mutating func remove(_ name: String) {
-        fields.removeAll { $0.name.lowercased() == name.lowercased() }
+        fields.removeAll { Self.namesMatch($0.name, name) }
     }
 
     /// The first value for `name`, if any.
     public subscript(name: String) -> String? {
-        let lowered = name.lowercased()
-        return fields.first { $0.name.lowercased() == lowered }?.value
+        fields.first { Self.namesMatch($0.name, name) }?.value
     }
 
     public func values(for name: String) -> [String] {
-        let lowered = name.lowercased()
-        return fields.filter { $0.name.lowercased() == lowered }.map(\.value)
+        fields.filter { Self.namesMatch($0.name, name) }.map(\.value)
+    }
+
+    /// Whether any field is named `name` (case-insensitive).
+    public func contains(_ name: String) -> Bool {
+        fields.contains { Self.namesMatch($0.name, name) }
     }
 
     public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
         lhs.fields.elementsEqual(rhs.fields) { $0.name == $1.name && $0.value == $1.value }
+    }
+
+    /// ASCII case-insensitive comparison without allocating (field names are tokens, RFC 9110 §5.1).
+    static func namesMatch(_ a: String, _ b: String) -> Bool {
+        var a = a
+        var b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y in ASCII.equalsIgnoringCase(x, y) }
+        }
     }
 }

@@ -11,16 +11,21 @@ public struct HTTPRequest: Sendable {
     public var body: [UInt8]
     /// Peer address as text (`127.0.0.1:53211`), for logs and the journal.
     public var remoteAddress: String
+    /// The version from the request line; 1.1 for requests built in code.
+    public var version: HTTPVersion
+    /// Whether the client lets the connection stay open after this exchange (RFC 9112 §9.3):
+    /// HTTP/1.1 unless `Connection: close`, HTTP/1.0 only with `Connection: keep-alive`.
+    public var keepAlive: Bool
 
     public init(
         method: String, target: String, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [],
-        remoteAddress: String = "-"
+        remoteAddress: String = "-", version: HTTPVersion = .http1_1, keepAlive: Bool = true
     ) {
         self.method = method
         self.target = target
-        if let q = target.firstIndex(of: "?") {
+        if let q = target.utf8.firstIndex(of: UInt8(ascii: "?")) {
             self.path = String(target[..<q])
-            self.query = String(target[target.index(after: q)...])
+            self.query = String(target[target.utf8.index(after: q)...])
         } else {
             self.path = target
             self.query = nil
@@ -28,5 +33,7 @@ public struct HTTPRequest: Sendable {
         self.headers = headers
         self.body = body
         self.remoteAddress = remoteAddress
+        self.version = version
+        self.keepAlive = keepAlive
     }
 }

@@ -2,6 +2,7 @@
 /// byte-stable (JWKS, id_token claims, golden files).
 ///
 /// Integers and doubles are distinct cases: JWT times (`iat`, `exp`) must serialize as integers.
+/// Parse with ``parse(_:maxDepth:)``, write with ``serialized()``.
 public enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
@@ -12,63 +13,43 @@ public enum JSONValue: Sendable, Equatable {
     case object(JSONObject)
 }
 
-/// A JSON object that remembers the order in which keys were first set.
-public struct JSONObject: Sendable, Equatable {
-    public private(set) var keys: [String] = []
-    private var storage: [String: JSONValue] = [:]
+// MARK: - Accessors
 
-    public init() {}
+extension JSONValue {
+    /// The string, if this is a string.
+    public var stringValue: String? { if case .string(let s) = self { s } else { nil } }
+    /// The integer, if this is an integer (a double is never converted).
+    public var intValue: Int64? { if case .int(let i) = self { i } else { nil } }
+    /// The Boolean, if this is `true` or `false`.
+    public var boolValue: Bool? { if case .bool(let b) = self { b } else { nil } }
+    /// The object, if this is an object.
+    public var objectValue: JSONObject? { if case .object(let o) = self { o } else { nil } }
+    /// The elements, if this is an array.
+    public var arrayValue: [JSONValue]? { if case .array(let a) = self { a } else { nil } }
 
-    public init(_ pairs: [(String, JSONValue)]) {
-        for (key, value) in pairs { self[key] = value }
-    }
-
-    public subscript(key: String) -> JSONValue? {
-        get { storage[key] }
-        set {
-            if let newValue {
-                if storage.updateValue(newValue, forKey: key) == nil { keys.append(key) }
-            } else if storage.removeValue(forKey: key) != nil {
-                keys.removeAll { $0 == key }
-            }
+    /// The number as a `Double`, for either numeric case.
+    public var doubleValue: Double? {
+        switch self {
+        case .double(let d): d
+        case .int(let i): Double(i)
+        default: nil
         }
     }
 
-    public var count: Int { keys.count }
-    public var isEmpty: Bool { keys.isEmpty }
+    /// Whether this is `null`.
+    public var isNull: Bool { if case .null = self { true } else { false } }
 
-    /// Key/value pairs in insertion order.
-    public var pairs: [(key: String, value: JSONValue)] { keys.map { ($0, storage[$0]!) } }
+    /// The member named `key`, if this is an object that has it.
+    public subscript(key: String) -> JSONValue? { objectValue?[key] }
+
+    /// The element at `index`, if this is an array and the index is in range.
+    public subscript(index: Int) -> JSONValue? {
+        guard case .array(let elements) = self, elements.indices.contains(index) else { return nil }
+        return elements[index]
+    }
 }
 
-/// Why a JSON text could not be parsed, with the byte offset where the problem was found.
-public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var offset: Int
-    public var message: String
-
-    public init(offset: Int, message: String) {
-        self.offset = offset
-        self.message = message
-    }
-
-    public var description: String { "JSON error at byte \(offset): \(message)" }
-}
-
-// STUB (to be implemented by the JSON/JOSE work): parse, serialize, accessors, literals.
-extension JSONValue {
-    /// Parses RFC 8259 JSON. Rejects trailing garbage, nesting deeper than `maxDepth`, invalid UTF-8,
-    /// lone surrogates and duplicate object keys (the last would silently win otherwise).
-    public static func parse(_ bytes: some Collection<UInt8>, maxDepth: Int = 64) throws(JSONParseError) -> JSONValue {
-        fatalError("unimplemented")
-    }
-
-    /// Compact serialization (no whitespace), object keys in insertion order, `/` not escaped,
-    /// non-ASCII written as UTF-8, control characters as `\u00XX`.
-    public func serialized() -> [UInt8] { fatalError("unimplemented") }
-
-    public var stringValue: String? { if case .string(let s) = self { s } else { nil } }
-    public var intValue: Int64? { if case .int(let i) = self { i } else { nil } }
-    public var boolValue: Bool? { if case .bool(let b) = self { b } else { nil } }
-    public var objectValue: JSONObject? { if case .object(let o) = self { o } else { nil } }
-    public var arrayValue: [JSONValue]? { if case .array(let a) = self { a } else { nil } }
+extension JSONValue: CustomStringConvertible {
+    /// The compact serialization, as text.
+    public var description: String { serializedString() }
 }

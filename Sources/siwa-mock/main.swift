@@ -1,1 +1,23 @@
-print("siwa-mock: not built yet")
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Entry point. Work happens inside a function: closures at the top level of main.swift would be
+/// inferred @MainActor and trap when called from event-loop threads (design.md §3).
+func runTool() -> Int32 {
+    var environment: [String: String] = [:]
+    var pointer = environ
+    while let entry = pointer.pointee {
+        let text = String(cString: entry)
+        if let equals = text.firstIndex(of: "=") {
+            environment[String(text[..<equals])] = String(text[text.index(after: equals)...])
+        }
+        pointer += 1
+    }
+    let tool = CommandLineTool(
+        commands: [ServeCommand.self, ClientSecretCommand.self, KeygenCommand.self],
+        defaultCommand: ServeCommand.name, environment: environment, console: Console())
+    return tool.run(CommandLine.arguments)
+}
+
+exit(runTool())

@@ -14,6 +14,27 @@ uint64_t csys_epoll_event_data(const struct epoll_event *event);
 uint32_t csys_epoll_event_events(const struct epoll_event *event);
 int csys_eventfd(void);
 
+/// epoll_wait that copies results into two plain arrays, so Swift never touches the packed
+/// `struct epoll_event`. Returns the count or -1 with errno set.
+int csys_epoll_wait_split(int epfd, uint64_t *datas, uint32_t *events, int maxevents, int timeout);
+
+// Constants that Glibc imports as enum types (or not at all); plain ints for Swift.
+static const uint32_t csys_EPOLLIN = EPOLLIN;
+static const uint32_t csys_EPOLLOUT = EPOLLOUT;
+static const uint32_t csys_EPOLLERR = EPOLLERR;
+static const uint32_t csys_EPOLLHUP = EPOLLHUP;
+static const uint32_t csys_EPOLLRDHUP = EPOLLRDHUP;
+static const int csys_EPOLL_CTL_ADD = EPOLL_CTL_ADD;
+static const int csys_EPOLL_CTL_MOD = EPOLL_CTL_MOD;
+static const int csys_EPOLL_CTL_DEL = EPOLL_CTL_DEL;
+static const int csys_SOCK_STREAM = SOCK_STREAM;
+static const int csys_SOCK_NONBLOCK = SOCK_NONBLOCK;
+static const int csys_SOCK_CLOEXEC = SOCK_CLOEXEC;
+static const int csys_MSG_NOSIGNAL = MSG_NOSIGNAL;
+
+/// Number of online CPUs (sysconf(_SC_NPROCESSORS_ONLN)), at least 1.
+int csys_core_count(void);
+
 /// libFuzzer's driver; declared here so fuzz executables can call it explicitly.
 int LLVMFuzzerRunDriver(int *argc, char ***argv, int (*UserCb)(const uint8_t *Data, size_t Size));
 

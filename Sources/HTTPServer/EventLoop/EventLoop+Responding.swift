@@ -1,0 +1,99 @@
+import CSys
+import Glibc
+
+extension EventLoop {
+    /// Calls the responder and starts delivering its answer the way `Delivery` says.
+    func respond(_ connection: Connection, to request: HTTPRequest) {
+        let started = context.onExchange == nil ? now : MonotonicClock.now()
+        let response = context.responder.respond(to: request)
+        let includeBody = request.method != "HEAD"
+        if !request.keepAlive || response.asksToClose { connection.closeAfterWrite = true }
+        let keepAliveHeader = request.version == .http1_0 && !connection.closeAfterWrite
+        connection.exchange = Connection.Exchange(
+            method: request.method, target: request.target, status: response.status, started: started)
+
+        switch response.delivery {
+        case .normal:
+            response.serialize(
+                into: &connection.outbound, includeBody: includeBody, close: connection.closeAfterWrite,
+                keepAliveHeader: keepAliveHeader)
+            connection.phase = .writing
+            flushResponse(connection)
+        case .delayed(let milliseconds):
+            connection.phase = .delayed(response, includeBody: includeBody, keepAliveHeader: keepAliveHeader)
+            setInterest(connection, 0)
+            setDeadline(connection, now + MonotonicClock.nanoseconds(milliseconds: milliseconds), .delayedResponse)
+        case .reset:
+            finishExchange(connection)
+            Syscall.setResetOnClose(connection.fd)
+            close(connection)
+        case .closeWithoutResponse:
+            finishExchange(connection)
+            _ = shutdown(connection.fd, Int32(SHUT_WR))
+            close(connection)
+        case .truncatedBody:
+            let layout = response.serialize(
+                into: &connection.outbound, includeBody: includeBody, close: connection.closeAfterWrite,
+                keepAliveHeader: keepAliveHeader)
+            connection.outbound.removeLast(layout.bodyLength - layout.bodyLength / 2)
+            connection.closeAfterWrite = true
+            connection.phase = .writing
+            flushResponse(connection)
+        case .slowBody(let chunkSize, let intervalMilliseconds):
+            response.serialize(
+                into: &connection.outbound, includeBody: includeBody, close: connection.closeAfterWrite,
+                keepAliveHeader: keepAliveHeader)
+            connection.phase = .dribbling(
+                chunkSize: max(1, chunkSize), interval: MonotonicClock.nanoseconds(milliseconds: intervalMilliseconds))
+            setInterest(connection, 0)
+            dribble(connection)
+        }
+    }
+
+    /// A malformed request: a small plain-text answer with the precise status, then close.
+    func reject(_ connection: Connection, status: Int, reason: String) {
+        connection.exchange = Connection.Exchange(method: "-", target: "-", status: status, started: now)
+        connection.closeAfterWrite = true
+        HTTPResponse.plainText(status: status, reason)
+            .serialize(into: &connection.outbound, includeBody: true, close: true)
+        connection.phase = .writing
+        flushResponse(connection)
+    }
+
+    /// The delay of `Delivery.delayed` is over: send the response normally.
+    func sendDelayedResponse(_ connection: Connection) {
+        guard case .delayed(let response, let includeBody, let keepAliveHeader) = connection.phase else { return }
+        response.serialize(
+            into: &connection.outbound, includeBody: includeBody, close: connection.closeAfterWrite,
+            keepAliveHeader: keepAliveHeader)
+        connection.phase = .writing
+        flushResponse(connection)
+        if isOpen(connection) && connection.isReading { processRequests(connection) }
+    }
+
+    /// One tick of `Delivery.slowBody`: at most one chunk, then wait for the next tick.
+    func dribble(_ connection: Connection) {
+        guard case .dribbling(let chunkSize, let interval) = connection.phase else { return }
+        switch flush(connection, limit: chunkSize) {
+        case .closed:
+            return
+        case .complete:
+            responseWritten(connection)
+            if isOpen(connection) && connection.isReading { processRequests(connection) }
+        case .pending:
+            setDeadline(connection, now + interval, .dribbleTick)
+        }
+    }
+
+    /// Reports the finished exchange to `onExchange`.
+    func finishExchange(_ connection: Connection) {
+        guard let exchange = connection.exchange else { return }
+        connection.exchange = nil
+        guard let onExchange = context.onExchange else { return }
+        let elapsed = (MonotonicClock.now() - exchange.started) / 1000
+        onExchange(
+            HTTPExchangeRecord(
+                method: exchange.method, target: exchange.target, status: exchange.status,
+                durationMicroseconds: Int(max(0, elapsed)), remoteAddress: connection.remoteAddress))
+    }
+}

@@ -1,0 +1,200 @@
+/// An HTTP/1.1 request parser (RFC 9112) as a state machine without I/O.
+///
+/// Feed bytes in any chunking with `append(_:)`, then call `next()` until it returns `.needMoreData`.
+/// Bytes after a complete request stay buffered for the next one, so pipelining is safe.
+/// After a `.reject` the connection must answer with that status and close; the parser stays rejected.
+public struct HTTPRequestParser: Sendable {
+    /// What `next()` found in the buffered bytes.
+    public enum Result: Sendable {
+        /// No complete request yet; feed more bytes.
+        case needMoreData
+        /// One complete request; call `next()` again for a pipelined one.
+        case request(HTTPRequest)
+        /// The request is malformed or over a limit; answer `status` and close.
+        case reject(status: Int, reason: String)
+    }
+
+    /// Size limits; over them the parser rejects with 431 (head) or 413 (body).
+    public struct Limits: Sendable {
+        public var maxHeaderBytes: Int
+        public var maxBodyBytes: Int
+        public init(maxHeaderBytes: Int = 16 * 1024, maxBodyBytes: Int = 1024 * 1024) {
+            self.maxHeaderBytes = maxHeaderBytes
+            self.maxBodyBytes = maxBodyBytes
+        }
+    }
+
+    enum State: Sendable {
+        /// Waiting for a complete request head (request line and fields up to the empty line).
+        /// → `.head` (a head without body was delivered), → `.body` (head with Content-Length > 0),
+        /// → `.rejected` (malformed head or over a limit).
+        case head
+        /// Collecting `length` body bytes for `request`.
+        /// → `.head` (the request was delivered). Body bytes are opaque, so there is no reject here.
+        case body(request: HTTPRequest, length: Int)
+        /// Terminal: the reject was returned and the connection is to be closed. No transitions.
+        case rejected(status: Int, reason: String)
+    }
+
+    public let limits: Limits
+    /// Copied into every request.
+    public var remoteAddress: String
+    var buffer: [UInt8] = []
+    /// Index of the first unconsumed byte in `buffer`.
+    var start = 0
+    /// Where the search for the end of the head resumes, so drip-fed heads are scanned once.
+    var scanned = 0
+    var state: State = .head
+    /// Set when a head with `Expect: 100-continue` is waiting for its body; see `takeContinueRequest()`.
+    var continueRequested = false
+
+    public init(limits: Limits = Limits(), remoteAddress: String = "-") {
+        self.limits = limits
+        self.remoteAddress = remoteAddress
+    }
+
+    /// Whether bytes of an unfinished request are buffered (drives the header/body timeouts).
+    public var hasPartialRequest: Bool {
+        if case .body = state { return true }
+        return start < buffer.count
+    }
+
+    /// Whether the current request's head is complete and its body is being collected.
+    public var isReadingBody: Bool {
+        if case .body = state { return true }
+        return false
+    }
+
+    /// Bytes buffered and not yet consumed by a delivered request.
+    public var bufferedByteCount: Int { buffer.count - start }
+
+    /// True once per head that asked for `Expect: 100-continue` and whose body has not arrived:
+    /// the caller then sends `HTTP/1.1 100 Continue` (RFC 9110 §10.1.1).
+    public mutating func takeContinueRequest() -> Bool {
+        defer { continueRequested = false }
+        return continueRequested
+    }
+
+    /// Buffers received bytes.
+    public mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        compact()
+        buffer.append(contentsOf: bytes)
+    }
+
+    /// Buffers received bytes.
+    public mutating func append(_ bytes: some Sequence<UInt8>) {
+        compact()
+        buffer.append(contentsOf: bytes)
+    }
+
+    /// Drops consumed bytes, keeping capacity so a keep-alive connection does not reallocate.
+    mutating func compact() {
+        if start == 0 { return }
+        if start >= buffer.count {
+            buffer.removeAll(keepingCapacity: true)
+            start = 0
+            scanned = 0
+        } else if start >= 4096 && start * 2 >= buffer.count {
+            buffer.removeSubrange(0..<start)
+            scanned = max(0, scanned - start)
+            start = 0
+        }
+    }
+
+    /// Parses the next request from the buffered bytes.
+    public mutating func next() -> Result {
+        switch state {
+        case .rejected(let status, let reason):
+            return .reject(status: status, reason: reason)
+        case .body(let request, let length):
+            return takeBody(for: request, length: length)
+        case .head:
+            return parseHead()
+        }
+    }
+
+    mutating func reject(_ status: Int, _ reason: String) -> Result {
+        state = .rejected(status: status, reason: reason)
+        continueRequested = false
+        return .reject(status: status, reason: reason)
+    }
+
+    mutating func takeBody(for request: HTTPRequest, length: Int) -> Result {
+        guard buffer.count - start >= length else {
+            state = .body(request: request, length: length)
+            return .needMoreData
+        }
+        var request = request
+        request.body = Array(buffer[start..<(start + length)])
+        start += length
+        scanned = start
+        state = .head
+        continueRequested = false
+        return .request(request)
+    }
+
+    mutating func parseHead() -> Result {
+        skipLeadingEmptyLines()
+        guard let headEnd = findHeadEnd() else {
+            if buffer.count - start > limits.maxHeaderBytes {
+                return reject(431, "request header fields too large")
+            }
+            return .needMoreData
+        }
+        if headEnd - start > limits.maxHeaderBytes {
+            return reject(431, "request header fields too large")
+        }
+        let parsed = buffer.withUnsafeBufferPointer { all in
+            HeadParser.parse(UnsafeBufferPointer(rebasing: all[start..<(headEnd - 2)]), limits: limits)
+        }
+        switch parsed {
+        case .failure(let failure):
+            return reject(failure.status, failure.reason)
+        case .success(let head):
+            start = headEnd
+            scanned = headEnd
+            let request = HTTPRequest(
+                method: head.method, target: head.target, headers: head.headers, body: [],
+                remoteAddress: remoteAddress, version: head.version, keepAlive: head.keepAlive)
+            if head.contentLength == 0 {
+                return .request(request)
+            }
+            let result = takeBody(for: request, length: head.contentLength)
+            if case .needMoreData = result, head.expectsContinue {
+                continueRequested = true
+            }
+            return result
+        }
+    }
+
+    /// RFC 9112 §2.2: a server SHOULD ignore at least one empty line before the request line.
+    mutating func skipLeadingEmptyLines() {
+        while buffer.count - start >= 2 && buffer[start] == ASCII.cr && buffer[start + 1] == ASCII.lf {
+            start += 2
+        }
+        if scanned < start { scanned = start }
+    }
+
+    /// The index just past the `CRLF CRLF` ending the head, or nil; remembers how far it looked.
+    mutating func findHeadEnd() -> Int? {
+        let from = max(start, scanned)
+        let found: Int? = buffer.withUnsafeBufferPointer { bytes in
+            var i = from
+            let end = bytes.count
+            while i + 3 < end {
+                if bytes[i + 3] != ASCII.lf {
+                    // Skip ahead: the terminator cannot end before the next LF.
+                    i += bytes[i + 3] == ASCII.cr ? 1 : 4
+                    continue
+                }
+                if bytes[i] == ASCII.cr && bytes[i + 1] == ASCII.lf && bytes[i + 2] == ASCII.cr {
+                    return i + 4
+                }
+                i += 1
+            }
+            return nil
+        }
+        if found == nil { scanned = max(start, buffer.count - 3) }
+        return found
+    }
+}

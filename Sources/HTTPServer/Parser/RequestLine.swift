@@ -1,0 +1,50 @@
+/// `request-line = method SP request-target SP HTTP-version` (RFC 9112 §3).
+enum RequestLine {
+    static func parse(_ line: UnsafeBufferPointer<UInt8>) throws(HeadParser.Failure)
+        -> (method: String, target: String, version: HTTPVersion)
+    {
+        var i = 0
+        while i < line.count && line[i] != ASCII.space {
+            guard ASCII.isToken(line[i]) else { throw HeadParser.Failure(400, "invalid character in method") }
+            i += 1
+        }
+        guard i > 0 else { throw HeadParser.Failure(400, "missing method") }
+        guard i < line.count else { throw HeadParser.Failure(400, "malformed request line") }
+        let method = String(decoding: UnsafeBufferPointer(rebasing: line[0..<i]), as: UTF8.self)
+
+        let targetStart = i + 1
+        var j = targetStart
+        while j < line.count && line[j] != ASCII.space {
+            // RFC 3986 characters only: visible ASCII, no controls, no DEL, no obs-text.
+            guard line[j] > 0x20 && line[j] < 0x7F else {
+                throw HeadParser.Failure(400, "invalid character in request target")
+            }
+            j += 1
+        }
+        guard j > targetStart else { throw HeadParser.Failure(400, "malformed request line") }
+        guard line[targetStart] == UInt8(ascii: "/") else {
+            throw HeadParser.Failure(400, "request target must be in origin-form (start with /)")
+        }
+        guard j < line.count else { throw HeadParser.Failure(400, "malformed request line") }
+        let target = String(decoding: UnsafeBufferPointer(rebasing: line[targetStart..<j]), as: UTF8.self)
+
+        let version = try parseVersion(UnsafeBufferPointer(rebasing: line[(j + 1)...]))
+        return (method, target, version)
+    }
+
+    /// `HTTP-version = "HTTP/" DIGIT "." DIGIT`; 1.0 and 1.1 are served, other well-formed versions get 505.
+    static func parseVersion(_ bytes: UnsafeBufferPointer<UInt8>) throws(HeadParser.Failure) -> HTTPVersion {
+        guard bytes.count == 8, bytes[0] == UInt8(ascii: "H"), bytes[1] == UInt8(ascii: "T"),
+            bytes[2] == UInt8(ascii: "T"), bytes[3] == UInt8(ascii: "P"), bytes[4] == UInt8(ascii: "/"), bytes[6] == UInt8(ascii: "."),
+            let major = digit(bytes[5]), let minor = digit(bytes[7])
+        else { throw HeadParser.Failure(400, "malformed HTTP version") }
+        guard major == 1, minor <= 1 else {
+            throw HeadParser.Failure(505, "HTTP version \(major).\(minor) not supported")
+        }
+        return HTTPVersion(major: major, minor: minor)
+    }
+
+    static func digit(_ byte: UInt8) -> Int? {
+        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") ? Int(byte - UInt8(ascii: "0")) : nil
+    }
+}

@@ -1,0 +1,80 @@
+import CSys
+import Glibc
+import Synchronization
+
+/// The HTTP/1.1 server. `start()` binds and returns; `shutdown()` stops accepting, finishes in-flight
+/// requests and returns when all loops have exited.
+///
+/// Each of `configuration.eventLoops` threads runs one `EventLoop` with its own epoll instance and its own
+/// SO_REUSEPORT listener, so the kernel spreads connections across loops and no lock sits on the hot path.
+public final class HTTPServer: @unchecked Sendable {
+    // @unchecked: the mutable state (threads, wake descriptors, port) is guarded by `state`'s mutex.
+    struct RunState {
+        var started = false
+        var stopped = false
+        var port = 0
+        var threads: [pthread_t] = []
+        var wakeFDs: [Int32] = []
+    }
+
+    let context: ServerContext
+    let state = Mutex(RunState())
+
+    public init(
+        configuration: HTTPServerConfiguration, responder: any HTTPResponder,
+        onExchange: (@Sendable (HTTPExchangeRecord) -> Void)? = nil
+    ) {
+        context = ServerContext(configuration: configuration, responder: responder, onExchange: onExchange)
+    }
+
+    deinit { shutdown() }
+
+    /// Binds the listeners and starts the event-loop threads.
+    /// - Throws: `HTTPServerError` when the address is invalid or taken, or resources run out.
+    public func start() throws {
+        try state.withLock { (run: inout RunState) throws(HTTPServerError) in
+            guard !run.started else { return }
+            Syscall.ignoreSIGPIPE()
+            let configuration = context.configuration
+            let loopCount = max(1, configuration.eventLoops)
+            let (listeners, port) = try Listener.bind(
+                host: configuration.host, port: configuration.port, count: loopCount)
+            var loops: [EventLoop] = []
+            do {
+                for fd in listeners { loops.append(try EventLoop(listener: fd, context: context)) }
+            } catch {
+                loops.forEach { $0.closeAll() }
+                listeners.forEach(Syscall.close)
+                throw HTTPServerError(kind: .systemResource, message: "cannot create event loop: \(error)")
+            }
+            for loop in loops {
+                guard let thread = LoopThread.start(loop) else {
+                    throw HTTPServerError(kind: .systemResource, message: "cannot start event-loop thread")
+                }
+                run.threads.append(thread)
+                run.wakeFDs.append(loop.wakeFD)
+            }
+            run.port = port
+            run.started = true
+        }
+    }
+
+    /// The bound port (meaningful after `start()`).
+    public var port: Int { state.withLock { $0.port } }
+
+    /// Stops accepting, lets responses already under way finish, closes idle connections and joins the
+    /// loop threads. Returns within about a second even if clients stall. Safe to call more than once.
+    public func shutdown() {
+        let threads: [pthread_t] = state.withLock { run in
+            guard run.started, !run.stopped else { return [] }
+            run.stopped = true
+            context.stopping.store(true, ordering: .sequentiallyConsistent)
+            for fd in run.wakeFDs {
+                var one: UInt64 = 1
+                _ = write(fd, &one, 8)
+            }
+            return run.threads
+        }
+        for thread in threads { pthread_join(thread, nil) }
+    }
+}

@@ -1,0 +1,26 @@
+import Synchronization
+
+/// What every event loop of one server shares: configuration, responder, and two atomics.
+final class ServerContext: Sendable {
+    let configuration: HTTPServerConfiguration
+    let responder: any HTTPResponder
+    let onExchange: (@Sendable (HTTPExchangeRecord) -> Void)?
+    /// Open connections across all loops, for `maxConnections`.
+    let connectionCount = Atomic<Int>(0)
+    /// Set by `shutdown()` before the loops are woken.
+    let stopping = Atomic<Bool>(false)
+
+    init(
+        configuration: HTTPServerConfiguration, responder: any HTTPResponder,
+        onExchange: (@Sendable (HTTPExchangeRecord) -> Void)?
+    ) {
+        self.configuration = configuration
+        self.responder = responder
+        self.onExchange = onExchange
+    }
+
+    var parserLimits: HTTPRequestParser.Limits {
+        HTTPRequestParser.Limits(
+            maxHeaderBytes: configuration.maxHeaderBytes, maxBodyBytes: configuration.maxBodyBytes)
+    }
+}

@@ -1,0 +1,59 @@
+import Glibc
+
+/// The one place socket syscalls are made: retries `EINTR`, maps `EAGAIN` to `.wouldBlock`,
+/// and throws every other failure as `SocketError(errno:function:)`.
+enum Syscall {
+    enum Outcome {
+        case done(Int)
+        case wouldBlock
+    }
+
+    @inline(__always)
+    static func run(_ function: StaticString, _ body: () -> Int) throws(SocketError) -> Outcome {
+        while true {
+            let result = body()
+            if result >= 0 { return .done(result) }
+            let code = Glibc.errno
+            if code == EINTR { continue }
+            if code == EAGAIN || code == EWOULDBLOCK { return .wouldBlock }
+            throw SocketError(errno: code, function: "\(function)")
+        }
+    }
+
+    /// For calls where `EAGAIN` is not expected (socket, bind, setsockopt…).
+    @inline(__always)
+    static func check(_ function: StaticString, _ body: () -> Int32) throws(SocketError) -> Int32 {
+        switch try run(function, { Int(body()) }) {
+        case .done(let value): return Int32(truncatingIfNeeded: value)
+        case .wouldBlock: throw SocketError(errno: EAGAIN, function: "\(function)")
+        }
+    }
+
+    /// Closes a descriptor; `close` must not be retried on EINTR on Linux, and errors carry no action.
+    static func close(_ fd: Int32) {
+        _ = Glibc.close(fd)
+    }
+
+    static func setOption(_ fd: Int32, _ level: Int32, _ name: Int32, _ value: Int32) throws(SocketError) {
+        var value = value
+        _ = try check("setsockopt") {
+            setsockopt(fd, level, name, &value, socklen_t(MemoryLayout<Int32>.size))
+        }
+    }
+
+    /// Disables Nagle so a response written with one `send` leaves at once.
+    static func setNoDelay(_ fd: Int32) {
+        try? setOption(fd, Int32(IPPROTO_TCP), TCP_NODELAY, 1)
+    }
+
+    /// SO_LINGER with timeout 0: the following `close` sends RST instead of FIN.
+    static func setResetOnClose(_ fd: Int32) {
+        var value = linger(l_onoff: 1, l_linger: 0)
+        _ = setsockopt(fd, SOL_SOCKET, SO_LINGER, &value, socklen_t(MemoryLayout<linger>.size))
+    }
+
+    /// Ignores SIGPIPE process-wide (sends also pass MSG_NOSIGNAL; this covers anything else).
+    static func ignoreSIGPIPE() {
+        _ = signal(SIGPIPE, SIG_IGN)
+    }
+}

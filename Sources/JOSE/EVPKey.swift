@@ -1,0 +1,146 @@
+import COpenSSL
+
+/// Owns one `EVP_PKEY` and frees it in `deinit`.
+///
+/// `@unchecked Sendable`: the key is fully built before the wrapper is shared and is never mutated
+/// afterwards. OpenSSL 3 allows concurrent reads of one provider-native `EVP_PKEY`; every sign or
+/// verify call creates its own `EVP_MD_CTX`.
+final class EVPKey: @unchecked Sendable {
+    let pointer: OpaquePointer
+
+    /// Takes ownership of `pointer` (one reference).
+    init(taking pointer: OpaquePointer) {
+        self.pointer = pointer
+    }
+
+    deinit { EVP_PKEY_free(pointer) }
+
+    // MARK: - Creation
+
+    /// Generates a key of `algorithm` ("RSA", "EC"); `configure` sets generation parameters on the context.
+    static func generate(
+        algorithm: String,
+        configure: (OpaquePointer) throws(JOSEError) -> Void
+    ) throws(JOSEError) -> EVPKey {
+        guard let context = EVP_PKEY_CTX_new_from_name(nil, algorithm, nil) else {
+            throw OpenSSLErrors.failure(.cryptoFailure, "EVP_PKEY_CTX_new_from_name(\(algorithm)) failed")
+        }
+        defer { EVP_PKEY_CTX_free(context) }
+        guard EVP_PKEY_keygen_init(context) == 1 else {
+            throw OpenSSLErrors.failure(.cryptoFailure, "EVP_PKEY_keygen_init failed")
+        }
+        try configure(context)
+        var key: OpaquePointer? = nil
+        guard EVP_PKEY_generate(context, &key) == 1, let key else {
+            throw OpenSSLErrors.failure(.cryptoFailure, "EVP_PKEY_generate(\(algorithm)) failed")
+        }
+        return EVPKey(taking: key)
+    }
+
+    /// Reads any PEM private key OpenSSL understands (PKCS#8, PKCS#1, SEC1).
+    /// The password callback refuses, so encrypted PEM fails instead of prompting on the terminal.
+    static func readPrivateKey(pem: String) throws(JOSEError) -> EVPKey {
+        let key = try MemoryBIO.withReading(Array(pem.utf8)) { bio in
+            PEM_read_bio_PrivateKey(bio, nil, { _, _, _, _ in 0 }, nil)
+        }
+        guard let key else {
+            OpenSSLErrors.clear()
+            throw JOSEError(.invalidKey, "not a PEM private key (expected -----BEGIN PRIVATE KEY-----)")
+        }
+        return EVPKey(taking: key)
+    }
+
+    /// Reads a SubjectPublicKeyInfo PEM (`-----BEGIN PUBLIC KEY-----`).
+    static func readPublicKey(pem: String) throws(JOSEError) -> EVPKey {
+        let key = try MemoryBIO.withReading(Array(pem.utf8)) { bio in
+            PEM_read_bio_PUBKEY(bio, nil, { _, _, _, _ in 0 }, nil)
+        }
+        guard let key else {
+            OpenSSLErrors.clear()
+            throw JOSEError(.invalidKey, "not a PEM public key (expected -----BEGIN PUBLIC KEY-----)")
+        }
+        return EVPKey(taking: key)
+    }
+
+    /// A new key holding only the public half, made by a SubjectPublicKeyInfo DER round trip.
+    func publicOnly() throws(JOSEError) -> EVPKey {
+        let length = i2d_PUBKEY(pointer, nil)
+        guard length > 0 else { throw OpenSSLErrors.failure(.cryptoFailure, "i2d_PUBKEY failed") }
+        var der = [UInt8](repeating: 0, count: Int(length))
+        let written = der.withUnsafeMutableBufferPointer { buffer in
+            var cursor = buffer.baseAddress
+            return i2d_PUBKEY(pointer, &cursor)
+        }
+        guard written == length else { throw OpenSSLErrors.failure(.cryptoFailure, "i2d_PUBKEY failed") }
+        let key = der.withUnsafeBufferPointer { buffer in
+            var cursor = buffer.baseAddress
+            return d2i_PUBKEY(nil, &cursor, Int(length))
+        }
+        guard let key else { throw OpenSSLErrors.failure(.cryptoFailure, "d2i_PUBKEY failed") }
+        return EVPKey(taking: key)
+    }
+
+    // MARK: - Inspection
+
+    /// Whether the key is of the named type ("RSA", "EC").
+    func isA(_ name: String) -> Bool { EVP_PKEY_is_a(pointer, name) == 1 }
+
+    /// Size in bits (modulus size for RSA, field size for EC).
+    var bits: Int { Int(EVP_PKEY_get_bits(pointer)) }
+
+    /// The key type for messages ("RSA", "EC", "ED25519", …).
+    var typeName: String {
+        guard let name = EVP_PKEY_get0_type_name(pointer) else { return "unknown" }
+        return String(cString: name)
+    }
+
+    /// The EC curve name ("prime256v1", "secp384r1"), or nil for non-EC or explicit-parameter keys.
+    var groupName: String? {
+        var buffer = [CChar](repeating: 0, count: 80)
+        var length = 0
+        guard EVP_PKEY_get_group_name(pointer, &buffer, buffer.count, &length) == 1 else {
+            OpenSSLErrors.clear()
+            return nil
+        }
+        return String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// A big-number parameter ("n", "e", "qx") as big-endian bytes, left-padded to `paddedTo` if given.
+    func bigNumber(_ name: String, paddedTo width: Int? = nil) -> [UInt8]? {
+        var number: OpaquePointer? = nil
+        guard EVP_PKEY_get_bn_param(pointer, name, &number) == 1, let number else {
+            OpenSSLErrors.clear()
+            return nil
+        }
+        defer { BN_clear_free(number) }
+        let count = width ?? Int(siwa_BN_num_bytes(number))
+        var bytes = [UInt8](repeating: 0, count: count)
+        let written = bytes.withUnsafeMutableBufferPointer { BN_bn2binpad(number, $0.baseAddress, Int32(count)) }
+        return written == count ? bytes : nil
+    }
+
+    /// Runs OpenSSL's pairwise consistency check (private and public halves belong together).
+    func checkPairwise() throws(JOSEError) {
+        guard let context = EVP_PKEY_CTX_new_from_pkey(nil, pointer, nil) else {
+            throw OpenSSLErrors.failure(.cryptoFailure, "EVP_PKEY_CTX_new_from_pkey failed")
+        }
+        defer { EVP_PKEY_CTX_free(context) }
+        guard EVP_PKEY_pairwise_check(context) == 1 else {
+            throw OpenSSLErrors.failure(.invalidKey, "the private and public key components do not match")
+        }
+    }
+
+    // MARK: - PEM
+
+    /// PKCS#8 `PRIVATE KEY` PEM.
+    func privateKeyPEM() -> String {
+        MemoryBIO.writtenText("PEM_write_bio_PrivateKey") { bio in
+            PEM_write_bio_PrivateKey(bio, pointer, nil, nil, 0, nil, nil)
+        }
+    }
+
+    /// SubjectPublicKeyInfo `PUBLIC KEY` PEM.
+    func publicKeyPEM() -> String {
+        MemoryBIO.writtenText("PEM_write_bio_PUBKEY") { bio in PEM_write_bio_PUBKEY(bio, pointer) }
+    }
+}

@@ -1,0 +1,56 @@
+import COpenSSL
+
+/// A P-256 private key (ES256 client secrets, `keygen`).
+public final class P256PrivateKey: Sendable {
+    let key: EVPKey
+    private let derivedPublicKey: P256PublicKey
+
+    /// Wraps an EC key after checking it is on P-256; derives the public key once.
+    init(key: EVPKey) throws(JOSEError) {
+        try P256PublicKey.requireP256(key)
+        self.key = key
+        self.derivedPublicKey = try P256PublicKey(key: key.publicOnly())
+    }
+
+    /// Generates a new key pair on P-256 (prime256v1).
+    public static func generate() throws(JOSEError) -> P256PrivateKey {
+        let key = try EVPKey.generate(algorithm: "EC") { (context) throws(JOSEError) in
+            guard EVP_PKEY_CTX_set_group_name(context, "P-256") == 1 else {
+                throw OpenSSLErrors.failure(.cryptoFailure, "EVP_PKEY_CTX_set_group_name(P-256) failed")
+            }
+        }
+        return try P256PrivateKey(key: key)
+    }
+
+    /// Loads a `.p8` (PKCS#8 `PRIVATE KEY`) or SEC1 `EC PRIVATE KEY`. Rejects other curves and key types.
+    public convenience init(pem: String) throws(JOSEError) {
+        try self.init(key: EVPKey.readPrivateKey(pem: pem))
+    }
+
+    /// Builds a key from JWK components (RFC 7518 §6.2): 32-byte `d`, `x`, `y`; checks they match.
+    public convenience init(d: [UInt8], x: [UInt8], y: [UInt8]) throws(JOSEError) {
+        guard d.count == 32, x.count == 32, y.count == 32 else {
+            throw JOSEError(.invalidKey, "P-256 d, x and y must be 32 bytes each")
+        }
+        let builder = try KeyParameterBuilder()
+        try builder.push("group", utf8: "prime256v1")
+        try builder.push("pub", octets: [0x04] + x + y)
+        try builder.push("priv", bigEndian: d)
+        let key = try builder.makeKey(algorithm: "EC", selection: KeySelection.keyPair)
+        try key.checkPairwise()
+        try self.init(key: key)
+    }
+
+    /// PKCS#8 `PRIVATE KEY` PEM (the `.p8` form Apple issues).
+    public func pemPKCS8() -> String { key.privateKeyPEM() }
+
+    /// The matching public key (computed once, when the private key was loaded).
+    public var publicKey: P256PublicKey { derivedPublicKey }
+
+    /// ES256 signature in JOSE form: 64 bytes, `r || s`, each left-padded to 32 bytes (RFC 7518 §3.4).
+    /// ECDSA is randomized: two signatures of the same message differ.
+    public func signES256(_ message: some Collection<UInt8>) throws(JOSEError) -> [UInt8] {
+        let der = try key.signSHA256(Array(message))
+        return try ECDSASignature.raw(fromDER: der)
+    }
+}

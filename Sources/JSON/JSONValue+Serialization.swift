@@ -1,0 +1,72 @@
+extension JSONValue {
+    /// Compact serialization (no whitespace), object keys in insertion order, `/` not escaped,
+    /// non-ASCII written as UTF-8, control characters as `\u00XX` (`\b \f \n \r \t` in short form).
+    ///
+    /// Integers print as integers; doubles print in the shortest form that round-trips (`1.0`, `1e-07`).
+    /// A non-finite double has no JSON form and is written as `null`.
+    public func serialized() -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(64)
+        write(to: &output)
+        return output
+    }
+
+    /// ``serialized()`` as a `String`.
+    public func serializedString() -> String {
+        String(decoding: serialized(), as: UTF8.self)
+    }
+
+    private func write(to output: inout [UInt8]) {
+        switch self {
+        case .null:
+            output.append(contentsOf: "null".utf8)
+        case .bool(let value):
+            output.append(contentsOf: (value ? "true" : "false").utf8)
+        case .int(let value):
+            output.append(contentsOf: String(value).utf8)
+        case .double(let value):
+            output.append(contentsOf: value.isFinite ? value.description.utf8 : "null".utf8)
+        case .string(let value):
+            Self.writeString(value, to: &output)
+        case .array(let elements):
+            output.append(UInt8(ascii: "["))
+            for (index, element) in elements.enumerated() {
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                element.write(to: &output)
+            }
+            output.append(UInt8(ascii: "]"))
+        case .object(let object):
+            output.append(UInt8(ascii: "{"))
+            for (index, pair) in object.pairs.enumerated() {
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                Self.writeString(pair.key, to: &output)
+                output.append(UInt8(ascii: ":"))
+                pair.value.write(to: &output)
+            }
+            output.append(UInt8(ascii: "}"))
+        }
+    }
+
+    private static func writeString(_ string: String, to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        for byte in string.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+            case UInt8(ascii: "\\"): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case 0x0A: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            case 0x0D: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+            case 0x09: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case 0x08: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
+            case 0x0C: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
+            case 0x00..<0x20:
+                let hexDigits = Array("0123456789abcdef".utf8)
+                output.append(contentsOf: "\\u00".utf8)
+                output.append(hexDigits[Int(byte >> 4)])
+                output.append(hexDigits[Int(byte & 0x0F)])
+            default:
+                output.append(byte)
+            }
+        }
+        output.append(UInt8(ascii: "\""))
+    }
+}

@@ -1,0 +1,49 @@
+/// A `/auth/authorize` request that passed Apple's checks (apple-api.md §1).
+public struct AuthorizationRequest: Sendable, Equatable {
+    public var clientID: String
+    public var redirectURI: String
+    public var responseType: ResponseType
+    /// Requested scopes in request order, without repeats.
+    public var scopes: [Scope]
+    /// The mode the answer is delivered in (explicit or defaulted).
+    public var responseMode: ResponseMode
+    public var state: String?
+    public var nonce: String?
+
+    public init(
+        clientID: String, redirectURI: String, responseType: ResponseType, scopes: [Scope] = [],
+        responseMode: ResponseMode, state: String? = nil, nonce: String? = nil
+    ) {
+        self.clientID = clientID
+        self.redirectURI = redirectURI
+        self.responseType = responseType
+        self.scopes = scopes
+        self.responseMode = responseMode
+        self.state = state
+        self.nonce = nonce
+    }
+
+    /// `code` or `code id_token`; `id_token` alone is not supported by Apple.
+    public enum ResponseType: String, Sendable, Equatable {
+        case code
+        case codeIDToken = "code id_token"
+
+        public var includesIDToken: Bool { self == .codeIDToken }
+    }
+
+    public enum ResponseMode: String, Sendable, Equatable, CaseIterable {
+        case query
+        case fragment
+        case formPost = "form_post"
+    }
+}
+
+/// Sign in with Apple's scopes: `name`, `email` and (advertised) `openid`. `profile` is not one.
+public enum Scope: String, Sendable, Equatable, Hashable, CaseIterable {
+    case name
+    case email
+    case openid
+
+    /// Scopes that make Apple hand out user data, and therefore force `form_post`.
+    public var requiresFormPost: Bool { self != .openid }
+}

@@ -1,0 +1,65 @@
+import Synchronization
+
+/// Where identifiers and secrets get their randomness. Injected so a scenario with `seed:` produces
+/// the same codes, tokens and relay addresses byte for byte on every run.
+public protocol RandomSource: Sendable {
+    /// The next 64 uniformly distributed bits.
+    func next() -> UInt64
+}
+
+extension RandomSource {
+    /// A uniform value in `0..<upperBound` (rejection sampling, no modulo bias).
+    public func next(below upperBound: UInt64) -> UInt64 {
+        precondition(upperBound > 0, "upperBound must be positive")
+        let limit = UInt64.max - (UInt64.max % upperBound)
+        while true {
+            let value = next()
+            if value < limit { return value % upperBound }
+        }
+    }
+
+    /// `count` random bytes.
+    public func bytes(_ count: Int) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(count)
+        while out.count < count {
+            var word = next()
+            for _ in 0..<8 where out.count < count {
+                out.append(UInt8(truncatingIfNeeded: word))
+                word >>= 8
+            }
+        }
+        return out
+    }
+}
+
+/// The operating system's CSPRNG (the default when a scenario has no `seed:`).
+public struct SystemRandomSource: RandomSource {
+    public init() {}
+
+    public func next() -> UInt64 {
+        var generator = SystemRandomNumberGenerator()
+        return generator.next()
+    }
+}
+
+/// A reproducible generator: SplitMix64 (Steele, Lea, Flood 2014) behind a lock.
+///
+/// Not cryptographically secure: only for scenarios that ask for reproducibility.
+public final class SeededRandomSource: RandomSource {
+    private let state: Mutex<UInt64>
+
+    public init(seed: UInt64) {
+        state = Mutex(seed)
+    }
+
+    public func next() -> UInt64 {
+        state.withLock { state in
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+}

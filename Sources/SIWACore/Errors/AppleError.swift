@@ -1,0 +1,61 @@
+/// An error as Apple puts it on the wire: one of Apple's codes plus an optional description.
+///
+/// Rendered at the edge as HTTP 400 `{"error":"…","error_description":"…"}` (description omitted when
+/// nil). See https://developer.apple.com/documentation/signinwithapplerestapi/errorresponse and TN3107.
+public struct AppleError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Apple's six token-endpoint codes, plus the one code delivered to a redirect_uri.
+    public enum Code: String, Sendable, Equatable, CaseIterable {
+        case invalidRequest = "invalid_request"
+        case invalidClient = "invalid_client"
+        case invalidGrant = "invalid_grant"
+        case unauthorizedClient = "unauthorized_client"
+        case unsupportedGrantType = "unsupported_grant_type"
+        case invalidScope = "invalid_scope"
+        /// Only ever delivered to redirect_uri (the user pressed Cancel).
+        case userCancelledAuthorize = "user_cancelled_authorize"
+    }
+
+    public var code: Code
+    /// `error_description`; Apple sends none for most `invalid_client` failures.
+    public var message: String?
+
+    public init(_ code: Code, _ message: String? = nil) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { message.map { "\(code.rawValue): \($0)" } ?? code.rawValue }
+}
+
+extension AppleError {
+    public static func invalidRequest(_ message: String? = nil) -> AppleError { AppleError(.invalidRequest, message) }
+    /// Client authentication failed. Apple sends no description.
+    public static let invalidClient = AppleError(.invalidClient)
+    public static func invalidGrant(_ message: String? = nil) -> AppleError { AppleError(.invalidGrant, message) }
+    public static func invalidScope(_ message: String? = nil) -> AppleError { AppleError(.invalidScope, message) }
+    public static func unsupportedGrantType(_ message: String? = nil) -> AppleError {
+        AppleError(.unsupportedGrantType, message)
+    }
+    public static func unauthorizedClient(_ message: String? = nil) -> AppleError {
+        AppleError(.unauthorizedClient, message)
+    }
+
+    // Apple's observed description strings (apple-api.md §1, §2), copied exactly.
+    public static let codeAlreadyUsed = invalidGrant("The code has already been used.")
+    public static let codeExpiredOrRevoked = invalidGrant("The code has expired or has been revoked.")
+    public static func clientIDMismatch(issuedTo clientID: String) -> AppleError {
+        invalidGrant("client_id mismatch. The code was not issued to \(clientID).")
+    }
+    public static func redirectURIMismatch(issuedTo redirectURI: String) -> AppleError {
+        invalidGrant("redirect_uri mismatch. The code was not issued to \(redirectURI).")
+    }
+    public static let invalidResponseMode = invalidRequest("Invalid response mode")
+    public static let invalidResponseType = invalidRequest("Invalid response type")
+    public static let invalidWebRedirectURL = invalidRequest("Invalid web redirect url.")
+    /// The refresh token is unknown, revoked, or belongs to an ended authorization ([3p] wording).
+    public static let invalidRefreshToken = invalidGrant("The token has expired or has been revoked.")
+    /// A refresh or access token presented by a client it was not issued to ([3p] wording).
+    public static func tokenClientMismatch(issuedTo clientID: String) -> AppleError {
+        invalidRequest("client_id mismatch. The token was not issued to \(clientID).")
+    }
+}

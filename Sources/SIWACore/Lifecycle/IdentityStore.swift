@@ -1,0 +1,113 @@
+import Synchronization
+
+/// The one owner of the fake IdP's mutable state: consents, authorization codes, access and refresh
+/// tokens. Every operation takes `now` from the caller and runs under one lock, so concurrent
+/// requests on several event-loop threads see a consistent state (100 simultaneous redemptions of
+/// one code yield exactly one success). No I/O; id_tokens are signed by the caller, outside the lock.
+public final class IdentityStore: Sendable {
+    /// Memory bounds. Expired entries are collected every `sweepInterval` mutations; when a table
+    /// is still over its cap, the oldest entries go.
+    public struct Limits: Sendable, Equatable {
+        public var maxCodes: Int = 100_000
+        public var maxAccessTokens: Int = 200_000
+        public var maxRefreshTokens: Int = 200_000
+        public var sweepInterval: Int = 1024
+
+        public init() {}
+    }
+
+    struct State: Sendable {
+        var codes: [String: CodeRecord] = [:]
+        var accessTokens: [String: AccessTokenRecord] = [:]
+        var refreshTokens: [String: RefreshTokenRecord] = [:]
+        var consents: [ConsentKey: ConsentRecord] = [:]
+        var mutationsSinceSweep = 0
+        var nextSequence: UInt64 = 0
+    }
+
+    let state: Mutex<State>
+    let identifiers: IdentifierGenerator
+    let codeLifetime: Int64
+    let accessTokenLifetime: Int64
+    let limits: Limits
+
+    public init(settings: ScenarioSettings, identifiers: IdentifierGenerator, limits: Limits = Limits()) {
+        self.state = Mutex(State())
+        self.identifiers = identifiers
+        self.codeLifetime = settings.codeLifetimeSeconds
+        self.accessTokenLifetime = settings.accessTokenLifetimeSeconds
+        self.limits = limits
+    }
+
+    /// Table sizes, for tests and the control API.
+    public struct Counts: Sendable, Equatable {
+        public var codes: Int
+        public var accessTokens: Int
+        public var refreshTokens: Int
+        public var consents: Int
+    }
+
+    public var counts: Counts {
+        state.withLock {
+            Counts(
+                codes: $0.codes.count, accessTokens: $0.accessTokens.count, refreshTokens: $0.refreshTokens.count,
+                consents: $0.consents.count)
+        }
+    }
+}
+
+extension IdentityStore {
+    /// Records the user's authorization of a client and issues an authorization code for it.
+    ///
+    /// The first authorization for the (user, app group) stores the requested scopes as the consent and
+    /// is flagged `isFirstAuthorization` (the caller then sends `user`); later ones reuse the stored scopes.
+    public func authorize(
+        userID: String, clientID: String, consentGroupID: String, requestedScopes: [Scope], redirectURI: String?,
+        nonce: String?, now: Int64, nativeRealUserStatus: RealUserStatus? = nil
+    ) -> (code: String, grant: AuthorizationGrant) {
+        let code = identifiers.makeAuthorizationCode()
+        return state.withLock { state in
+            let key = ConsentKey(userID: userID, groupID: consentGroupID)
+            let isFirst: Bool
+            let scopes: [Scope]
+            if let consent = state.consents[key] {
+                isFirst = false
+                scopes = consent.scopes
+            } else {
+                isFirst = true
+                scopes = requestedScopes
+                state.consents[key] = ConsentRecord(scopes: requestedScopes, grantedAt: now)
+            }
+            let grant = AuthorizationGrant(
+                clientID: clientID, redirectURI: redirectURI, userID: userID, consentGroupID: consentGroupID,
+                scopes: scopes, nonce: nonce, authTime: now, isFirstAuthorization: isFirst,
+                realUserStatus: isFirst ? nativeRealUserStatus : nil)
+            state.codes[code] = CodeRecord(grant: grant, issuedAt: now, expiresAt: now + codeLifetime, state: .issued)
+            noteMutation(&state, now: now)
+            return (code, grant)
+        }
+    }
+
+    /// Whether the user has an active authorization (consent) for the app group.
+    public func hasConsent(userID: String, consentGroupID: String) -> Bool {
+        state.withLock { $0.consents[ConsentKey(userID: userID, groupID: consentGroupID)] != nil }
+    }
+
+    /// Ends a user's authorization for an app group: consent forgotten (the next sign-in is a first one,
+    /// `user` is sent again), all refresh and access tokens removed, outstanding codes revoked.
+    public func endAuthorization(userID: String, consentGroupID: String) {
+        state.withLock { Self.endAuthorization(&$0, key: ConsentKey(userID: userID, groupID: consentGroupID)) }
+    }
+
+    static func endAuthorization(_ state: inout State, key: ConsentKey) {
+        func matches(_ grant: AuthorizationGrant) -> Bool {
+            grant.userID == key.userID && grant.consentGroupID == key.groupID
+        }
+        state.consents[key] = nil
+        state.refreshTokens = state.refreshTokens.filter { !matches($0.value.grant) }
+        state.accessTokens = state.accessTokens.filter { record in record.value.grant.map { !matches($0) } ?? true }
+        for (code, record) in state.codes where matches(record.grant) {
+            state.codes[code]?.state = record.state.handle(.revoke).next
+        }
+    }
+}

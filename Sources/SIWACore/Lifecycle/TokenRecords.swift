@@ -1,0 +1,45 @@
+/// A stored authorization code.
+struct CodeRecord: Sendable {
+    var grant: AuthorizationGrant
+    var issuedAt: Int64
+    var expiresAt: Int64
+    var state: AuthorizationCodeState
+}
+
+/// A stored refresh token. No time-based expiry (Apple documents none); removed when revoked.
+struct RefreshTokenRecord: Sendable {
+    var grant: AuthorizationGrant
+    var issuedAt: Int64
+    /// Insertion order, for evicting the oldest when the store is full.
+    var sequence: UInt64
+}
+
+/// A stored access token (user tokens from code/refresh grants, or client_credentials tokens).
+public struct AccessTokenRecord: Sendable, Equatable {
+    public var clientID: String
+    /// Nil for `client_credentials` tokens (no user).
+    public var grant: AuthorizationGrant?
+    /// `user.migration` for client_credentials tokens.
+    public var scope: String?
+    public var issuedAt: Int64
+    public var expiresAt: Int64
+}
+
+/// Consent of one user for one app group.
+struct ConsentKey: Hashable, Sendable {
+    var userID: String
+    var groupID: String
+}
+
+struct ConsentRecord: Sendable {
+    var scopes: [Scope]
+    var grantedAt: Int64
+}
+
+/// Tokens issued by a successful grant. The id_token is made by the caller, outside the store lock.
+public struct IssuedTokens: Sendable, Equatable {
+    public var accessToken: String
+    public var refreshToken: String?
+    public var grant: AuthorizationGrant
+    public var accessTokenExpiresIn: Int64
+}

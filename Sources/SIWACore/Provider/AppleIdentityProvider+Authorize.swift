@@ -1,0 +1,60 @@
+import JOSE
+import JSON
+
+/// What `/auth/authorize` delivers to the redirect_uri after the user continues.
+public struct AuthorizationResponse: Sendable, Equatable {
+    public var code: String
+    public var idToken: String?
+    public var state: String?
+    /// The `user` form field (JSON text), first authorization with name/email scopes only.
+    public var user: String?
+    public var grant: AuthorizationGrant
+
+    /// Fields in delivery order: `code`, `id_token`, `state`, `user` (docs/CONTRACTS.md).
+    public var parameters: [(name: String, value: String)] {
+        var fields: [(name: String, value: String)] = [("code", code)]
+        if let idToken { fields.append(("id_token", idToken)) }
+        if let state { fields.append(("state", state)) }
+        if let user { fields.append(("user", user)) }
+        return fields
+    }
+}
+
+extension AppleIdentityProvider {
+    /// The user continues: record consent, issue a code (and id_token with `c_hash` for `code id_token`).
+    ///
+    /// Web flow: no `real_user_status` (Apple sends it only to native first sign-ins).
+    public func authorize(_ request: AuthorizationRequest, as user: UserProfile) throws(JOSEError) -> AuthorizationResponse {
+        let now = clock.nowSeconds
+        let groupID = scenario.consentGroupID(forClient: request.clientID)
+        let (code, grant) = store.authorize(
+            userID: user.id, clientID: request.clientID, consentGroupID: groupID, requestedScopes: request.scopes,
+            redirectURI: request.redirectURI, nonce: request.nonce, now: now)
+        var idToken: String?
+        if request.responseType.includesIDToken {
+            idToken = try idTokens.makeIDToken(for: grant, user: user, issuedAt: now, companion: .code(code))
+        }
+        let userField = grant.isFirstAuthorization ? Self.userField(for: user, scopes: request.scopes) : nil
+        return AuthorizationResponse(code: code, idToken: idToken, state: request.state, user: userField, grant: grant)
+    }
+
+    /// The user pressed Cancel: `error=user_cancelled_authorize` plus `state`.
+    public func cancellation(of request: AuthorizationRequest) -> [(name: String, value: String)] {
+        var fields: [(name: String, value: String)] = [("error", AppleError.Code.userCancelledAuthorize.rawValue)]
+        if let state = request.state { fields.append(("state", state)) }
+        return fields
+    }
+
+    /// `{"name":{"firstName":…,"lastName":…},"email":…}` holding only the requested scopes; nil when
+    /// neither `name` nor `email` was requested.
+    public static func userField(for user: UserProfile, scopes: [Scope]) -> String? {
+        var object = JSONObject()
+        if scopes.contains(.name) {
+            object["name"] = .object(
+                JSONObject([("firstName", .string(user.name.firstName)), ("lastName", .string(user.name.lastName))]))
+        }
+        if scopes.contains(.email) { object["email"] = .string(user.deliveredEmail) }
+        guard !object.isEmpty else { return nil }
+        return String(decoding: JSONValue.object(object).serialized(), as: UTF8.self)
+    }
+}

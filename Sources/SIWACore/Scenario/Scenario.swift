@@ -1,0 +1,54 @@
+/// Everything the fake identity provider knows before the first request: teams, their clients and
+/// keys, app groups, users, the id_token signing keys and the behaviour switches.
+///
+/// Plain values with sensible defaults; the scenario file language maps onto these types, and
+/// `Scenario.builtIn` is the one `siwa-mock` serves when no file is given (docs/CONTRACTS.md).
+public struct Scenario: Sendable, Equatable {
+    public var name: String
+    /// When set, identifiers and tokens are drawn from a seeded generator (reproducible runs).
+    public var seed: UInt64?
+    public var settings: ScenarioSettings
+    public var teams: [Team]
+    public var clients: [Client]
+    public var appGroups: [AppGroup]
+    public var users: [UserProfile]
+    public var signingKeys: SigningKeySet
+
+    public init(
+        name: String = "scenario", seed: UInt64? = nil, settings: ScenarioSettings = ScenarioSettings(),
+        teams: [Team] = [], clients: [Client] = [], appGroups: [AppGroup] = [], users: [UserProfile] = [],
+        signingKeys: SigningKeySet = SigningKeySet()
+    ) {
+        self.name = name
+        self.seed = seed
+        self.settings = settings
+        self.teams = teams
+        self.clients = clients
+        self.appGroups = appGroups
+        self.users = users
+        self.signingKeys = signingKeys
+    }
+}
+
+extension Scenario {
+    /// The client with exactly this id (case-sensitive, as Apple matches).
+    public func client(id: String) -> Client? { clients.first { $0.id == id } }
+
+    public func team(id: String) -> Team? { teams.first { $0.id == id } }
+
+    /// The user named by a login hint: scenario id, email (real or relay) or sub.
+    public func user(matchingHint hint: String) -> UserProfile? {
+        users.first { $0.id == hint } ?? users.first { $0.sub == hint }
+            ?? users.first { $0.email == hint || ($0.relayEmail != nil && $0.relayEmail == hint) }
+    }
+
+    public func user(id: String) -> UserProfile? { users.first { $0.id == id } }
+
+    /// The consent scope of a client: its app group's id, or the client's own id when ungrouped.
+    /// Apps grouped under one primary App ID share consent (apple-api.md §1).
+    public func consentGroupID(forClient clientID: String) -> String {
+        if let group = appGroups.first(where: { $0.clientIDs.contains(clientID) }) { return group.id }
+        if let explicit = client(id: clientID)?.appGroupID { return explicit }
+        return clientID
+    }
+}

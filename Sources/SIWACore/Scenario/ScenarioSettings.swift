@@ -1,0 +1,37 @@
+/// Behaviour switches, each defaulting to what Apple does today (apple-api.md).
+public struct ScenarioSettings: Sendable, Equatable {
+    /// `iss` of id_tokens and the discovery document.
+    public var issuer: String = "https://appleid.apple.com"
+    /// `exp - iat` of id_tokens (86400 s observed since 2023).
+    public var idTokenLifetimeSeconds: Int64 = 86400
+    /// How `email_verified` / `is_private_email` are written (booleans since Feb 2024).
+    public var booleanStyle: BooleanStyle = .bool
+    /// Whether `is_private_email: false` is written; Apple usually omits the claim when false.
+    public var includeFalsePrivateEmail: Bool = false
+    /// Authorization codes are valid for 5 minutes.
+    public var codeLifetimeSeconds: Int64 = 300
+    /// `expires_in` of access tokens.
+    public var accessTokenLifetimeSeconds: Int64 = 3600
+    /// A client secret's `exp` may be at most this far after the server's now (about 6 months).
+    public var clientSecretMaxLifetimeSeconds: Int64 = 15_777_000
+    /// Tolerance for a client secret's `iat` lying in the future (clock drift between machines).
+    public var clientSecretClockSkewSeconds: Int64 = 60
+    /// The response mode used when `/auth/authorize` gets none.
+    public var defaultResponseMode: DefaultResponseMode = .byResponseType
+
+    public init() {}
+
+    /// `email_verified` and `is_private_email` as JSON booleans or as the strings `"true"`/`"false"`.
+    public enum BooleanStyle: String, Sendable, Equatable {
+        case bool
+        case string
+    }
+
+    /// What `/auth/authorize` does without `response_mode` ([3p]: not documented by Apple).
+    public enum DefaultResponseMode: String, Sendable, Equatable {
+        /// `query` for `code`, `fragment` for `code id_token` (forum 660531).
+        case byResponseType = "by_response_type"
+        /// Always `query` (then `code id_token` without a mode is rejected by rule 2).
+        case query
+    }
+}

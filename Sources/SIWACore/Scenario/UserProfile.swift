@@ -1,0 +1,70 @@
+/// One Apple Account as the scenario describes it.
+public struct UserProfile: Sendable, Equatable {
+    /// Scenario-local handle (`alice`), used by `login_hint` and the control API.
+    public var id: String
+    /// Team-scoped user identifier (`NNNNNN.<32 hex>.NNNN`).
+    public var sub: String
+    /// The real address.
+    public var email: String
+    public var emailVerified: Bool
+    /// Whether the user chose "Hide My Email": tokens then carry `relayEmail`.
+    public var privateEmail: Bool
+    public var relayEmail: String?
+    public var name: PersonName
+    public var realUserStatus: RealUserStatus
+    public var credentialState: CredentialState
+    /// Set for users moved by an app transfer (apple-api.md §8).
+    public var transferSub: String?
+
+    public init(
+        id: String, sub: String, email: String, emailVerified: Bool = true, privateEmail: Bool = false,
+        relayEmail: String? = nil, name: PersonName = PersonName(), realUserStatus: RealUserStatus = .likelyReal,
+        credentialState: CredentialState = .authorized, transferSub: String? = nil
+    ) {
+        self.id = id
+        self.sub = sub
+        self.email = email
+        self.emailVerified = emailVerified
+        self.privateEmail = privateEmail
+        self.relayEmail = relayEmail
+        self.name = name
+        self.realUserStatus = realUserStatus
+        self.credentialState = credentialState
+        self.transferSub = transferSub
+    }
+
+    /// The address apps see: the relay address for private-email users, otherwise the real one.
+    public var deliveredEmail: String {
+        if privateEmail, let relayEmail { return relayEmail }
+        return email
+    }
+
+    /// Whether `deliveredEmail` is a relay address (`is_private_email`).
+    public var isDeliveredEmailPrivate: Bool { privateEmail && relayEmail != nil }
+}
+
+/// Given and family name, as sent once in the `user` form field.
+public struct PersonName: Sendable, Equatable {
+    public var firstName: String
+    public var lastName: String
+
+    public init(firstName: String = "", lastName: String = "") {
+        self.firstName = firstName
+        self.lastName = lastName
+    }
+}
+
+/// `ASUserDetectionStatus` / the `real_user_status` claim.
+public enum RealUserStatus: Int, Sendable, Equatable {
+    case unsupported = 0
+    case unknown = 1
+    case likelyReal = 2
+}
+
+/// `ASAuthorizationAppleIDProvider.CredentialState` (raw values as in AuthenticationServices).
+public enum CredentialState: Int, Sendable, Equatable {
+    case revoked = 0
+    case authorized = 1
+    case notFound = 2
+    case transferred = 3
+}

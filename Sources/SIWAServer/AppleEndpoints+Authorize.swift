@@ -1,0 +1,65 @@
+import HTTPServer
+import JOSE
+import SIWACore
+
+extension AppleEndpoints {
+    /// `GET|POST /auth/authorize`: validates (errors answered directly as 400 JSON with no-store), then
+    /// `cancel=1` → `user_cancelled_authorize` to the redirect_uri; `login_hint` (user id, email or sub)
+    /// → the user continues headlessly; neither → the picker page. An unknown `login_hint` is a 400
+    /// `invalid_request` "Unknown login_hint: <hint>" (a mock extension; Apple has no such parameter).
+    func authorize(_ request: HTTPRequest) -> HTTPResponse {
+        let parameters: [(name: String, value: String)]
+        do {
+            if request.method == "POST" {
+                parameters = try FormBody.fields(of: request)
+            } else {
+                parameters = try FormBody.decode(Array((request.query ?? "").utf8))
+            }
+        } catch .notForm {
+            return Responses.error(.invalidRequest("Invalid content type"))
+        } catch {
+            return Responses.error(.invalidRequest("Invalid parameter encoding"))
+        }
+
+        let authorization: AuthorizationRequest
+        switch provider.authorizationRequests.validate(parameters) {
+        case .success(let valid): authorization = valid
+        case .failure(let error): return Responses.error(error)
+        }
+
+        func value(_ name: String) -> String? { parameters.first { $0.name == name }?.value }
+        if value("cancel") == "1" {
+            return deliver(provider.cancellation(of: authorization), for: authorization)
+        }
+        guard let hint = value("login_hint") else {
+            return Responses.html(
+                AuthorizePages.picker(
+                    clientID: authorization.clientID, users: provider.scenario.users, parameters: parameters))
+        }
+        guard let user = provider.scenario.user(matchingHint: hint) else {
+            return Responses.error(.invalidRequest("Unknown login_hint: \(hint)"))
+        }
+        do {
+            let response = try provider.authorize(authorization, as: user)
+            return deliver(response.parameters, for: authorization)
+        } catch {
+            log("500 \(request.method) /auth/authorize: id_token signing failed: \(error.message)")
+            return Responses.internalError()
+        }
+    }
+
+    /// Sends `fields` to the redirect_uri in the request's response mode: 302 with the fields in the
+    /// query or fragment, or the auto-submitting form for `form_post`.
+    func deliver(_ fields: [(name: String, value: String)], for authorization: AuthorizationRequest) -> HTTPResponse {
+        let encoded = URLEncodedForm.encode(fields.map { ($0.name, $0.value) })
+        let uri = authorization.redirectURI
+        switch authorization.responseMode {
+        case .query:
+            return Responses.redirect(to: uri + (uri.contains("?") ? "&" : "?") + encoded)
+        case .fragment:
+            return Responses.redirect(to: uri + "#" + encoded)
+        case .formPost:
+            return Responses.html(AuthorizePages.formPost(to: uri, fields: fields))
+        }
+    }
+}

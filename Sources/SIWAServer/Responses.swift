@@ -1,0 +1,71 @@
+import HTTPServer
+import JSON
+import SIWACore
+
+/// Response shapes shared by the endpoints.
+enum Responses {
+    static let jsonContentType = "application/json;charset=UTF-8"
+    static let htmlContentType = "text/html;charset=UTF-8"
+
+    /// 200 JSON with Apple's token-endpoint cache headers.
+    static func json(_ body: [UInt8], status: Int = 200) -> HTTPResponse {
+        HTTPResponse(status: status, headers: noStore(contentType: jsonContentType), body: body)
+    }
+
+    static func json(_ value: JSONValue, status: Int = 200) -> HTTPResponse {
+        json(value.serialized(), status: status)
+    }
+
+    /// 400 `{"error":"…","error_description":"…"}`, description omitted when nil (ErrorResponse, TN3107).
+    static func error(_ error: AppleError) -> HTTPResponse {
+        json(errorBody(error), status: 400)
+    }
+
+    static func errorBody(_ error: AppleError) -> JSONValue {
+        var object = JSONObject([("error", .string(error.code.rawValue))])
+        if let message = error.message { object["error_description"] = .string(message) }
+        return .object(object)
+    }
+
+    /// 200 with an empty body (revoke success).
+    static func emptyOK() -> HTTPResponse {
+        var headers = HTTPHeaders()
+        headers.add("Cache-Control", "no-store")
+        headers.add("Pragma", "no-cache")
+        return HTTPResponse(status: 200, headers: headers)
+    }
+
+    static func html(_ text: String, status: Int = 200) -> HTTPResponse {
+        HTTPResponse(status: status, headers: noStore(contentType: htmlContentType), body: Array(text.utf8))
+    }
+
+    static func redirect(to location: String) -> HTTPResponse {
+        var headers = HTTPHeaders()
+        headers.add("Location", location)
+        headers.add("Cache-Control", "no-store")
+        headers.add("Pragma", "no-cache")
+        return HTTPResponse(status: 302, headers: headers)
+    }
+
+    static func notFound() -> HTTPResponse {
+        json(.object(JSONObject([("error", .string("not_found"))])), status: 404)
+    }
+
+    static func methodNotAllowed(allow: String) -> HTTPResponse {
+        var response = json(.object(JSONObject([("error", .string("method_not_allowed"))])), status: 405)
+        response.headers.add("Allow", allow)
+        return response
+    }
+
+    static func internalError() -> HTTPResponse {
+        json(.object(JSONObject([("error", .string("server_error"))])), status: 500)
+    }
+
+    static func noStore(contentType: String) -> HTTPHeaders {
+        var headers = HTTPHeaders()
+        headers.add("Content-Type", contentType)
+        headers.add("Cache-Control", "no-store")
+        headers.add("Pragma", "no-cache")
+        return headers
+    }
+}

@@ -1,0 +1,21 @@
+import HTTPServer
+import Synchronization
+
+/// Forwards to a responder that is installed after the listener is bound: the public URL in the
+/// discovery document depends on the port the kernel picked for `--port 0`.
+final class LateBoundResponder: HTTPResponder {
+    private let target = Mutex<(any HTTPResponder)?>(nil)
+
+    func install(_ responder: any HTTPResponder) {
+        target.withLock { $0 = responder }
+    }
+
+    func respond(to request: HTTPRequest) -> HTTPResponse {
+        guard let responder = target.withLock({ $0 }) else {
+            return HTTPResponse(
+                status: 503, headers: HTTPHeaders([("Content-Type", "text/plain"), ("Retry-After", "1")]),
+                body: Array("starting\n".utf8))
+        }
+        return responder.respond(to: request)
+    }
+}

@@ -1,0 +1,77 @@
+import Testing
+
+@testable import siwa_mock
+
+@Suite struct ArgumentParserTests {
+    let parser = ArgumentParser(
+        options: [
+            .value("port", "port", help: "", environment: true),
+            .value("public-url", "url", help: "", environment: true),
+            .flag("verbose", short: "v", help: "", environment: true),
+            .value("scenario", "file", help: "", repeatable: true),
+        ],
+        acceptsPositionals: false)
+
+    @Test func parsesSeparateAndInlineValues() throws {
+        let parsed = try parser.parse(["--port", "8081", "--public-url=http://x:1"], environment: [:])
+        #expect(parsed.value("port") == "8081")
+        #expect(parsed.value("public-url") == "http://x:1")
+    }
+
+    @Test func flagsAndShortNames() throws {
+        let parsed = try parser.parse(["-v"], environment: [:])
+        #expect(parsed.has("verbose"))
+    }
+
+    @Test func environmentFillsAbsentOptionsOnly() throws {
+        let env = ["SIWA_MOCK_PORT": "9000", "SIWA_MOCK_PUBLIC_URL": "http://env", "SIWA_MOCK_VERBOSE": "true"]
+        let parsed = try parser.parse(["--port", "1"], environment: env)
+        #expect(parsed.value("port") == "1")
+        #expect(parsed.value("public-url") == "http://env")
+        #expect(parsed.source(of: "public-url") == "SIWA_MOCK_PUBLIC_URL")
+        #expect(parsed.has("verbose"))
+    }
+
+    @Test func badEnvironmentFlagIsAUsageError() {
+        #expect(throws: UsageError("SIWA_MOCK_VERBOSE must be true or false, got 'maybe'")) {
+            try parser.parse([], environment: ["SIWA_MOCK_VERBOSE": "maybe"])
+        }
+    }
+
+    @Test func unknownOptionSuggestsTheNearestOne() {
+        #expect(throws: UsageError("Unknown option '--prot'. Did you mean '--port'?")) {
+            try parser.parse(["--prot", "1"], environment: [:])
+        }
+    }
+
+    @Test func missingValueAndRepeatsAndPositionals() {
+        #expect(throws: UsageError("Missing value for '--port <port>'")) { try parser.parse(["--port"], environment: [:]) }
+        #expect(throws: UsageError("Option '--port' was given more than once")) {
+            try parser.parse(["--port", "1", "--port", "2"], environment: [:])
+        }
+        #expect(throws: UsageError("Unexpected argument 'extra'")) { try parser.parse(["extra"], environment: [:]) }
+        #expect(throws: UsageError("Flag '--verbose' does not take a value")) {
+            try parser.parse(["--verbose=yes"], environment: [:])
+        }
+    }
+
+    @Test func repeatableOptionsCollectInOrder() throws {
+        let parsed = try parser.parse(["--scenario", "a", "--scenario", "b"], environment: [:])
+        #expect(parsed.all("scenario") == ["a", "b"])
+    }
+
+    @Test func integerRangeErrorNamesTheSource() throws {
+        let parsed = try parser.parse([], environment: ["SIWA_MOCK_PORT": "70000"])
+        #expect(throws: UsageError("SIWA_MOCK_PORT must be an integer from 0 to 65535, got '70000'")) {
+            try parsed.integer("port", in: 0...65535)
+        }
+        let huge = try parser.parse(["--port", "99999999999999999999999"], environment: [:])
+        #expect(throws: UsageError.self) { try huge.integer("port", in: 0...65535) }
+    }
+
+    @Test func editDistance() {
+        #expect(EditDistance.distance("kitten", "sitting") == 3)
+        #expect(EditDistance.closest(to: "sevre", among: ["serve", "keygen"], maximum: 3) == "serve")
+        #expect(EditDistance.closest(to: "zzzzzzzz", among: ["serve"], maximum: 3) == nil)
+    }
+}

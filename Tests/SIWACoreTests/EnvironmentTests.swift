@@ -1,0 +1,79 @@
+import SIWACore
+import Testing
+
+@Suite struct EnvironmentTests {
+    @Test func manualClockFreezesAdvancesAndSets() {
+        let clock = ManualClock(seconds: 1_700_000_000)
+        #expect(clock.nowSeconds == 1_700_000_000)
+        #expect(clock.nowMilliseconds == 1_700_000_000_000)
+        clock.advance(seconds: 301)
+        #expect(clock.nowSeconds == 1_700_000_301)
+        clock.advance(milliseconds: 999)
+        #expect(clock.nowSeconds == 1_700_000_301)
+        clock.advance(milliseconds: 1)
+        #expect(clock.nowSeconds == 1_700_000_302)
+        clock.set(seconds: 5)
+        #expect(clock.nowMilliseconds == 5000)
+    }
+
+    @Test func systemClockAppliesOffset() {
+        let real = SystemClock()
+        let shifted = SystemClock(offsetMilliseconds: 86_400_000)
+        let delta = shifted.nowMilliseconds - real.nowMilliseconds
+        #expect(delta >= 86_400_000 - 5_000 && delta <= 86_400_000 + 5_000)
+        #expect(real.nowSeconds > 1_600_000_000)
+    }
+
+    @Test func seededRandomIsReproducibleAndSeedSensitive() {
+        let a = SeededRandomSource(seed: 7), b = SeededRandomSource(seed: 7), c = SeededRandomSource(seed: 8)
+        let first = (0..<5).map { _ in a.next() }
+        #expect(first == (0..<5).map { _ in b.next() })
+        #expect(first != (0..<5).map { _ in c.next() })
+        // SplitMix64 reference value for seed 0 (first output).
+        #expect(SeededRandomSource(seed: 0).next() == 0xE220_A839_7B1D_CDAF)
+    }
+
+    @Test func boundedDrawsStayInRange() {
+        let random = SeededRandomSource(seed: 1)
+        for _ in 0..<1000 { #expect(random.next(below: 7) < 7) }
+        #expect(random.bytes(13).count == 13)
+    }
+
+    static func isHex(_ s: Substring) -> Bool { s.allSatisfy { "0123456789abcdef".contains($0) } }
+    static func isDigits(_ s: Substring) -> Bool { s.allSatisfy { "0123456789".contains($0) } }
+    static func isLower(_ s: Substring) -> Bool { s.allSatisfy { "abcdefghijklmnopqrstuvwxyz".contains($0) } }
+    static func isBase64URL(_ s: Substring) -> Bool {
+        s.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
+    }
+
+    @Test func identifiersHaveApplesShapes() {
+        let ids = IdentifierGenerator(random: SeededRandomSource(seed: 3))
+        for _ in 0..<50 {
+            let sub = ids.makeSub().split(separator: ".", omittingEmptySubsequences: false)
+            #expect(sub.count == 3 && sub[0].count == 6 && Self.isDigits(sub[0]))
+            #expect(sub[1].count == 32 && Self.isHex(sub[1]) && sub[2].count == 4 && Self.isDigits(sub[2]))
+
+            for (token, prefix, letters) in [
+                (ids.makeAuthorizationCode(), "c", 4), (ids.makeAccessToken(), "a", 2), (ids.makeRefreshToken(), "r", 2),
+            ] {
+                let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+                #expect(parts.count == 4, "\(token)")
+                #expect(parts[0].first == Character(prefix) && parts[0].count == 33 && Self.isHex(parts[0].dropFirst()))
+                #expect(parts[1] == "0" && parts[2].count == letters && Self.isLower(parts[2]))
+                #expect(parts[3].count == 22 && Self.isBase64URL(parts[3]))
+            }
+
+            let relay = ids.makeRelayEmail()
+            #expect(relay.hasSuffix("@privaterelay.appleid.com"))
+            let local = relay.split(separator: "@")[0]
+            #expect(local.count == 10 && local.allSatisfy { Self.isLower(Substring(String($0))) || Self.isDigits(Substring(String($0))) })
+        }
+    }
+
+    @Test func seededIdentifiersRepeatAcrossRuns() {
+        let a = IdentifierGenerator(random: SeededRandomSource(seed: 99))
+        let b = IdentifierGenerator(random: SeededRandomSource(seed: 99))
+        #expect(a.makeAuthorizationCode() == b.makeAuthorizationCode())
+        #expect(a.makeRelayEmail() == b.makeRelayEmail())
+    }
+}
