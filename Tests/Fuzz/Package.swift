@@ -23,5 +23,9 @@ let package = Package(
     targets: [
         .target(name: "FuzzDriver"),
         fuzzTarget("fuzz-scenario", ["ScenarioFormat"]),
+        fuzzTarget("fuzz-json", ["JSON"]),
+        fuzzTarget("fuzz-jws", ["JOSE"]),
+        fuzzTarget("fuzz-http-parser", ["HTTPServer"]),
+        fuzzTarget("fuzz-form", ["HTTPServer"]),
     ]
 )
