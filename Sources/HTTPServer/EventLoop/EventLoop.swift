@@ -75,7 +75,7 @@ final class EventLoop {
             now = MonotonicClock.now()
             if count < 0 {
                 if errno == EINTR { continue }
-                break
+                break  // epoll itself failed: nothing sensible left to do but drain and exit
             }
             for i in 0..<Int(count) {
                 let data = eventDatas[i]
@@ -127,11 +127,12 @@ final class EventLoop {
         listenerPausedUntil = nil
     }
 
-    /// Closes every descriptor the loop owns (the loop is finished or could not start).
+    /// Closes the loop's connections, listener and epoll instance. The eventfd stays open: the server
+    /// may still write to it and closes it after joining the thread (`closeWake`), so a write can never
+    /// land on a recycled descriptor.
     func closeAll() {
         for case let connection? in connections { close(connection) }
         closeListener()
-        Syscall.close(wakeFD)
         Syscall.close(epollFD)
     }
 

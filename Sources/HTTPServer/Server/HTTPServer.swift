@@ -44,15 +44,23 @@ public final class HTTPServer: @unchecked Sendable {
                 for fd in listeners { loops.append(try EventLoop(listener: fd, context: context)) }
             } catch {
                 loops.forEach { $0.closeAll() }
-                listeners.forEach(Syscall.close)
+                loops.forEach { Syscall.close($0.wakeFD) }
+                listeners.dropFirst(loops.count).forEach(Syscall.close)
                 throw HTTPServerError(kind: .systemResource, message: "cannot create event loop: \(error)")
             }
-            for loop in loops {
+            for (index, loop) in loops.enumerated() {
+                let wakeFD = loop.wakeFD
                 guard let thread = LoopThread.start(loop) else {
+                    // Stop the loops already running; the ones never started still own their descriptors.
+                    Self.stop(threads: run.threads, wakeFDs: run.wakeFDs, context: context)
+                    loops[index...].forEach { $0.closeAll() }
+                    loops[index...].forEach { Syscall.close($0.wakeFD) }
+                    run.threads = []
+                    run.wakeFDs = []
                     throw HTTPServerError(kind: .systemResource, message: "cannot start event-loop thread")
                 }
                 run.threads.append(thread)
-                run.wakeFDs.append(loop.wakeFD)
+                run.wakeFDs.append(wakeFD)
             }
             run.port = port
             run.started = true
@@ -68,13 +76,20 @@ public final class HTTPServer: @unchecked Sendable {
         let threads: [pthread_t] = state.withLock { run in
             guard run.started, !run.stopped else { return [] }
             run.stopped = true
-            context.stopping.store(true, ordering: .sequentiallyConsistent)
-            for fd in run.wakeFDs {
-                var one: UInt64 = 1
-                _ = write(fd, &one, 8)
-            }
             return run.threads
         }
+        Self.stop(threads: threads, wakeFDs: state.withLock { $0.wakeFDs }, context: context)
+    }
+
+    /// Sets the shared stop flag, wakes every loop through its eventfd and joins the threads.
+    static func stop(threads: [pthread_t], wakeFDs: [Int32], context: ServerContext) {
+        guard !threads.isEmpty else { return }
+        context.stopping.store(true, ordering: .sequentiallyConsistent)
+        for fd in wakeFDs {
+            var one: UInt64 = 1
+            _ = write(fd, &one, 8)
+        }
         for thread in threads { pthread_join(thread, nil) }
+        wakeFDs.forEach(Syscall.close)
     }
 }

@@ -64,7 +64,7 @@ struct ServeCommand: Command {
         let listenURL = "http://\(Self.urlHost(host)):\(server.port)"
         do {
             responder.install(
-                try AppleEndpoints(
+                try MockServer(
                     configuration: .init(
                         publicURL: publicURL ?? Self.defaultPublicURL(host: host, port: server.port), scenario: scenario, clock: SystemClock(),
                         log: { log.note($0) })))

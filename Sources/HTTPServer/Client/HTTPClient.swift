@@ -1,0 +1,54 @@
+/// A small blocking HTTP/1.1 client (no TLS) for health checks, tests and outgoing webhooks.
+public enum HTTPClient {
+    /// Sends one request on a fresh connection and closes it.
+    public static func send(
+        _ request: HTTPClientRequest, host: String, port: Int, timeoutMilliseconds: Int = 10_000
+    ) throws(HTTPClientError) -> HTTPClientResponse {
+        let connection = try HTTPClientConnection(host: host, port: port, timeoutMilliseconds: timeoutMilliseconds)
+        return try connection.send(request, keepAlive: false)
+    }
+
+    /// Sends one request to `http://host[:port][/path[?query]]`. The URL's path and query are the target
+    /// when `request.target` is empty; otherwise `request.target` wins.
+    public static func send(
+        _ request: HTTPClientRequest, to url: String, timeoutMilliseconds: Int = 10_000
+    ) throws(HTTPClientError) -> HTTPClientResponse {
+        let parsed = try parse(url: url)
+        var request = request
+        if request.target.isEmpty { request.target = parsed.target }
+        return try send(request, host: parsed.host, port: parsed.port, timeoutMilliseconds: timeoutMilliseconds)
+    }
+
+    /// Splits an `http://` URL into host, port (default 80) and target (default `/`).
+    static func parse(url: String) throws(HTTPClientError) -> (host: String, port: Int, target: String) {
+        let invalid = HTTPClientError(kind: .invalidURL, message: "not an http:// URL: '\(url)'")
+        guard url.lowercased().hasPrefix("http://") else { throw invalid }
+        let rest = url.dropFirst("http://".count)
+        let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
+        let authority = rest[..<authorityEnd]
+        var target = String(rest[authorityEnd...])
+        if let fragment = target.firstIndex(of: "#") { target = String(target[..<fragment]) }
+        if target.isEmpty || target.hasPrefix("?") { target = "/" + target }
+        var host = Substring(authority)
+        var port = 80
+        if authority.hasPrefix("[") {
+            guard let close = authority.firstIndex(of: "]") else { throw invalid }
+            host = authority[authority.index(after: authority.startIndex)..<close]
+            let after = authority[authority.index(after: close)...]
+            if after.hasPrefix(":") {
+                guard let value = Int(after.dropFirst()), (1...65535).contains(value) else { throw invalid }
+                port = value
+            } else if !after.isEmpty {
+                throw invalid
+            }
+        } else if let colon = authority.lastIndex(of: ":") {
+            host = authority[..<colon]
+            guard let value = Int(authority[authority.index(after: colon)...]), (1...65535).contains(value) else {
+                throw invalid
+            }
+            port = value
+        }
+        guard !host.isEmpty, !host.contains("@") else { throw invalid }
+        return (String(host), port, target)
+    }
+}

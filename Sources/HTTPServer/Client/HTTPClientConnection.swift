@@ -1,0 +1,128 @@
+import CSys
+import Glibc
+
+/// One blocking HTTP/1.1 client connection with a deadline per operation.
+///
+/// Besides `send(_:)` it exposes raw reads and writes, so tests can pipeline, dribble half a request,
+/// or observe how the server ends a connection (EOF, RST, short body).
+public final class HTTPClientConnection {
+    let fd: Int32
+    let hostHeader: String
+    /// Per-operation timeout.
+    public var timeoutMilliseconds: Int
+    /// Bytes received and not yet consumed by a parsed response.
+    var inbound: [UInt8] = []
+    var sawEOF = false
+
+    /// Connects to `host:port` (IPv4/IPv6 literal or name).
+    public init(host: String, port: Int, timeoutMilliseconds: Int = 10_000) throws(HTTPClientError) {
+        guard let address = SocketAddress.resolve(host: host, port: port) else {
+            throw HTTPClientError(kind: .invalidURL, message: "cannot resolve host '\(host)'")
+        }
+        let fd = socket(address.family, csys_SOCK_STREAM | csys_SOCK_NONBLOCK | csys_SOCK_CLOEXEC, 0)
+        guard fd >= 0 else { throw HTTPClientError.from(SocketError(errno: errno, function: "socket")) }
+        self.fd = fd
+        self.timeoutMilliseconds = timeoutMilliseconds
+        self.hostHeader = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        Syscall.ignoreSIGPIPE()
+        Syscall.setNoDelay(fd)
+        let result = address.withSockAddr { connect(fd, $0, $1) }
+        if result != 0 {
+            let code = errno
+            guard code == EINPROGRESS || code == EINTR else {
+                Syscall.close(fd)
+                throw HTTPClientError(kind: .connectFailed, message: "connect to \(host):\(port): \(SocketError.message(for: code))")
+            }
+            do {
+                try wait(for: Int16(POLLOUT))
+            } catch {
+                Syscall.close(fd)
+                throw error
+            }
+            var soError: Int32 = 0
+            var length = socklen_t(MemoryLayout<Int32>.size)
+            getsockopt(fd, SOL_SOCKET, SO_ERROR, &soError, &length)
+            if soError != 0 {
+                Syscall.close(fd)
+                throw HTTPClientError(kind: .connectFailed, message: "connect to \(host):\(port): \(SocketError.message(for: soError))")
+            }
+        }
+    }
+
+    deinit { Syscall.close(fd) }
+
+    /// Writes all bytes (blocking up to the timeout).
+    public func write(_ bytes: [UInt8]) throws(HTTPClientError) {
+        var offset = 0
+        while offset < bytes.count {
+            let outcome: Syscall.Outcome
+            do {
+                outcome = try Syscall.run("send") {
+                    bytes.withUnsafeBytes { raw in
+                        Glibc.send(fd, raw.baseAddress! + offset, raw.count - offset, csys_MSG_NOSIGNAL)
+                    }
+                }
+            } catch {
+                throw HTTPClientError.from(error)
+            }
+            switch outcome {
+            case .done(let count): offset += count
+            case .wouldBlock: try wait(for: Int16(POLLOUT))
+            }
+        }
+    }
+
+    /// Writes a string as UTF-8.
+    public func write(_ text: String) throws(HTTPClientError) { try write(Array(text.utf8)) }
+
+    /// Reads whatever arrives next into the buffer; returns false at EOF.
+    @discardableResult
+    func fill() throws(HTTPClientError) -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            let outcome: Syscall.Outcome
+            do {
+                outcome = try Syscall.run("read") {
+                    chunk.withUnsafeMutableBytes { raw in Glibc.read(fd, raw.baseAddress, raw.count) }
+                }
+            } catch {
+                throw HTTPClientError.from(error)
+            }
+            switch outcome {
+            case .done(0):
+                sawEOF = true
+                return false
+            case .done(let count):
+                inbound.append(contentsOf: chunk[0..<count])
+                return true
+            case .wouldBlock:
+                try wait(for: Int16(POLLIN))
+            }
+        }
+    }
+
+    /// Everything until the server closes: buffered bytes plus the rest. Throws `.connectionReset` on RST.
+    public func readToEnd() throws(HTTPClientError) -> [UInt8] {
+        while try fill() {}
+        defer { inbound.removeAll() }
+        return inbound
+    }
+
+    /// Waits up to the timeout for `events` on the socket.
+    func wait(for events: Int16) throws(HTTPClientError) {
+        var descriptor = pollfd(fd: fd, events: events, revents: 0)
+        while true {
+            let result = poll(&descriptor, 1, Int32(clamping: timeoutMilliseconds))
+            if result > 0 { return }
+            if result == 0 {
+                throw HTTPClientError(kind: .timeout, message: "no response within \(timeoutMilliseconds) ms")
+            }
+            if errno != EINTR { throw HTTPClientError.from(SocketError(errno: errno, function: "poll")) }
+        }
+    }
+
+    /// Half-closes the connection (the server sees EOF after what was written).
+    public func shutdownWrite() {
+        _ = Glibc.shutdown(fd, Int32(SHUT_WR))
+    }
+}
