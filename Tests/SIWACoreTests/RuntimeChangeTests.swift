@@ -29,8 +29,8 @@ import Testing
     @Test func neverSignedInIsNotFoundAndUnknownNamesAreErrors() throws {
         let provider = try TestFixtures.provider(clock: TestFixtures.clock())
         #expect(try provider.credentialState(user: "bob", clientID: TestKeys.nativeClientID) == .notFound)
-        #expect(throws: ProviderChangeError.unknownUser("zed")) { try provider.credentialState(user: "zed", clientID: TestKeys.nativeClientID) }
-        #expect(throws: ProviderChangeError.unknownClient("com.nope")) { try provider.credentialState(user: "bob", clientID: "com.nope") }
+        #expect(throws: RuntimeError.unknownUser("zed")) { try provider.credentialState(user: "zed", clientID: TestKeys.nativeClientID) }
+        #expect(throws: RuntimeError.unknownClient("com.nope")) { try provider.credentialState(user: "bob", clientID: "com.nope") }
     }
 
     @Test func invalidChangesApplyNothing() throws {
@@ -39,10 +39,10 @@ import Testing
         // bob is private; removing his relay address makes the user invalid → nothing changes.
         var change = UserChange(email: "new@example.com")
         change.privateEmail = true
-        #expect(throws: ProviderChangeError.self) {
+        #expect(throws: RuntimeError.self) {
             try provider.addUser(UserProfile(id: "alice", sub: "", email: "dup@example.com"))
         }
-        #expect(throws: ProviderChangeError.self) { try provider.updateUser("alice", UserChange(email: "")) }
+        #expect(throws: RuntimeError.self) { try provider.updateUser("alice", UserChange(email: "")) }
         #expect(provider.scenario == before)
         let added = try provider.addUser(UserProfile(id: "dave", sub: "", email: "dave@example.com"))
         #expect(added.sub.split(separator: ".").count == 3)
@@ -57,11 +57,11 @@ import Testing
         let credential = try provider.nativeCredential(clientID: TestKeys.nativeClientID, user: "carol")
         let token = try JWS(compact: credential.identityToken)
         #expect(token.keyID == kid)
-        #expect(throws: ProviderChangeError.self) { try provider.retireKey(kid: kid) }
+        #expect(throws: RuntimeError.self) { try provider.retireKey(kid: kid) }
         try provider.retireKey(kid: "Aj3F8kLq2X")
         #expect(try JWKS(json: JSONValue.parse(provider.jwksBytes)).keys.map(\.kid) == ["Pb7Yt1ZcQ9", kid])
         try provider.publishKey(kid: "Aj3F8kLq2X")
-        #expect(throws: ProviderChangeError(.notFound, field: "kid", "unknown key 'nope'")) { try provider.publishKey(kid: "nope") }
+        #expect(throws: RuntimeError(.notFound, field: "kid", "unknown key 'nope'")) { try provider.publishKey(kid: "nope") }
         provider.reset()
         #expect(try JWKS(json: JSONValue.parse(provider.jwksBytes)).keys.map(\.kid) == ["Aj3F8kLq2X", "Pb7Yt1ZcQ9"])
     }
@@ -93,7 +93,7 @@ import Testing
         let second = try provider.nativeCredential(clientID: TestKeys.nativeClientID, user: "bob")
         #expect(second.email == nil && second.fullName == nil)
         #expect(try JWS(compact: second.identityToken).payload["real_user_status"] == nil)
-        #expect(throws: ProviderChangeError.self) { try provider.nativeCredential(clientID: TestKeys.webClientID, user: "bob") }
+        #expect(throws: RuntimeError.self) { try provider.nativeCredential(clientID: TestKeys.webClientID, user: "bob") }
     }
 
     @Test func transferredAppSeesTheNewTeamsIdentity() throws {
@@ -131,4 +131,27 @@ final class EventRecorder: Sendable {
     func record(_ event: UserEvent) { events.withLock { $0.append(event) } }
     var all: [UserEvent] { events.withLock { $0 } }
     var kinds: [UserEvent.Kind] { all.map(\.kind) }
+}
+
+@Suite struct TimeTextTests {
+    @Test func rfc3339RoundTripsAndRejectsGarbage() {
+        #expect(TimeText.parseRFC3339("2030-01-01T00:00:00Z") == 1_893_456_000_000)
+        #expect(TimeText.parseRFC3339("2030-01-01T01:00:00.5+01:00") == 1_893_456_000_500)
+        #expect(TimeText.rfc3339(milliseconds: 1_893_456_000_500) == "2030-01-01T00:00:00.500Z")
+        #expect(TimeText.rfc3339(milliseconds: 0) == "1970-01-01T00:00:00.000Z")
+        for bad in ["", "2030-01-01", "2030-13-01T00:00:00Z", "2030-01-01T00:00:00", "2030-01-01T00:00:00.Z", "x030-01-01T00:00:00Z"] {
+            #expect(TimeText.parseRFC3339(bad) == nil, "\(bad)")
+        }
+        #expect(TimeText.parseRFC3339("2030-01-01T00:00:00.123456789Z") == 1_893_456_000_123)
+    }
+
+    @Test func durationsParseWithUnitsAndNeverOverflow() {
+        #expect(TimeText.parseDuration("6m") == 360_000)
+        #expect(TimeText.parseDuration("90") == 90_000)
+        #expect(TimeText.parseDuration("-1d") == -86_400_000)
+        #expect(TimeText.parseDuration("500ms") == 500)
+        #expect(TimeText.parseDuration("999999999999d") == nil)
+        #expect(TimeText.parseDuration("1y") == nil)
+        #expect(TimeText.parseDuration("1234567890123s") == nil)
+    }
 }

@@ -19,13 +19,13 @@ extension AppleIdentityProvider {
 
     /// Replaces the active scenario atomically (a fresh state, as after `reset()`), or throws every
     /// problem and leaves the old scenario untouched.
-    public func replaceScenario(_ scenario: Scenario) throws(ProviderChangeError) {
+    public func replaceScenario(_ scenario: Scenario) throws(RuntimeError) {
         try Self.check(scenario)
         let snapshot: ProviderSnapshot
         do throws(ScenarioKeyError) {
             snapshot = try Self.makeSnapshot(scenario: scenario, clock: clock, random: injectedRandom, limits: limits)
         } catch {
-            throw ProviderChangeError(.invalid, field: error.path, error.message)
+            throw RuntimeError(.invalid, field: error.path, error.message)
         }
         runtime.withLock { state in
             state.snapshot = snapshot

@@ -2,6 +2,9 @@
 ///
 /// No Foundation (startup cost, design.md §3); civil-date arithmetic after H. Hinnant's algorithms.
 public enum TimeText {
+    /// The latest time the control API accepts: 9999-12-31T23:59:59.999Z (RFC 3339 has 4-digit years).
+    public static let maximumMilliseconds: Int64 = 253_402_300_799_999
+
     /// `2026-11-29T13:04:08.123Z` (UTC, milliseconds).
     public static func rfc3339(milliseconds: Int64) -> String {
         let seconds = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
@@ -84,7 +87,8 @@ public enum TimeText {
         case "d": unit = 86_400_000
         default: return nil
         }
-        return sign * value * unit
+        let (product, overflow) = value.multipliedReportingOverflow(by: unit)
+        return overflow ? nil : sign * product
     }
 
     static func days(fromYear year: Int64, month: Int64, day: Int64) -> Int64 {

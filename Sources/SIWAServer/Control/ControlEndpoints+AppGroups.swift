@@ -18,11 +18,13 @@ extension ControlEndpoints {
 
     /// `PATCH /mock/app-groups/{id} {notification_url: "http://…" | null}`.
     func patchAppGroup(_ id: String, _ request: HTTPRequest) throws(ControlFailure) -> HTTPResponse {
-        let body = try JSONBody.parse(request)
+        let body = try JSONBody.parse(request, required: true)
         try body.allowOnly(["notification_url"])
-        guard body.object.contains("notification_url") else { throw .invalid("notification_url", "is required (null removes it)") }
-        let url = try body.string("notification_url")
-        do throws(ProviderChangeError) {
+        guard let value = body.object["notification_url"] else {
+            throw .invalid("notification_url", "is required (null removes it)")
+        }
+        let url = value.isNull ? nil : try body.string("notification_url")
+        do throws(RuntimeError) {
             try provider.setNotificationURL(url, forAppGroup: id)
         } catch {
             throw ControlFailure(error)
@@ -46,7 +48,7 @@ extension ControlEndpoints {
 
     /// `PATCH /mock/notifications/settings`: any subset of the switches.
     func patchNotificationSettings(_ request: HTTPRequest) throws(ControlFailure) -> HTTPResponse {
-        let body = try JSONBody.parse(request)
+        let body = try JSONBody.parse(request, required: true)
         try body.allowOnly([
             "events_as_string", "event_time_ms", "account_deletion_type", "send_on_user_changes", "max_attempts",
             "retry_delay_ms", "timeout_ms",
@@ -56,21 +58,16 @@ extension ControlEndpoints {
         if let value = try body.bool("event_time_ms") { settings.eventTimeInMilliseconds = value }
         if let value = try body.string("account_deletion_type") { settings.accountDeletionType = value }
         if let value = try body.bool("send_on_user_changes") { settings.sendOnUserChanges = value }
-        func integer(_ key: String) throws(ControlFailure) -> Int64? {
-            guard let value = body.object[key], !value.isNull else { return nil }
-            guard let number = value.intValue else { throw .invalid(key, "must be an integer") }
-            return number
-        }
-        if let value = try integer("max_attempts") {
+        if let value = try body.integer("max_attempts") {
             guard (1...20).contains(value) else { throw .invalid("max_attempts", "must be from 1 to 20") }
             settings.maxAttempts = Int(value)
         }
-        if let value = try integer("retry_delay_ms") { settings.retryDelayMilliseconds = value }
-        if let value = try integer("timeout_ms") {
+        if let value = try body.integer("retry_delay_ms") { settings.retryDelayMilliseconds = value }
+        if let value = try body.integer("timeout_ms") {
             guard (1...120_000).contains(value) else { throw .invalid("timeout_ms", "must be from 1 to 120000") }
             settings.timeoutMilliseconds = Int(value)
         }
-        do throws(ProviderChangeError) {
+        do throws(RuntimeError) {
             try provider.setNotificationSettings(settings)
         } catch {
             throw ControlFailure(error)

@@ -16,7 +16,7 @@ extension ControlEndpoints {
 
     /// `POST /mock/clock` with exactly one of `{advance: "6m"|seconds}`, `{set: RFC3339}`, `{freeze: bool}`.
     func changeClock(_ request: HTTPRequest) throws(ControlFailure) -> HTTPResponse {
-        let body = try JSONBody.parse(request)
+        let body = try JSONBody.parse(request, required: true)
         try body.allowOnly(["advance", "set", "freeze"])
         guard body.object.count == 1 else {
             throw .invalid("body", "give exactly one of advance, set, freeze")
@@ -24,23 +24,28 @@ extension ControlEndpoints {
         guard let clock = provider.controllableClock else {
             throw ControlFailure(status: 409, error: "conflict", field: "clock", "this server's clock cannot be changed")
         }
+        let now = clock.nowMilliseconds
+        let range: ClosedRange<Int64> = 0...TimeText.maximumMilliseconds
         if let value = body.object["advance"] {
-            let milliseconds: Int64?
-            if let seconds = value.intValue {
-                milliseconds = abs(seconds) <= 1_000_000_000_000 ? seconds * 1000 : nil
-            } else if let text = value.stringValue {
+            var milliseconds: Int64?
+            if let text = value.stringValue {
                 milliseconds = TimeText.parseDuration(text)
-            } else {
-                milliseconds = nil
+            } else if let seconds = try? body.integer("advance"), abs(seconds) <= 400 * 365 * 86400 {
+                milliseconds = seconds * 1000
             }
             guard let milliseconds else {
                 throw .invalid("advance", "must be a duration like \"90s\", \"6m\", \"2h\", \"1d\" or a number of seconds")
+            }
+            let (target, overflow) = now.addingReportingOverflow(milliseconds)
+            guard !overflow, range.contains(target) else {
+                throw .invalid("advance", "would move the clock outside years 1970 to 9999")
             }
             clock.advance(milliseconds: milliseconds)
         } else if body.object["set"] != nil {
             guard let text = try body.string("set"), let milliseconds = TimeText.parseRFC3339(text) else {
                 throw .invalid("set", "must be an RFC 3339 time such as \"2026-01-01T00:00:00Z\"")
             }
+            guard range.contains(milliseconds) else { throw .invalid("set", "must lie in years 1970 to 9999") }
             clock.set(milliseconds: milliseconds)
         } else if let freeze = try body.bool("freeze") {
             clock.setFrozen(freeze)
@@ -63,7 +68,7 @@ extension ControlEndpoints {
         try body.allowOnly(["kid"])
         let kid = try body.string("kid")
         if let kid, kid.isEmpty || kid.count > 64 { throw .invalid("kid", "must be 1 to 64 characters") }
-        do throws(ProviderChangeError) {
+        do throws(RuntimeError) {
             try provider.rotateSigningKey(kid: kid)
         } catch {
             throw ControlFailure(error)
@@ -73,7 +78,7 @@ extension ControlEndpoints {
 
     /// `POST /mock/keys/{kid}/publish|retire|sign`.
     func changeKey(kid: String, action: String) throws(ControlFailure) -> HTTPResponse {
-        do throws(ProviderChangeError) {
+        do throws(RuntimeError) {
             switch action {
             case "publish": try provider.publishKey(kid: kid)
             case "retire": try provider.retireKey(kid: kid)
@@ -101,7 +106,7 @@ extension ControlEndpoints {
                     ("errors", errors),
                 ]), status: 400)
         case .success(let scenario):
-            do throws(ProviderChangeError) {
+            do throws(RuntimeError) {
                 try provider.replaceScenario(scenario)
             } catch {
                 return Self.ok(

@@ -22,7 +22,7 @@ extension ControlEndpoints {
         }
         let nonce = try body.string("nonce")
         let state = try body.string("state")
-        do throws(ProviderChangeError) {
+        do throws(RuntimeError) {
             let credential = try provider.nativeCredential(
                 clientID: clientID, user: user, scopes: scopes, nonce: nonce, state: state)
             return Responses.json(credential.json)
@@ -37,7 +37,7 @@ extension ControlEndpoints {
         let user = try query.required("user")
         let clientID = try query.required("client_id")
         let state: CredentialState
-        do throws(ProviderChangeError) {
+        do throws(RuntimeError) {
             state = try provider.credentialState(user: user, clientID: clientID)
         } catch {
             throw ControlFailure(error)
@@ -64,7 +64,7 @@ extension ControlEndpoints {
 
     /// `PATCH /mock/users/{id}`: every field optional; unknown fields and bad values are 400s.
     func patchUser(_ name: String, _ request: HTTPRequest) throws(ControlFailure) -> HTTPResponse {
-        let body = try JSONBody.parse(request)
+        let body = try JSONBody.parse(request, required: true)
         try body.allowOnly([
             "credential_state", "email_forwarding", "real_user_status", "email", "email_verified", "private_email",
             "relay_email", "first_name", "last_name",
@@ -76,7 +76,7 @@ extension ControlEndpoints {
             emailVerified: try body.bool("email_verified"), privateEmail: try body.bool("private_email"),
             relayEmail: try body.string("relay_email"), firstName: try body.string("first_name"),
             lastName: try body.string("last_name"))
-        do throws(ProviderChangeError) {
+        do throws(RuntimeError) {
             let user = try provider.updateUser(name, change)
             return Responses.json(UserJSON.render(user, provider: provider))
         } catch {
@@ -86,7 +86,7 @@ extension ControlEndpoints {
 
     /// `POST /mock/users {id, email, sub?, private_email?, relay_email?, first_name?, last_name?, …}` → 201.
     func addUser(_ request: HTTPRequest) throws(ControlFailure) -> HTTPResponse {
-        let body = try JSONBody.parse(request)
+        let body = try JSONBody.parse(request, required: true)
         try body.allowOnly([
             "id", "sub", "email", "email_verified", "private_email", "relay_email", "first_name", "last_name",
             "real_user_status", "email_forwarding",
@@ -100,7 +100,7 @@ extension ControlEndpoints {
             name: PersonName(firstName: try body.string("first_name") ?? "", lastName: try body.string("last_name") ?? ""),
             realUserStatus: try UserJSON.realUserStatus(body, "real_user_status") ?? .likelyReal,
             emailForwardingEnabled: try body.bool("email_forwarding") ?? true)
-        do throws(ProviderChangeError) {
+        do throws(RuntimeError) {
             let added = try provider.addUser(user)
             return Responses.json(UserJSON.render(added, provider: provider), status: 201)
         } catch {
@@ -110,7 +110,7 @@ extension ControlEndpoints {
 
     /// `DELETE /mock/users/{id}`: the user deletes their Apple Account.
     func deleteUser(_ name: String) throws(ControlFailure) -> HTTPResponse {
-        do throws(ProviderChangeError) {
+        do throws(RuntimeError) {
             let removed = try provider.deleteAccount(name)
             return Self.ok(JSONObject([("deleted", .string(removed.id))]))
         } catch {

@@ -104,9 +104,11 @@ public struct ControlEndpoints: HTTPResponder {
 
     private func allow(_ method: String, _ methods: [String]) throws(ControlFailure) {
         guard methods.contains(method) else {
-            throw ControlFailure(
+            var failure = ControlFailure(
                 status: 405, error: "method_not_allowed", field: "method",
                 "\(method) not allowed; use \(methods.joined(separator: ", "))")
+            failure.allow = methods.joined(separator: ", ")
+            throw failure
         }
     }
 

@@ -8,6 +8,8 @@ struct ControlFailure: Error, Sendable {
     var error: String
     var field: String?
     var message: String
+    /// The `Allow` header of a 405.
+    var allow: String?
 
     init(status: Int, error: String, field: String? = nil, _ message: String) {
         self.status = status
@@ -21,7 +23,7 @@ struct ControlFailure: Error, Sendable {
     }
 
     /// notFound → 404, invalid → 400, conflict → 409.
-    init(_ error: ProviderChangeError) {
+    init(_ error: RuntimeError) {
         switch error.kind {
         case .notFound: self.init(status: 404, error: "not_found", field: error.field, error.message)
         case .invalid: self.init(status: 400, error: "invalid_request", field: error.field, error.message)
@@ -33,6 +35,8 @@ struct ControlFailure: Error, Sendable {
         var object = JSONObject([("error", .string(error))])
         if let field { object["field"] = .string(field) }
         object["message"] = .string(message)
-        return Responses.json(.object(object), status: status)
+        var response = Responses.json(.object(object), status: status)
+        if let allow { response.headers.add("Allow", allow) }
+        return response
     }
 }

@@ -5,9 +5,12 @@ import JSON
 struct JSONBody {
     let object: JSONObject
 
-    /// An empty body is `{}`; anything but a JSON object is a 400 naming `body`.
-    static func parse(_ request: HTTPRequest) throws(ControlFailure) -> JSONBody {
-        if request.body.isEmpty { return JSONBody(object: JSONObject()) }
+    /// An empty body is `{}` unless `required`; anything but a JSON object is a 400 naming `body`.
+    static func parse(_ request: HTTPRequest, required: Bool = false) throws(ControlFailure) -> JSONBody {
+        if request.body.isEmpty {
+            if required { throw .invalid("body", "a JSON object is required") }
+            return JSONBody(object: JSONObject())
+        }
         let value: JSONValue
         do {
             value = try JSONValue.parse(request.body, maxDepth: 16)
@@ -25,8 +28,9 @@ struct JSONBody {
         }
     }
 
+    /// A string field; absent is nil, `null` or another type is a 400.
     func string(_ key: String) throws(ControlFailure) -> String? {
-        guard let value = object[key], !value.isNull else { return nil }
+        guard let value = object[key] else { return nil }
         guard let text = value.stringValue else { throw .invalid(key, "must be a string") }
         return text
     }
@@ -37,13 +41,21 @@ struct JSONBody {
     }
 
     func bool(_ key: String) throws(ControlFailure) -> Bool? {
-        guard let value = object[key], !value.isNull else { return nil }
+        guard let value = object[key] else { return nil }
         guard let flag = value.boolValue else { throw .invalid(key, "must be true or false") }
         return flag
     }
 
+    /// An integer field; integral JSON numbers such as `5.0` count (JSON Schema's `integer`).
+    func integer(_ key: String) throws(ControlFailure) -> Int64? {
+        guard let value = object[key] else { return nil }
+        if let number = value.intValue { return number }
+        if let double = value.doubleValue, double.rounded() == double, abs(double) < 9.0e15 { return Int64(double) }
+        throw .invalid(key, "must be an integer")
+    }
+
     func strings(_ key: String) throws(ControlFailure) -> [String]? {
-        guard let value = object[key], !value.isNull else { return nil }
+        guard let value = object[key] else { return nil }
         guard let array = value.arrayValue else { throw .invalid(key, "must be an array of strings") }
         var out: [String] = []
         for element in array {

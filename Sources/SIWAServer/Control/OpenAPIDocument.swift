@@ -348,9 +348,16 @@ enum OpenAPIDocument {
   "/auth/usermigrationinfo": {
    "post": {
     "summary": "User migration between teams (transfer_sub)",
-    "security": [
+    "security": [],
+    "description": "Authorization: Bearer <client_credentials access token, scope user.migration>. Like Apple, a missing or bad token is a 400 invalid_request, not a 401.",
+    "parameters": [
      {
-      "migrationToken": []
+      "name": "Authorization",
+      "in": "header",
+      "required": false,
+      "schema": {
+       "type": "string"
+      }
      }
     ],
     "requestBody": {
@@ -627,10 +634,12 @@ enum OpenAPIDocument {
         "type": "object",
         "properties": {
          "client_id": {
-          "type": "string"
+          "type": "string",
+          "minLength": 1
          },
          "user": {
-          "type": "string"
+          "type": "string",
+          "minLength": 1
          },
          "scopes": {
           "type": "array",
@@ -719,7 +728,8 @@ enum OpenAPIDocument {
       "in": "query",
       "required": true,
       "schema": {
-       "type": "string"
+       "type": "string",
+       "minLength": 1
       }
      },
      {
@@ -727,7 +737,8 @@ enum OpenAPIDocument {
       "in": "query",
       "required": true,
       "schema": {
-       "type": "string"
+       "type": "string",
+       "minLength": 1
       }
      }
     ]
@@ -788,6 +799,9 @@ enum OpenAPIDocument {
      },
      "401": {
       "$ref": "#/components/responses/Unauthorized"
+     },
+     "409": {
+      "$ref": "#/components/responses/Conflict"
      }
     },
     "security": [
@@ -994,7 +1008,9 @@ enum OpenAPIDocument {
               "pattern": "^-?[0-9]{1,12}(ms|s|m|h|d)?$"
              },
              {
-              "type": "integer"
+              "type": "integer",
+              "minimum": -12614400000,
+              "maximum": 12614400000
              }
             ]
            }
@@ -1081,6 +1097,9 @@ enum OpenAPIDocument {
      },
      "401": {
       "$ref": "#/components/responses/Unauthorized"
+     },
+     "409": {
+      "$ref": "#/components/responses/Conflict"
      }
     },
     "security": [
@@ -1443,10 +1462,12 @@ enum OpenAPIDocument {
           ]
          },
          "user": {
-          "type": "string"
+          "type": "string",
+          "minLength": 1
          },
          "client_id": {
-          "type": "string"
+          "type": "string",
+          "minLength": 1
          }
         },
         "additionalProperties": false,
