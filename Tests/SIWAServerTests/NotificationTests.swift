@@ -121,7 +121,7 @@ import Glibc
             expectControlError(try h.call("POST", "/mock/notifications", ["type": "nope", "user": "alice"]), 400, field: "type")
             expectControlError(try h.call("POST", "/mock/notifications", ["type": "consent-revoked", "user": "zed"]), 404, field: "user")
             // The built-in scenario registers no endpoint.
-            expectControlError(try h.call("POST", "/mock/notifications", ["type": "consent-revoked", "user": "alice"]), 400, field: "client_id")
+            expectControlError(try h.call("POST", "/mock/notifications", ["type": "consent-revoked", "user": "alice"]), 409, field: "client_id")
         }
     }
 }

@@ -57,7 +57,7 @@ extension AppleIdentityProvider {
             guard scenario.client(id: clientID) != nil else { throw .unknownClient(clientID) }
             let group = scenario.consentGroupID(forClient: clientID)
             guard scenario.appGroups.first(where: { $0.id == group })?.notificationURL != nil else {
-                throw RuntimeError(.invalid, field: "client_id", "app group '\(group)' has no notification endpoint")
+                throw RuntimeError(.conflict, field: "client_id", "app group '\(group)' has no notification endpoint")
             }
             groups = [group]
         } else {
@@ -65,7 +65,7 @@ extension AppleIdentityProvider {
             let used = store.consentGroupIDs(userID: user.id, includingRevoked: true).filter(withURL.contains)
             groups = used.isEmpty ? withURL : used
             guard !groups.isEmpty else {
-                throw RuntimeError(.invalid, field: "client_id", "no app group has a notification endpoint")
+                throw RuntimeError(.conflict, field: "client_id", "no app group has a notification endpoint")
             }
         }
         return try prepareNotifications(

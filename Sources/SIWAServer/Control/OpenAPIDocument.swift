@@ -1436,6 +1436,9 @@ enum OpenAPIDocument {
      },
      "404": {
       "$ref": "#/components/responses/NotFound"
+     },
+     "409": {
+      "$ref": "#/components/responses/Conflict"
      }
     },
     "security": [
