@@ -21,6 +21,8 @@ public final class IdentityStore: Sendable {
         var accessTokens: [String: AccessTokenRecord] = [:]
         var refreshTokens: [String: RefreshTokenRecord] = [:]
         var consents: [ConsentKey: ConsentRecord] = [:]
+        /// Consents that were ended (revoked, deleted); cleared by a new authorization.
+        var endedConsents: Set<ConsentKey> = []
         var mutationsSinceSweep = 0
         var nextSequence: UInt64 = 0
     }
@@ -77,6 +79,7 @@ extension IdentityStore {
                 isFirst = true
                 scopes = requestedScopes
                 state.consents[key] = ConsentRecord(scopes: requestedScopes, grantedAt: now)
+                state.endedConsents.remove(key)
             }
             let grant = AuthorizationGrant(
                 clientID: clientID, redirectURI: redirectURI, userID: userID, consentGroupID: consentGroupID,
@@ -103,7 +106,7 @@ extension IdentityStore {
         func matches(_ grant: AuthorizationGrant) -> Bool {
             grant.userID == key.userID && grant.consentGroupID == key.groupID
         }
-        state.consents[key] = nil
+        if state.consents.removeValue(forKey: key) != nil { state.endedConsents.insert(key) }
         state.refreshTokens = state.refreshTokens.filter { !matches($0.value.grant) }
         state.accessTokens = state.accessTokens.filter { record in record.value.grant.map { !matches($0) } ?? true }
         for (code, record) in state.codes where matches(record.grant) {

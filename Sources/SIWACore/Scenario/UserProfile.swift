@@ -15,12 +15,19 @@ public struct UserProfile: Sendable, Equatable {
     public var credentialState: CredentialState
     /// Set for users moved by an app transfer (apple-api.md §8).
     public var transferSub: String?
+    /// Whether the private relay forwards mail (turning it off sends `email-disabled`).
+    public var emailForwardingEnabled: Bool
+    /// This user's `sub` in teams other than the first one (derived deterministically when absent).
+    public var teamSubs: [String: String]
 
     public init(
         id: String, sub: String, email: String, emailVerified: Bool = true, privateEmail: Bool = false,
         relayEmail: String? = nil, name: PersonName = PersonName(), realUserStatus: RealUserStatus = .likelyReal,
-        credentialState: CredentialState = .authorized, transferSub: String? = nil
+        credentialState: CredentialState = .authorized, transferSub: String? = nil,
+        emailForwardingEnabled: Bool = true, teamSubs: [String: String] = [:]
     ) {
+        self.emailForwardingEnabled = emailForwardingEnabled
+        self.teamSubs = teamSubs
         self.id = id
         self.sub = sub
         self.email = email
