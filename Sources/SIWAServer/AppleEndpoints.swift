@@ -65,7 +65,7 @@ public struct AppleEndpoints: HTTPResponder {
             return Responses.json(discoveryBytes)
         case "/auth/keys":
             guard request.method == "GET" else { return Responses.methodNotAllowed(allow: "GET") }
-            return Responses.json(jwksBytes)
+            return Responses.json(provider.jwksBytes)
         case "/auth/authorize":
             guard request.method == "GET" || request.method == "POST" else {
                 return Responses.methodNotAllowed(allow: "GET, POST")

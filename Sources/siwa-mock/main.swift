@@ -15,7 +15,7 @@ func runTool() -> Int32 {
         pointer += 1
     }
     let tool = CommandLineTool(
-        commands: [ServeCommand.self, ClientSecretCommand.self, KeygenCommand.self, VerifyCommand.self],
+        commands: [ServeCommand.self, ClientSecretCommand.self, KeygenCommand.self, VerifyCommand.self, CheckCommand.self],
         defaultCommand: ServeCommand.name, environment: environment, console: Console())
     return tool.run(CommandLine.arguments)
 }
