@@ -78,6 +78,10 @@ final class LoadContext {
 
     /// Reports `Scenario.validate()` problems at the nodes they came from.
     func report(_ problems: [ScenarioProblem]) {
-        for problem in problems { report(node(forPath: problem.path), problem.message) }
+        for problem in problems {
+            // A generated sub only repeats when the user id does, which is reported already.
+            if problem.path.hasSuffix(".sub") && nodes[problem.path] == nil { continue }
+            report(node(forPath: problem.path), problem.message)
+        }
     }
 }

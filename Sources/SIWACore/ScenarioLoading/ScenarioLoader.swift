@@ -49,7 +49,7 @@ public struct ScenarioLoader {
         context.userIDs = scenario.users.map(\.id)
         scenario.faults = readFaults(top.optional("faults"), scenario: scenario, context)
         scenario.timeline = readTimeline(top.optional("timeline"), scenario: scenario, context)
-        if context.diagnostics.isEmpty { context.report(scenario.validate()) }
+        context.report(scenario.validate())
         guard context.diagnostics.isEmpty else {
             throw ScenarioDiagnostics(context.diagnostics.sorted { ($0.line, $0.column) < ($1.line, $1.column) })
         }
