@@ -18,6 +18,7 @@ out=Sources/SIWACore/ScenarioLoading/DefaultScenarioText.swift
   for f in keys/AuthKey_KEY1234567.pub.pem keys/signing-Aj3F8kLq2X.pem keys/signing-Pb7Yt1ZcQ9.pem; do
     echo "        \"$f\": #\"\"\""
     cat "scenarios/$f"
+    echo ''
     echo '"""#,'
   done
   echo '    ]'

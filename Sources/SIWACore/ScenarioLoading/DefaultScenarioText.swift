@@ -76,6 +76,7 @@ users:
 MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE4Pct/xrD4oNVg3jp548AIlj0J7Zb
 Fb18x2Vf2lKeqvGRiiHCUz6yVV9dYcwM8uCd391tH/liFf0czHF2fRdkbA==
 -----END PUBLIC KEY-----
+
 """#,
         "keys/signing-Aj3F8kLq2X.pem": #"""
 -----BEGIN PRIVATE KEY-----
@@ -106,6 +107,7 @@ v8QrzH30d3WW0sZ3cGu0akEmF0HjN51IByRsfjmtQzZTXL1qriHGjSu5ER4GT8BK
 AdFnB4IbC4SmeGr27zg9K5kYI95A+f3+NYvECxAVNnZ+YqwYtY4hdD9qMidZOohN
 H7taOVTx7CUS0OEgnwW6xMl8
 -----END PRIVATE KEY-----
+
 """#,
         "keys/signing-Pb7Yt1ZcQ9.pem": #"""
 -----BEGIN PRIVATE KEY-----
@@ -136,6 +138,7 @@ BMmyD4IbUt83J7EV6bQCm8P0N6ISpGtUnoVrcBCbfHaRIF297cPg0QkJBdZyBEYt
 lziy3+MKdqXbc2igaGLzfAy/X2/6zWyqCtP+35DocljNk4EMzcI2b0RaFjSaAvI+
 Y8wS9SBdvInQKQuyYEnyW9qM
 -----END PRIVATE KEY-----
+
 """#,
     ]
 }

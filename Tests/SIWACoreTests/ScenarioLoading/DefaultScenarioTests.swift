@@ -1,4 +1,5 @@
 import SIWACore
+import SIWATestSupport
 import Testing
 
 @Suite struct DefaultScenarioTests {

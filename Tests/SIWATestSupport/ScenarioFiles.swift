@@ -2,25 +2,28 @@ import Foundation
 import SIWACore
 
 /// The repository's `scenarios/` directory and a loader that reads `pem_file:` from disk.
-enum ScenarioFiles {
-    static let directory: String = {
+public enum ScenarioFiles {
+    /// Absolute path of `scenarios/`.
+    public static let directory: String = {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("scenarios").path
+            .deletingLastPathComponent().appendingPathComponent("scenarios").path
     }()
 
-    static func read(_ path: String) -> String? {
+    public static func read(_ path: String) -> String? {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
         return String(decoding: data, as: UTF8.self)
     }
 
-    static var loader: ScenarioLoader { ScenarioLoader(readFile: read) }
+    public static var loader: ScenarioLoader { ScenarioLoader(readFile: read) }
 
-    static var yamlFiles: [String] {
+    /// Every `.yaml`/`.json` file name in `scenarios/`, sorted.
+    public static var yamlFiles: [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
             .filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".json") }.sorted()
     }
 
-    static func load(_ name: String) throws -> Scenario {
+    /// Loads `scenarios/NAME`.
+    public static func load(_ name: String) throws -> Scenario {
         let path = directory + "/" + name
         return try loader.load(read(path) ?? "", file: path)
     }
