@@ -40,8 +40,9 @@ public final class FaultEngine: Sendable {
 
     /// The first rule that fires for `request`, with its drawn delay; counters are updated.
     ///
-    /// Order per rule: enabled → inside its window → filters match (counted as `matched`) → past
-    /// `after` → under `times` → probability draw (counted as `fired` when it hits).
+    /// Per rule, in order: enabled → inside its window → filters match (counted as `matched`, by every
+    /// matching rule) → no earlier rule fired → past `after` → under `times` → probability draw (counted
+    /// as `fired` when it hits).
     public func decide(
         _ request: RequestFacts, nowMilliseconds: Int64, resolveUser: () -> String?
     ) -> FaultDecision? {
@@ -50,12 +51,14 @@ public final class FaultEngine: Sendable {
         let user = { resolved }
         return state.withLock { state -> FaultDecision? in
             let offset = nowMilliseconds - state.startMilliseconds
+            var decision: FaultDecision?
             for index in state.rules.indices {
                 let rule = state.rules[index].rule
                 guard rule.enabled, rule.window?.contains(offset) ?? true else { continue }
                 guard rule.matcher.matches(request, resolveUser: user) else { continue }
+                // Every matching rule counts the request, even when an earlier rule answers it.
                 state.rules[index].matched += 1
-                guard state.rules[index].matched > rule.after else { continue }
+                guard decision == nil, state.rules[index].matched > rule.after else { continue }
                 if let times = rule.times, state.rules[index].fired >= times { continue }
                 if rule.probability < 1 {
                     guard Self.unitDraw(&state.random) < rule.probability else { continue }
@@ -66,9 +69,9 @@ public final class FaultEngine: Sendable {
                     let span = UInt64(range.maxMilliseconds - range.minMilliseconds)
                     delay = range.minMilliseconds + (span == 0 ? 0 : Int64(Self.next(&state.random) % (span + 1)))
                 }
-                return FaultDecision(ruleID: rule.id, action: rule.action, delayMilliseconds: delay)
+                decision = FaultDecision(ruleID: rule.id, action: rule.action, delayMilliseconds: delay)
             }
-            return nil
+            return decision
         }
     }
 

@@ -29,6 +29,7 @@ import Testing
     @Test func firstFiringRuleWinsInOrder() {
         let engine = FaultEngine(rules: [rule("once", times: 1), rule("always")], seed: 1)
         #expect([fired(engine, token), fired(engine, token)] == ["once", "always"])
+        #expect(engine.statuses.map(\.fired) == [1, 1])
     }
 
     @Test func probabilityIsReproducibleWithASeedAndRoughlyRight() {
@@ -100,5 +101,13 @@ import Testing
         #expect(engine.recordRequest(refresh, resolveUser: { "alice" }) == [.deleteUser("alice")])
         #expect(engine.recordRequest(refresh, resolveUser: { "alice" }).isEmpty)
         #expect(engine.firedCount == 1 && !engine.hasRequestTriggers)
+    }
+}
+
+extension FaultEngineTests {
+    @Test func laterRulesCountRequestsAnsweredByEarlierOnes() {
+        let engine = FaultEngine(rules: [rule("first", times: 1), rule("second", after: 1, times: 1)], seed: 1)
+        #expect([fired(engine, token), fired(engine, token), fired(engine, token)] == ["first", "second", nil])
+        #expect(engine.statuses.map(\.matched) == [3, 3])
     }
 }
