@@ -15,8 +15,8 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 
-from siwa import (ALICE, BOB, CAROL, ID_TOKEN_LIFETIME, ISSUER, REDIRECT_URI, SIGNING_KID, WEB_CLIENT,
-                  authorize_form_post, describe, error_body, half_hash, make_client_secret, redeem_code,
+from siwa import (ALICE, BOB, CAROL, ID_TOKEN_LIFETIME, ISSUER, NATIVE_CLIENT, REDIRECT_URI, SIGNING_KID, WEB_CLIENT,
+                  authorize_form_post, authorize_redirect, describe, error_body, half_hash, make_client_secret, redeem_code,
                   token_request)
 
 NONCE = "n-0S6_WzA2Mj"
@@ -160,6 +160,26 @@ def test_redirect_uri_mismatch_is_invalid_grant(base: str) -> None:
     assert error_body(response)["error"] == "invalid_grant", describe(response)
 
 
+def test_web_code_redeemed_by_native_client_is_invalid_grant(base: str) -> None:
+    form = authorize_form_post(base)
+    response = redeem_code(base, form.fields["code"], client_id=NATIVE_CLIENT)
+    body = error_body(response)
+    assert body["error"] == "invalid_grant", describe(response)
+    assert body.get("error_description", "").startswith("client_id mismatch."), describe(response)
+
+
+@pytest.mark.parametrize("mode", ["form_post", "query"])
+def test_state_round_trips_byte_for_byte(base: str, mode: str) -> None:
+    state = "a b&c=d/é+%#?x"
+    if mode == "form_post":
+        returned = authorize_form_post(base, state=state).fields["state"]
+    else:
+        _, values = authorize_redirect(base, response_type="code", response_mode="query", scope=None,
+                                       nonce=None, state=state)
+        returned = values["state"]
+    assert returned == state
+
+
 def _other_key_pem() -> str:
     key = ec.generate_private_key(ec.SECP256R1())
     return key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
@@ -208,6 +228,16 @@ def test_json_body_is_unsupported_grant_type(base: str) -> None:
         "client_id": WEB_CLIENT, "client_secret": make_client_secret(), "code": form.fields["code"],
         "grant_type": "authorization_code", "redirect_uri": REDIRECT_URI})
     assert error_body(response)["error"] == "unsupported_grant_type", describe(response)
+
+
+def test_form_content_type_with_charset_is_accepted(base: str) -> None:
+    """Java/Spring and Node clients send `application/x-www-form-urlencoded;charset=UTF-8`."""
+    form = authorize_form_post(base)
+    body = {"client_id": WEB_CLIENT, "client_secret": make_client_secret(), "code": form.fields["code"],
+            "grant_type": "authorization_code", "redirect_uri": REDIRECT_URI}
+    response = requests.post(f"{base}/auth/token", data=body, timeout=10,
+                             headers={"Content-Type": "application/x-www-form-urlencoded;charset=UTF-8"})
+    assert response.status_code == 200, describe(response)
 
 
 def test_unknown_grant_type(base: str) -> None:

@@ -75,14 +75,14 @@ public final class FaultEngine: Sendable {
         }
     }
 
-    /// Adds a rule at the end. - Throws: `RuntimeError.conflict` when the id is taken.
-    public func add(_ rule: FaultRule) throws(RuntimeError) {
+    /// Adds a rule at the end. - Throws: `ProviderChangeError.conflict` when the id is taken.
+    public func add(_ rule: FaultRule) throws(ProviderChangeError) {
         let added = state.withLock { state -> Bool in
             if state.rules.contains(where: { $0.rule.id == rule.id }) { return false }
             state.rules.append(RuleState(rule: rule))
             return true
         }
-        if !added { throw RuntimeError(.conflict, field: "id", "a fault with id '\(rule.id)' already exists") }
+        if !added { throw ProviderChangeError(.conflict, field: "id", "a fault with id '\(rule.id)' already exists") }
     }
 
     /// Removes a rule; false when there is none with that id.

@@ -3,7 +3,7 @@ import ScenarioFormat
 extension ScenarioLoader {
     static let actionNames = [
         "update_user", "revoke_consent", "delete_account", "rotate_key", "sign_with", "publish_key", "retire_key",
-        "start_fault", "stop_fault",
+        "start_fault", "stop_fault", "notify",
     ]
 
     /// `timeline: [{at: 10m | after: …, do: [actions]}]`.
@@ -132,6 +132,25 @@ extension ScenarioLoader {
         case "retire_key": return kid().map { .retireKey(kid: $0) }
         case "start_fault": return fault().map { .startFault(id: $0) }
         case "stop_fault": return fault().map { .stopFault(id: $0) }
+        case "notify":
+            guard let notifyMap = context.mapping(value, allowed: ["type", "user", "client"]),
+                let typeName = readRequiredString(notifyMap, "type", path: "timeline.notify.type", context),
+                let user = readRequiredString(notifyMap, "user", path: "timeline.notify.user", context)
+            else { return nil }
+            guard let kind = UserEvent.Kind(typeName: typeName) else {
+                context.report(
+                    notifyMap.optional("type")!,
+                    "expected one of 'consent-revoked', 'email-disabled', 'email-enabled', 'account-delete', 'account-deleted', found '\(typeName)'")
+                return nil
+            }
+            if context.checksReferences, !context.userIDs.contains(user) {
+                context.report(notifyMap.optional("user")!, Self.unknown("user", user, among: context.userIDs))
+            }
+            let client = context.read(notifyMap.optional("client")) { node throws(ScenarioDiagnostic) in try node.string() }
+            if let client, let node = notifyMap.optional("client"), !context.clientIDs.contains(client) {
+                context.report(node, Self.unknown("client", client, among: context.clientIDs))
+            }
+            return .notify(kind, user: user, clientID: client)
         case "rotate_key":
             guard let keyMap = context.mapping(value, allowed: ["kid", "pem", "pem_file"]),
                 let kid = readRequiredString(keyMap, "kid", path: "timeline.rotate_key", context)

@@ -77,10 +77,13 @@ public final class TimelineEngine: Sendable {
 extension AppleIdentityProvider {
     /// Applies timeline actions in order; a failing action is reported and the rest still run.
     ///
+    /// - Parameter send: delivers prepared notifications (`notify` actions).
     /// - Returns: one line per action: `applied …` or `failed …: reason`.
-    public func apply(_ actions: [TimelineAction], faults: FaultEngine) -> [String] {
+    public func apply(
+        _ actions: [TimelineAction], faults: FaultEngine, send: ([PreparedNotification]) -> Void = { _ in }
+    ) -> [String] {
         actions.map { action in
-            do throws(RuntimeError) {
+            do throws(ProviderChangeError) {
                 switch action {
                 case .updateUser(let user, let change): try updateUser(user, change)
                 case .deleteUser(let user): try deleteAccount(user)
@@ -89,9 +92,11 @@ extension AppleIdentityProvider {
                 case .publishKey(let kid): try publishKey(kid: kid)
                 case .retireKey(let kid): try retireKey(kid: kid)
                 case .startFault(let id):
-                    if !faults.setEnabled(id: id, true) { throw RuntimeError(.notFound, field: "fault", "unknown fault '\(id)'") }
+                    if !faults.setEnabled(id: id, true) { throw ProviderChangeError(.notFound, field: "fault", "unknown fault '\(id)'") }
+                case .notify(let kind, let user, let clientID):
+                    send(try prepareNotifications(kind: kind, user: user, clientID: clientID))
                 case .stopFault(let id):
-                    if !faults.setEnabled(id: id, false) { throw RuntimeError(.notFound, field: "fault", "unknown fault '\(id)'") }
+                    if !faults.setEnabled(id: id, false) { throw ProviderChangeError(.notFound, field: "fault", "unknown fault '\(id)'") }
                 }
                 return "timeline: applied \(action.summary)"
             } catch {

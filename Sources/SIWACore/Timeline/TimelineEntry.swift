@@ -32,6 +32,9 @@ public enum TimelineAction: Sendable, Equatable {
     case retireKey(kid: String)
     case startFault(id: String)
     case stopFault(id: String)
+    /// Send a server-to-server notification (`consent-revoked`, `email-disabled`, …) about a user, to
+    /// `clientID`'s app group or to every group the user used that has an endpoint.
+    case notify(UserEvent.Kind, user: String, clientID: String?)
 
     /// One line for the log: `update_user alice`, `retire_key Pb7Yt1ZcQ9`, …
     public var summary: String {
@@ -44,6 +47,7 @@ public enum TimelineAction: Sendable, Equatable {
         case .retireKey(let kid): "retire_key \(kid)"
         case .startFault(let id): "start_fault \(id)"
         case .stopFault(let id): "stop_fault \(id)"
+        case .notify(let kind, let user, _): "notify \(kind) \(user)"
         }
     }
 }

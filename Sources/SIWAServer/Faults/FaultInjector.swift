@@ -9,21 +9,25 @@ public struct FaultInjector: HTTPResponder {
     public let faults: FaultEngine
     public let timeline: TimelineEngine
     let log: @Sendable (String) -> Void
+    /// Delivers notifications from timeline `notify` actions.
+    let notify: @Sendable ([PreparedNotification]) -> Void
 
     public init(
-        inner: AppleEndpoints, faults: FaultEngine, timeline: TimelineEngine, log: @escaping @Sendable (String) -> Void
+        inner: AppleEndpoints, faults: FaultEngine, timeline: TimelineEngine, log: @escaping @Sendable (String) -> Void,
+        notify: @escaping @Sendable ([PreparedNotification]) -> Void = { _ in }
     ) {
         self.inner = inner
         self.faults = faults
         self.timeline = timeline
         self.log = log
+        self.notify = notify
     }
 
     public func respond(to request: HTTPRequest) -> HTTPResponse {
         let provider = inner.provider
         let now = provider.clock.nowMilliseconds
         let due = timeline.dueActions(nowMilliseconds: now)
-        if !due.isEmpty { provider.apply(due, faults: faults).forEach(log) }
+        if !due.isEmpty { provider.apply(due, faults: faults, send: notify).forEach(log) }
 
         let facts = Self.facts(of: request)
         let resolveUser = { Self.resolveUser(facts, provider: provider) }
@@ -38,7 +42,7 @@ public struct FaultInjector: HTTPResponder {
         }
         if let userBefore {
             let fired = timeline.recordRequest(facts, resolveUser: { userBefore })
-            if !fired.isEmpty { provider.apply(fired, faults: faults).forEach(log) }
+            if !fired.isEmpty { provider.apply(fired, faults: faults, send: notify).forEach(log) }
         }
         return response
     }

@@ -20,6 +20,10 @@ struct ServeCommand: Command {
             "state-dir", "dir", help: "Keep signing keys here (created if missing) so restarts keep the same JWKS.",
             environment: true),
         .value(
+            "admin-token", "token",
+            help: "Require `Authorization: Bearer TOKEN` on every /mock/ call (Apple's endpoints stay open).",
+            environment: true),
+        .value(
             "scenario", "file",
             help: "Scenario file (YAML subset or JSON) instead of the built-in one; reloaded when it changes.",
             environment: true),
@@ -29,6 +33,7 @@ struct ServeCommand: Command {
     var port: Int
     var publicURL: String?
     var stateDirectory: String?
+    var adminToken: String?
     var scenarioFile: String?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
@@ -44,6 +49,8 @@ struct ServeCommand: Command {
         }
         stateDirectory = arguments.value("state-dir")
         if stateDirectory == "" { throw UsageError("--state-dir must not be empty") }
+        adminToken = arguments.value("admin-token")
+        if adminToken == "" { throw UsageError("--admin-token must not be empty") }
         scenarioFile = arguments.value("scenario")
         if scenarioFile == "" { throw UsageError("--scenario must not be empty") }
     }
@@ -80,7 +87,8 @@ struct ServeCommand: Command {
             let mock = try MockServer(
                 configuration: .init(
                     publicURL: publicURL ?? Self.defaultPublicURL(host: host, port: server.port), scenario: scenario,
-                    clock: Self.clock(for: scenario.clock), log: { log.note($0) }))
+                    clock: Self.clock(for: scenario.clock), log: { log.note($0) }),
+                options: MockServer.ControlOptions(adminToken: adminToken, scenarioLoader: ScenarioFile.loadBody))
             responder.install(mock)
             if let scenarioFile { ScenarioWatcher(path: scenarioFile, server: mock, log: log).start() }
         } catch {

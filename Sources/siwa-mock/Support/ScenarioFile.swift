@@ -3,6 +3,7 @@ import Glibc
 #endif
 import ScenarioFormat
 import SIWACore
+import SIWAServer
 
 /// Reading scenario files from disk: the text, the `pem_file:`s it names, and a change stamp for reload.
 enum ScenarioFile {
@@ -33,4 +34,20 @@ enum ScenarioFile {
 /// A scenario file that failed to load: one rendered diagnostic per line.
 struct ScenarioFileError: Error {
     var lines: [String]
+}
+
+extension ScenarioFile {
+    /// `PUT /mock/scenario`: scenario text from a request body; `pem_file:` paths are relative to the
+    /// working directory.
+    @Sendable static func loadBody(_ bytes: [UInt8]) -> Result<Scenario, ScenarioLoadFailure> {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            return .failure(ScenarioLoadFailure(errors: ["scenario:1:1: the body is not UTF-8 text"]))
+        }
+        let loader = ScenarioLoader(readFile: { try? FileSystem.readText($0) })
+        do {
+            return .success(try loader.load(text, file: "scenario"))
+        } catch {
+            return .failure(ScenarioLoadFailure(errors: error.diagnostics.map(\.description)))
+        }
+    }
 }

@@ -65,7 +65,7 @@ import Testing
 
     @Test func addRejectsDuplicateIdsAndRemoveWorks() throws {
         let engine = FaultEngine(rules: [rule("a")])
-        #expect(throws: RuntimeError.self) { try engine.add(rule("a")) }
+        #expect(throws: ProviderChangeError.self) { try engine.add(rule("a")) }
         try engine.add(rule("b"))
         #expect(engine.remove(id: "a") && !engine.remove(id: "a"))
         #expect(engine.statuses.map(\.rule.id) == ["b"])

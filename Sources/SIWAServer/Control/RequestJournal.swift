@@ -1,0 +1,93 @@
+import JSON
+import SIWACore
+import Synchronization
+
+/// One request the mock received (or one notification delivery attempt it made).
+public struct JournalEntry: Sendable, Equatable {
+    /// Increasing number, unique for the server's lifetime.
+    public var sequence: Int
+    /// `request` for incoming HTTP, `notification` for an outgoing delivery attempt.
+    public var kind: String
+    public var method: String
+    public var path: String
+    /// Selected parameters; secrets (codes, tokens, client secrets) only as `sha256:` fingerprints.
+    public var parameters: [(name: String, value: String)]
+    public var clientID: String?
+    /// The scenario user the request concerned (login hint, or the owner of the code or token).
+    public var user: String?
+    /// `ok`, or the error code answered (`invalid_grant`, …), or a delivery outcome.
+    public var outcome: String
+    public var status: Int
+    /// Mock-clock time, milliseconds since the epoch.
+    public var timeMilliseconds: Int64
+
+    public static func == (lhs: JournalEntry, rhs: JournalEntry) -> Bool {
+        lhs.sequence == rhs.sequence && lhs.kind == rhs.kind && lhs.method == rhs.method && lhs.path == rhs.path
+            && lhs.parameters.map(\.name) == rhs.parameters.map(\.name)
+            && lhs.parameters.map(\.value) == rhs.parameters.map(\.value) && lhs.clientID == rhs.clientID
+            && lhs.user == rhs.user && lhs.outcome == rhs.outcome && lhs.status == rhs.status
+            && lhs.timeMilliseconds == rhs.timeMilliseconds
+    }
+
+    /// The entry as the control API shows it.
+    public var json: JSONValue {
+        var object = JSONObject()
+        object["sequence"] = .int(Int64(sequence))
+        object["kind"] = .string(kind)
+        object["time"] = .string(TimeText.rfc3339(milliseconds: timeMilliseconds))
+        object["method"] = .string(method)
+        object["path"] = .string(path)
+        var parameterObject = JSONObject()
+        for (name, value) in parameters { parameterObject[name] = .string(value) }
+        object["parameters"] = .object(parameterObject)
+        object["client_id"] = clientID.map { .string($0) } ?? .null
+        object["user"] = user.map { .string($0) } ?? .null
+        object["status"] = .int(Int64(status))
+        object["outcome"] = .string(outcome)
+        return .object(object)
+    }
+}
+
+/// A bounded, thread-safe log of requests (the newest `capacity` entries), for `GET /mock/requests`.
+public final class RequestJournal: Sendable {
+    struct State {
+        var entries: [JournalEntry] = []
+        var nextSequence = 1
+    }
+
+    private let state = Mutex(State())
+    public let capacity: Int
+
+    public init(capacity: Int = 1000) {
+        self.capacity = max(1, capacity)
+    }
+
+    /// Appends an entry (its `sequence` is assigned here), dropping the oldest beyond capacity.
+    public func append(_ entry: JournalEntry) {
+        state.withLock { state in
+            var entry = entry
+            entry.sequence = state.nextSequence
+            state.nextSequence += 1
+            state.entries.append(entry)
+            if state.entries.count > capacity { state.entries.removeFirst(state.entries.count - capacity) }
+        }
+    }
+
+    /// Entries oldest first, filtered by exact path, client id and user (any may be nil).
+    public func entries(path: String? = nil, clientID: String? = nil, user: String? = nil) -> [JournalEntry] {
+        state.withLock { $0.entries }.filter { entry in
+            (path == nil || entry.path == path) && (clientID == nil || entry.clientID == clientID)
+                && (user == nil || entry.user == user)
+        }
+    }
+
+    /// Forgets every entry; returns how many there were.
+    @discardableResult
+    public func clear() -> Int {
+        state.withLock { state in
+            let count = state.entries.count
+            state.entries.removeAll()
+            return count
+        }
+    }
+}
