@@ -6,6 +6,8 @@ import SIWACore
 ///
 /// Every request lands in the journal (`GET /mock/requests`); with an admin token every `/mock/`
 /// call needs `Authorization: Bearer <token>` (401 otherwise) while Apple's endpoints stay open.
+/// Apple's endpoints run behind the scenario's fault rules and timeline (`FaultInjector`);
+/// `/mock/faults` manages the rules.
 public struct MockServer: HTTPResponder {
     /// Control-side options of `siwa-mock serve`.
     public struct ControlOptions: Sendable {
@@ -28,6 +30,12 @@ public struct MockServer: HTTPResponder {
     public let control: ControlEndpoints
     let recorder: JournalRecorder
     let adminToken: String?
+    /// The scenario's fault rules and counters (`/mock/faults`).
+    public let faults: FaultEngine
+    /// The scenario's timeline progress.
+    public let timeline: TimelineEngine
+    let injector: FaultInjector
+    let faultsEndpoints: FaultsEndpoints
 
     public init(configuration: AppleEndpoints.Configuration, options: ControlOptions = ControlOptions()) throws(ScenarioKeyError) {
         let apple = try AppleEndpoints(configuration: configuration)
@@ -40,6 +48,13 @@ public struct MockServer: HTTPResponder {
         self.recorder = JournalRecorder(provider: provider, journal: journal)
         self.adminToken = options.adminToken
         let log = configuration.log
+        let scenario = configuration.scenario
+        let start = provider.clock.nowMilliseconds
+        self.faults = FaultEngine(rules: scenario.faults, seed: scenario.seed, startMilliseconds: start)
+        self.timeline = TimelineEngine(entries: scenario.timeline, startMilliseconds: start)
+        self.injector = FaultInjector(
+            inner: apple, faults: faults, timeline: timeline, log: log, notify: { _ = notifications.send($0) })
+        self.faultsEndpoints = FaultsEndpoints(faults: faults, provider: provider)
         provider.observeUserEvents { [weak provider] event in
             guard let provider, provider.scenario.settings.notifications.sendOnUserChanges else { return }
             do {
@@ -59,11 +74,14 @@ public struct MockServer: HTTPResponder {
                     status: 401, error: "unauthorized", field: "Authorization",
                     "control calls need Authorization: Bearer <admin token>"
                 ).response
+            } else if request.path == "/mock/faults" || request.path.hasPrefix("/mock/faults/") {
+                response = faultsEndpoints.respond(to: request)
             } else {
                 response = control.respond(to: request)
+                restartScriptIfNeeded(after: request, response: response)
             }
         } else {
-            response = apple.respond(to: request)
+            response = injector.respond(to: request)
         }
         recorder.record(request, prelude: prelude, response: response)
         return response
@@ -78,5 +96,32 @@ public struct MockServer: HTTPResponder {
         var difference: UInt8 = 0
         for (a, b) in zip(given, expected) { difference |= a ^ b }
         return difference == 0
+    }
+
+    /// `POST /mock/reset` and `PUT /mock/scenario` restart the fault rules and the timeline with the
+    /// provider's (initial or new) scenario.
+    func restartScriptIfNeeded(after request: HTTPRequest, response: HTTPResponse) {
+        guard response.status == 200,
+            (request.method == "POST" && request.path == "/mock/reset")
+                || (request.method == "PUT" && request.path == "/mock/scenario")
+        else { return }
+        restartScript(with: apple.provider.initialScenario)
+    }
+
+    func restartScript(with scenario: Scenario) {
+        let start = apple.provider.clock.nowMilliseconds
+        faults.replace(rules: scenario.faults, seed: scenario.seed, startMilliseconds: start)
+        timeline.replace(entries: scenario.timeline, startMilliseconds: start)
+    }
+
+    /// Swaps in a new scenario as one step (hot reload): provider state, clock settings, fault rules and
+    /// timeline. On error nothing changes.
+    public func replaceScenario(_ scenario: Scenario) throws(ProviderChangeError) {
+        try apple.provider.replaceScenario(scenario)
+        if let clock = apple.provider.controllableClock {
+            if let start = scenario.clock.startMilliseconds { clock.set(milliseconds: start) }
+            clock.setFrozen(scenario.clock.frozen)
+        }
+        restartScript(with: scenario)
     }
 }

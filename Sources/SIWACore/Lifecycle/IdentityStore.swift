@@ -65,7 +65,8 @@ extension IdentityStore {
     /// is flagged `isFirstAuthorization` (the caller then sends `user`); later ones reuse the stored scopes.
     public func authorize(
         userID: String, clientID: String, consentGroupID: String, requestedScopes: [Scope], redirectURI: String?,
-        nonce: String?, now: Int64, nativeRealUserStatus: RealUserStatus? = nil
+        nonce: String?, now: Int64, nativeRealUserStatus: RealUserStatus? = nil,
+        forcedRealUserStatus: RealUserStatus? = nil
     ) -> (code: String, grant: AuthorizationGrant) {
         let code = identifiers.makeAuthorizationCode()
         return state.withLock { state in
@@ -84,7 +85,7 @@ extension IdentityStore {
             let grant = AuthorizationGrant(
                 clientID: clientID, redirectURI: redirectURI, userID: userID, consentGroupID: consentGroupID,
                 scopes: scopes, nonce: nonce, authTime: now, isFirstAuthorization: isFirst,
-                realUserStatus: isFirst ? nativeRealUserStatus : nil)
+                realUserStatus: forcedRealUserStatus ?? (isFirst ? nativeRealUserStatus : nil))
             state.codes[code] = CodeRecord(grant: grant, issuedAt: now, expiresAt: now + codeLifetime, state: .issued)
             noteMutation(&state, now: now)
             return (code, grant)

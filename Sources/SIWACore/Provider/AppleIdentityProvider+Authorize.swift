@@ -31,7 +31,8 @@ extension AppleIdentityProvider {
         let groupID = scenario.consentGroupID(forClient: request.clientID)
         let (code, grant) = snapshot.store.authorize(
             userID: user.id, clientID: request.clientID, consentGroupID: groupID, requestedScopes: request.scopes,
-            redirectURI: request.redirectURI, nonce: request.nonce, now: now)
+            redirectURI: request.redirectURI, nonce: request.nonce, now: now,
+            forcedRealUserStatus: user.realUserStatusAlways ? user.realUserStatus : nil)
         var idToken: String?
         if request.responseType.includesIDToken {
             idToken = try snapshot.idTokens.makeIDToken(

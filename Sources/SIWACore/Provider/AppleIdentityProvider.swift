@@ -47,6 +47,7 @@ public final class AppleIdentityProvider: Sendable {
         let source: any RandomSource = random ?? scenario.seed.map { SeededRandomSource(seed: $0) } ?? SystemRandomSource()
         let identifiers = IdentifierGenerator(random: source)
         let store = IdentityStore(settings: scenario.settings, identifiers: identifiers, limits: limits)
+        store.seedReturningUsers(of: scenario, now: clock.nowSeconds)
         return try ProviderSnapshot(scenario: scenario, clock: clock, store: store, identifiers: identifiers)
     }
 

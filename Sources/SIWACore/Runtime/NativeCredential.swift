@@ -79,7 +79,8 @@ extension AppleIdentityProvider {
         let groupID = scenario.consentGroupID(forClient: clientID)
         let (code, grant) = snapshot.store.authorize(
             userID: user.id, clientID: clientID, consentGroupID: groupID, requestedScopes: scopes, redirectURI: nil,
-            nonce: nonce, now: now, nativeRealUserStatus: user.realUserStatus)
+            nonce: nonce, now: now, nativeRealUserStatus: user.realUserStatus,
+            forcedRealUserStatus: user.realUserStatusAlways ? user.realUserStatus : nil)
         let view = scenario.view(of: user, forClient: clientID, now: now)
         let token: String
         do {

@@ -19,6 +19,12 @@ public struct UserProfile: Sendable, Equatable {
     public var emailForwardingEnabled: Bool
     /// This user's `sub` in teams other than the first one (derived deterministically when absent).
     public var teamSubs: [String: String]
+    /// `real_user_status: {value: …, always: true}`: the claim is sent on every id_token, not only on
+    /// native first authorizations (a test override; Apple never does this).
+    public var realUserStatusAlways: Bool = false
+    /// When set, the user starts as returning: consent already given with these scopes in every app
+    /// group (`first_authorization_done` / `consented_scopes`), so `user` is not sent again.
+    public var consentedScopes: [Scope]?
 
     public init(
         id: String, sub: String, email: String, emailVerified: Bool = true, privateEmail: Bool = false,

@@ -23,6 +23,10 @@ struct ServeCommand: Command {
             "admin-token", "token",
             help: "Require `Authorization: Bearer TOKEN` on every /mock/ call (Apple's endpoints stay open).",
             environment: true),
+        .value(
+            "scenario", "file",
+            help: "Scenario file (YAML subset or JSON) instead of the built-in one; reloaded when it changes.",
+            environment: true),
     ]
 
     var host: String
@@ -30,6 +34,7 @@ struct ServeCommand: Command {
     var publicURL: String?
     var stateDirectory: String?
     var adminToken: String?
+    var scenarioFile: String?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         host = arguments.value("host") ?? "127.0.0.1"
@@ -46,11 +51,20 @@ struct ServeCommand: Command {
         if stateDirectory == "" { throw UsageError("--state-dir must not be empty") }
         adminToken = arguments.value("admin-token")
         if adminToken == "" { throw UsageError("--admin-token must not be empty") }
+        scenarioFile = arguments.value("scenario")
+        if scenarioFile == "" { throw UsageError("--scenario must not be empty") }
     }
 
     func run() throws -> Int32 {
         let log = RequestLog()
         var scenario = Scenario.builtIn
+        if let scenarioFile {
+            do {
+                scenario = try ScenarioFile.load(scenarioFile)
+            } catch {
+                throw RuntimeError("cannot load the scenario:\n" + error.lines.joined(separator: "\n"))
+            }
+        }
         if let stateDirectory {
             scenario.signingKeys = try KeyStateDirectory(path: stateDirectory).apply(to: scenario.signingKeys, log: log)
         }
@@ -70,12 +84,13 @@ struct ServeCommand: Command {
         }
         let listenURL = "http://\(Self.urlHost(host)):\(server.port)"
         do {
-            responder.install(
-                try MockServer(
-                    configuration: .init(
-                        publicURL: publicURL ?? Self.defaultPublicURL(host: host, port: server.port), scenario: scenario, clock: AdjustableClock(),
-                        log: { log.note($0) }),
-                    options: MockServer.ControlOptions(adminToken: adminToken)))
+            let mock = try MockServer(
+                configuration: .init(
+                    publicURL: publicURL ?? Self.defaultPublicURL(host: host, port: server.port), scenario: scenario,
+                    clock: Self.clock(for: scenario.clock), log: { log.note($0) }),
+                options: MockServer.ControlOptions(adminToken: adminToken, scenarioLoader: ScenarioFile.loadBody))
+            responder.install(mock)
+            if let scenarioFile { ScenarioWatcher(path: scenarioFile, server: mock, log: log).start() }
         } catch {
             server.shutdown()
             throw RuntimeError("\(error)")
@@ -85,6 +100,14 @@ struct ServeCommand: Command {
         log.note("received signal \(signal), finishing in-flight requests")
         server.shutdown()
         return 0
+    }
+
+    /// The mock clock a scenario asks for: real time, or starting at `clock.start`, frozen or running.
+    static func clock(for settings: ClockSettings) -> AdjustableClock {
+        let clock = AdjustableClock()
+        if let start = settings.startMilliseconds { clock.set(milliseconds: start) }
+        if settings.frozen { clock.setFrozen(true) }
+        return clock
     }
 
     /// `http://HOST:PORT`, with a wildcard listen address replaced by loopback (clients cannot connect to 0.0.0.0).
