@@ -29,8 +29,8 @@ import Testing
     @Test func neverSignedInIsNotFoundAndUnknownNamesAreErrors() throws {
         let provider = try TestFixtures.provider(clock: TestFixtures.clock())
         #expect(try provider.credentialState(user: "bob", clientID: TestKeys.nativeClientID) == .notFound)
-        #expect(throws: RuntimeError.unknownUser("zed")) { try provider.credentialState(user: "zed", clientID: TestKeys.nativeClientID) }
-        #expect(throws: RuntimeError.unknownClient("com.nope")) { try provider.credentialState(user: "bob", clientID: "com.nope") }
+        #expect(throws: ProviderChangeError.unknownUser("zed")) { try provider.credentialState(user: "zed", clientID: TestKeys.nativeClientID) }
+        #expect(throws: ProviderChangeError.unknownClient("com.nope")) { try provider.credentialState(user: "bob", clientID: "com.nope") }
     }
 
     @Test func invalidChangesApplyNothing() throws {
@@ -39,10 +39,10 @@ import Testing
         // bob is private; removing his relay address makes the user invalid → nothing changes.
         var change = UserChange(email: "new@example.com")
         change.privateEmail = true
-        #expect(throws: RuntimeError.self) {
+        #expect(throws: ProviderChangeError.self) {
             try provider.addUser(UserProfile(id: "alice", sub: "", email: "dup@example.com"))
         }
-        #expect(throws: RuntimeError.self) { try provider.updateUser("alice", UserChange(email: "")) }
+        #expect(throws: ProviderChangeError.self) { try provider.updateUser("alice", UserChange(email: "")) }
         #expect(provider.scenario == before)
         let added = try provider.addUser(UserProfile(id: "dave", sub: "", email: "dave@example.com"))
         #expect(added.sub.split(separator: ".").count == 3)
@@ -57,11 +57,11 @@ import Testing
         let credential = try provider.nativeCredential(clientID: TestKeys.nativeClientID, user: "carol")
         let token = try JWS(compact: credential.identityToken)
         #expect(token.keyID == kid)
-        #expect(throws: RuntimeError.self) { try provider.retireKey(kid: kid) }
+        #expect(throws: ProviderChangeError.self) { try provider.retireKey(kid: kid) }
         try provider.retireKey(kid: "Aj3F8kLq2X")
         #expect(try JWKS(json: JSONValue.parse(provider.jwksBytes)).keys.map(\.kid) == ["Pb7Yt1ZcQ9", kid])
         try provider.publishKey(kid: "Aj3F8kLq2X")
-        #expect(throws: RuntimeError(.notFound, field: "kid", "unknown key 'nope'")) { try provider.publishKey(kid: "nope") }
+        #expect(throws: ProviderChangeError(.notFound, field: "kid", "unknown key 'nope'")) { try provider.publishKey(kid: "nope") }
         provider.reset()
         #expect(try JWKS(json: JSONValue.parse(provider.jwksBytes)).keys.map(\.kid) == ["Aj3F8kLq2X", "Pb7Yt1ZcQ9"])
     }
@@ -93,7 +93,7 @@ import Testing
         let second = try provider.nativeCredential(clientID: TestKeys.nativeClientID, user: "bob")
         #expect(second.email == nil && second.fullName == nil)
         #expect(try JWS(compact: second.identityToken).payload["real_user_status"] == nil)
-        #expect(throws: RuntimeError.self) { try provider.nativeCredential(clientID: TestKeys.webClientID, user: "bob") }
+        #expect(throws: ProviderChangeError.self) { try provider.nativeCredential(clientID: TestKeys.webClientID, user: "bob") }
     }
 
     @Test func transferredAppSeesTheNewTeamsIdentity() throws {

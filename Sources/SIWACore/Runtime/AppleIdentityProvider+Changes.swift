@@ -19,11 +19,11 @@ extension AppleIdentityProvider {
     /// On any error nothing changes. `rebuildKeys` re-parses key material (key changes).
     func change<Output: Sendable>(
         rebuildKeys: Bool = false,
-        _ transform: (inout Scenario, ProviderSnapshot) throws(RuntimeError) -> Output,
+        _ transform: (inout Scenario, ProviderSnapshot) throws(ProviderChangeError) -> Output,
         commit: (Output, ProviderSnapshot) -> Void = { _, _ in }
-    ) throws(RuntimeError) -> Output {
-        let outcome: Result<Output, RuntimeError> = runtime.withLock { state in
-            do throws(RuntimeError) {
+    ) throws(ProviderChangeError) -> Output {
+        let outcome: Result<Output, ProviderChangeError> = runtime.withLock { state in
+            do throws(ProviderChangeError) {
                 let current = state.snapshot
                 var scenario = current.scenario
                 let output = try transform(&scenario, current)
@@ -34,7 +34,7 @@ extension AppleIdentityProvider {
                         next = try ProviderSnapshot(
                             scenario: scenario, clock: clock, store: current.store, identifiers: current.identifiers)
                     } catch {
-                        throw RuntimeError(.invalid, field: error.path, error.message)
+                        throw ProviderChangeError(.invalid, field: error.path, error.message)
                     }
                 } else {
                     next = current.replacingUsers(in: scenario, clock: clock)
@@ -50,9 +50,9 @@ extension AppleIdentityProvider {
     }
 
     /// Every validation problem of `scenario` as one `invalid` error naming the first path.
-    static func check(_ scenario: Scenario) throws(RuntimeError) {
+    static func check(_ scenario: Scenario) throws(ProviderChangeError) {
         let problems = scenario.validate()
         guard let first = problems.first else { return }
-        throw RuntimeError(.invalid, field: first.path, problems.map(\.description).joined(separator: "; "))
+        throw ProviderChangeError(.invalid, field: first.path, problems.map(\.description).joined(separator: "; "))
     }
 }

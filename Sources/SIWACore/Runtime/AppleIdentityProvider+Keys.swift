@@ -6,24 +6,24 @@ extension AppleIdentityProvider {
     /// Generates a new RSA-2048 key (kid in Apple's 10-character shape) that signs from now on; the
     /// previous signer stays published so tokens it signed still verify. Returns the new kid.
     @discardableResult
-    public func rotateSigningKey(kid requested: String? = nil) throws(RuntimeError) -> String {
+    public func rotateSigningKey(kid requested: String? = nil) throws(ProviderChangeError) -> String {
         let kid = requested ?? identifiers.makeKeyID()
         let pem: String
         do {
             pem = try RSAPrivateKey.generate(bits: 2048).pemPKCS8()
         } catch {
-            throw RuntimeError(.invalid, field: "kid", "key generation failed: \(error.message)")
+            throw ProviderChangeError(.invalid, field: "kid", "key generation failed: \(error.message)")
         }
         return try addSigningKey(SigningKey(kid: kid, privateKeyPEM: pem, published: true, signs: true))
     }
 
     /// Adds a key; when it `signs`, it replaces the current signer (which stays published).
     @discardableResult
-    public func addSigningKey(_ key: SigningKey) throws(RuntimeError) -> String {
-        try change(rebuildKeys: true) { (scenario, _) throws(RuntimeError) -> String in
-            if key.kid.isEmpty { throw RuntimeError(.invalid, field: "kid", "must not be empty") }
+    public func addSigningKey(_ key: SigningKey) throws(ProviderChangeError) -> String {
+        try change(rebuildKeys: true) { (scenario, _) throws(ProviderChangeError) -> String in
+            if key.kid.isEmpty { throw ProviderChangeError(.invalid, field: "kid", "must not be empty") }
             if scenario.signingKeys.keys.contains(where: { $0.kid == key.kid }) {
-                throw RuntimeError(.conflict, field: "kid", "a key with kid '\(key.kid)' already exists")
+                throw ProviderChangeError(.conflict, field: "kid", "a key with kid '\(key.kid)' already exists")
             }
             if key.signs {
                 for index in scenario.signingKeys.keys.indices { scenario.signingKeys.keys[index].signs = false }
@@ -34,24 +34,24 @@ extension AppleIdentityProvider {
     }
 
     /// Lists the key at `/auth/keys`.
-    public func publishKey(kid: String) throws(RuntimeError) {
-        try changeKey(kid) { key throws(RuntimeError) in key.published = true }
+    public func publishKey(kid: String) throws(ProviderChangeError) {
+        try changeKey(kid) { key throws(ProviderChangeError) in key.published = true }
     }
 
     /// Removes the key from `/auth/keys` (tokens it signed stop verifying). The signing key cannot be
     /// retired: sign with another one first.
-    public func retireKey(kid: String) throws(RuntimeError) {
-        try changeKey(kid) { key throws(RuntimeError) in
-            if key.signs { throw RuntimeError(.conflict, field: "kid", "'\(kid)' signs id_tokens; make another key sign first") }
+    public func retireKey(kid: String) throws(ProviderChangeError) {
+        try changeKey(kid) { key throws(ProviderChangeError) in
+            if key.signs { throw ProviderChangeError(.conflict, field: "kid", "'\(kid)' signs id_tokens; make another key sign first") }
             key.published = false
         }
     }
 
     /// Makes an existing key sign id_tokens (it is published too, as Apple would).
-    public func signWithKey(kid: String) throws(RuntimeError) {
-        try change(rebuildKeys: true) { (scenario, _) throws(RuntimeError) in
+    public func signWithKey(kid: String) throws(ProviderChangeError) {
+        try change(rebuildKeys: true) { (scenario, _) throws(ProviderChangeError) in
             guard scenario.signingKeys.keys.contains(where: { $0.kid == kid }) else {
-                throw RuntimeError(.notFound, field: "kid", "unknown key '\(kid)'")
+                throw ProviderChangeError(.notFound, field: "kid", "unknown key '\(kid)'")
             }
             for index in scenario.signingKeys.keys.indices {
                 let isTarget = scenario.signingKeys.keys[index].kid == kid
@@ -61,10 +61,10 @@ extension AppleIdentityProvider {
         }
     }
 
-    private func changeKey(_ kid: String, _ edit: (inout SigningKey) throws(RuntimeError) -> Void) throws(RuntimeError) {
-        try change(rebuildKeys: true) { (scenario, _) throws(RuntimeError) in
+    private func changeKey(_ kid: String, _ edit: (inout SigningKey) throws(ProviderChangeError) -> Void) throws(ProviderChangeError) {
+        try change(rebuildKeys: true) { (scenario, _) throws(ProviderChangeError) in
             guard let index = scenario.signingKeys.keys.firstIndex(where: { $0.kid == kid }) else {
-                throw RuntimeError(.notFound, field: "kid", "unknown key '\(kid)'")
+                throw ProviderChangeError(.notFound, field: "kid", "unknown key '\(kid)'")
             }
             try edit(&scenario.signingKeys.keys[index])
         }

@@ -19,13 +19,13 @@ extension AppleIdentityProvider {
 
     /// Replaces the active scenario atomically (a fresh state, as after `reset()`), or throws every
     /// problem and leaves the old scenario untouched.
-    public func replaceScenario(_ scenario: Scenario) throws(RuntimeError) {
+    public func replaceScenario(_ scenario: Scenario) throws(ProviderChangeError) {
         try Self.check(scenario)
         let snapshot: ProviderSnapshot
         do throws(ScenarioKeyError) {
             snapshot = try Self.makeSnapshot(scenario: scenario, clock: clock, random: injectedRandom, limits: limits)
         } catch {
-            throw RuntimeError(.invalid, field: error.path, error.message)
+            throw ProviderChangeError(.invalid, field: error.path, error.message)
         }
         runtime.withLock { state in
             state.snapshot = snapshot

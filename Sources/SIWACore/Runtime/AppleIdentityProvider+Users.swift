@@ -8,16 +8,16 @@ extension AppleIdentityProvider {
     /// `credentialState` `revoked` or `notFound` also ends every authorization the user holds (consent,
     /// tokens, outstanding codes), as revoking in Settings does. Emits `consentRevoked` (for groups that
     /// had consent) and `emailDisabled`/`emailEnabled` (when forwarding flips) to observers.
-    /// - Throws: `RuntimeError.notFound` for an unknown user, `.invalid` when the result is not valid.
+    /// - Throws: `ProviderChangeError.notFound` for an unknown user, `.invalid` when the result is not valid.
     @discardableResult
-    public func updateUser(_ name: String, _ change: UserChange) throws(RuntimeError) -> UserProfile {
+    public func updateUser(_ name: String, _ change: UserChange) throws(ProviderChangeError) -> UserProfile {
         let now = clock.nowMilliseconds
         let result = try self.change(
-            { (scenario, _) throws(RuntimeError) -> (before: UserProfile, after: UserProfile) in
+            { (scenario, _) throws(ProviderChangeError) -> (before: UserProfile, after: UserProfile) in
                 guard let found = scenario.user(matching: name)?.user,
                     let index = scenario.users.firstIndex(where: { $0.id == found.id })
                 else { throw .unknownUser(name) }
-                if let email = change.email, email.isEmpty { throw RuntimeError(.invalid, field: "email", "must not be empty") }
+                if let email = change.email, email.isEmpty { throw ProviderChangeError(.invalid, field: "email", "must not be empty") }
                 let updated = change.applied(to: found)
                 scenario.users[index] = updated
                 return (found, updated)
@@ -41,15 +41,15 @@ extension AppleIdentityProvider {
     }
 
     /// Adds a user; an empty `sub` gets a generated one (Apple's shape).
-    /// - Throws: `RuntimeError.invalid` for a duplicate id or sub, or another invalid field.
+    /// - Throws: `ProviderChangeError.invalid` for a duplicate id or sub, or another invalid field.
     @discardableResult
-    public func addUser(_ user: UserProfile) throws(RuntimeError) -> UserProfile {
+    public func addUser(_ user: UserProfile) throws(ProviderChangeError) -> UserProfile {
         let sub = user.sub.isEmpty ? identifiers.makeSub() : user.sub
-        return try change { (scenario, _) throws(RuntimeError) -> UserProfile in
+        return try change { (scenario, _) throws(ProviderChangeError) -> UserProfile in
             var user = user
             user.sub = sub
-            if user.id.isEmpty { throw RuntimeError(.invalid, field: "id", "must not be empty") }
-            if scenario.user(id: user.id) != nil { throw RuntimeError(.conflict, field: "id", "user '\(user.id)' already exists") }
+            if user.id.isEmpty { throw ProviderChangeError(.invalid, field: "id", "must not be empty") }
+            if scenario.user(id: user.id) != nil { throw ProviderChangeError(.conflict, field: "id", "user '\(user.id)' already exists") }
             scenario.users.append(user)
             return user
         }
@@ -58,11 +58,11 @@ extension AppleIdentityProvider {
     /// The user deletes their Apple Account: removed from the scenario, every authorization ended,
     /// `accountDeleted` emitted for the groups they had used.
     @discardableResult
-    public func deleteAccount(_ name: String) throws(RuntimeError) -> UserProfile {
+    public func deleteAccount(_ name: String) throws(ProviderChangeError) -> UserProfile {
         let now = clock.nowMilliseconds
         let groupsBefore = user(named: name).map { store.consentGroupIDs(userID: $0.id, includingRevoked: true) } ?? []
         let removed = try change(
-            { (scenario, _) throws(RuntimeError) -> UserProfile in
+            { (scenario, _) throws(ProviderChangeError) -> UserProfile in
                 guard let found = scenario.user(matching: name)?.user else { throw .unknownUser(name) }
                 scenario.users.removeAll { $0.id == found.id }
                 return found
@@ -77,7 +77,7 @@ extension AppleIdentityProvider {
     /// `transferred` when `user` is the sender team's id of a client that moved teams (or the user is
     /// flagged so); else `revoked`/`notFound` when flagged; else `authorized` with a live consent for the
     /// client's group, `revoked` when that consent was ended, `notFound` when there never was one.
-    public func credentialState(user value: String, clientID: String) throws(RuntimeError) -> CredentialState {
+    public func credentialState(user value: String, clientID: String) throws(ProviderChangeError) -> CredentialState {
         let snapshot = self.snapshot
         let scenario = snapshot.scenario
         guard let client = scenario.client(id: clientID) else { throw .unknownClient(clientID) }
@@ -102,7 +102,7 @@ extension AppleIdentityProvider {
     func noteSignIn(userID: String) {
         guard let user = scenario.user(id: userID), user.credentialState == .revoked || user.credentialState == .notFound
         else { return }
-        _ = try? change { (scenario, _) throws(RuntimeError) in
+        _ = try? change { (scenario, _) throws(ProviderChangeError) in
             if let index = scenario.users.firstIndex(where: { $0.id == userID }) {
                 scenario.users[index].credentialState = .authorized
             }

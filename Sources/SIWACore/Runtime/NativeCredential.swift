@@ -63,17 +63,17 @@ extension AppleIdentityProvider {
     /// `user` may be a scenario id, email, or a `sub` in any team: a transferred app asked with the
     /// old team's id (silent re-authorization) gets the new team's id. The identity token carries
     /// `nonce` (when given), `c_hash` of the code, and `real_user_status` on the first authorization.
-    /// - Throws: `RuntimeError` `.notFound` (user, client) or `.invalid` (a Services ID, bad scopes).
+    /// - Throws: `ProviderChangeError` `.notFound` (user, client) or `.invalid` (a Services ID, bad scopes).
     public func nativeCredential(
         clientID: String, user value: String, scopes: [Scope] = [.name, .email], nonce: String? = nil,
         state: String? = nil
-    ) throws(RuntimeError) -> NativeCredential {
+    ) throws(ProviderChangeError) -> NativeCredential {
         let now = clock.nowSeconds
         let snapshot = self.snapshot
         let scenario = snapshot.scenario
         guard let client = scenario.client(id: clientID) else { throw .unknownClient(clientID) }
         guard client.kind == .native else {
-            throw RuntimeError(.invalid, field: "client_id", "'\(clientID)' is a Services ID; native credentials come from App IDs")
+            throw ProviderChangeError(.invalid, field: "client_id", "'\(clientID)' is a Services ID; native credentials come from App IDs")
         }
         guard let user = scenario.user(matching: value)?.user else { throw .unknownUser(value) }
         let groupID = scenario.consentGroupID(forClient: clientID)
@@ -86,7 +86,7 @@ extension AppleIdentityProvider {
         do {
             token = try snapshot.idTokens.makeIDToken(for: grant, user: view, issuedAt: now, companion: .code(code))
         } catch {
-            throw RuntimeError(.invalid, field: nil, "identity token signing failed: \(error.message)")
+            throw ProviderChangeError(.invalid, field: nil, "identity token signing failed: \(error.message)")
         }
         noteSignIn(userID: user.id)
         let first = grant.isFirstAuthorization

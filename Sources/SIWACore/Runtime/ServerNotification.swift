@@ -49,7 +49,7 @@ extension AppleIdentityProvider {
     /// - Throws: `.notFound` for an unknown user or client, `.invalid` when no group has an endpoint.
     public func prepareNotifications(
         kind: UserEvent.Kind, user name: String, clientID: String?
-    ) throws(RuntimeError) -> [PreparedNotification] {
+    ) throws(ProviderChangeError) -> [PreparedNotification] {
         let scenario = self.scenario
         guard let user = scenario.user(matching: name)?.user else { throw .unknownUser(name) }
         var groups: [String]
@@ -57,7 +57,7 @@ extension AppleIdentityProvider {
             guard scenario.client(id: clientID) != nil else { throw .unknownClient(clientID) }
             let group = scenario.consentGroupID(forClient: clientID)
             guard scenario.appGroups.first(where: { $0.id == group })?.notificationURL != nil else {
-                throw RuntimeError(.conflict, field: "client_id", "app group '\(group)' has no notification endpoint")
+                throw ProviderChangeError(.conflict, field: "client_id", "app group '\(group)' has no notification endpoint")
             }
             groups = [group]
         } else {
@@ -65,7 +65,7 @@ extension AppleIdentityProvider {
             let used = store.consentGroupIDs(userID: user.id, includingRevoked: true).filter(withURL.contains)
             groups = used.isEmpty ? withURL : used
             guard !groups.isEmpty else {
-                throw RuntimeError(.conflict, field: "client_id", "no app group has a notification endpoint")
+                throw ProviderChangeError(.conflict, field: "client_id", "no app group has a notification endpoint")
             }
         }
         return try prepareNotifications(
@@ -73,7 +73,7 @@ extension AppleIdentityProvider {
     }
 
     /// One signed notification per group of `event` that has an endpoint (others are skipped).
-    public func prepareNotifications(for event: UserEvent) throws(RuntimeError) -> [PreparedNotification] {
+    public func prepareNotifications(for event: UserEvent) throws(ProviderChangeError) -> [PreparedNotification] {
         let snapshot = self.snapshot
         let scenario = snapshot.scenario
         let settings = scenario.settings.notifications
@@ -106,7 +106,7 @@ extension AppleIdentityProvider {
             do {
                 payload = try JWS.sign(header: header, payload: claims, with: snapshot.keys.signingKey)
             } catch {
-                throw RuntimeError(.invalid, field: nil, "notification signing failed: \(error.message)")
+                throw ProviderChangeError(.invalid, field: nil, "notification signing failed: \(error.message)")
             }
             out.append(
                 PreparedNotification(

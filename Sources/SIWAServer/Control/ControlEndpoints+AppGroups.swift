@@ -24,7 +24,7 @@ extension ControlEndpoints {
             throw .invalid("notification_url", "is required (null removes it)")
         }
         let url = value.isNull ? nil : try body.string("notification_url")
-        do throws(RuntimeError) {
+        do throws(ProviderChangeError) {
             try provider.setNotificationURL(url, forAppGroup: id)
         } catch {
             throw ControlFailure(error)
@@ -67,7 +67,7 @@ extension ControlEndpoints {
             guard (1...120_000).contains(value) else { throw .invalid("timeout_ms", "must be from 1 to 120000") }
             settings.timeoutMilliseconds = Int(value)
         }
-        do throws(RuntimeError) {
+        do throws(ProviderChangeError) {
             try provider.setNotificationSettings(settings)
         } catch {
             throw ControlFailure(error)

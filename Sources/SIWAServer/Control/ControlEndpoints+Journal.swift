@@ -33,7 +33,7 @@ extension ControlEndpoints {
         let user = try body.requiredString("user")
         let clientID = try body.string("client_id")
         let prepared: [PreparedNotification]
-        do throws(RuntimeError) {
+        do throws(ProviderChangeError) {
             prepared = try provider.prepareNotifications(kind: kind, user: user, clientID: clientID)
         } catch {
             throw ControlFailure(error)

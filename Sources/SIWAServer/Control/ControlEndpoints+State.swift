@@ -68,7 +68,7 @@ extension ControlEndpoints {
         try body.allowOnly(["kid"])
         let kid = try body.string("kid")
         if let kid, kid.isEmpty || kid.count > 64 { throw .invalid("kid", "must be 1 to 64 characters") }
-        do throws(RuntimeError) {
+        do throws(ProviderChangeError) {
             try provider.rotateSigningKey(kid: kid)
         } catch {
             throw ControlFailure(error)
@@ -78,7 +78,7 @@ extension ControlEndpoints {
 
     /// `POST /mock/keys/{kid}/publish|retire|sign`.
     func changeKey(kid: String, action: String) throws(ControlFailure) -> HTTPResponse {
-        do throws(RuntimeError) {
+        do throws(ProviderChangeError) {
             switch action {
             case "publish": try provider.publishKey(kid: kid)
             case "retire": try provider.retireKey(kid: kid)
@@ -106,7 +106,7 @@ extension ControlEndpoints {
                     ("errors", errors),
                 ]), status: 400)
         case .success(let scenario):
-            do throws(RuntimeError) {
+            do throws(ProviderChangeError) {
                 try provider.replaceScenario(scenario)
             } catch {
                 return Self.ok(

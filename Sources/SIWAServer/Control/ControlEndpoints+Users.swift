@@ -22,7 +22,7 @@ extension ControlEndpoints {
         }
         let nonce = try body.string("nonce")
         let state = try body.string("state")
-        do throws(RuntimeError) {
+        do throws(ProviderChangeError) {
             let credential = try provider.nativeCredential(
                 clientID: clientID, user: user, scopes: scopes, nonce: nonce, state: state)
             return Responses.json(credential.json)
@@ -37,7 +37,7 @@ extension ControlEndpoints {
         let user = try query.required("user")
         let clientID = try query.required("client_id")
         let state: CredentialState
-        do throws(RuntimeError) {
+        do throws(ProviderChangeError) {
             state = try provider.credentialState(user: user, clientID: clientID)
         } catch {
             throw ControlFailure(error)
@@ -76,7 +76,7 @@ extension ControlEndpoints {
             emailVerified: try body.bool("email_verified"), privateEmail: try body.bool("private_email"),
             relayEmail: try body.string("relay_email"), firstName: try body.string("first_name"),
             lastName: try body.string("last_name"))
-        do throws(RuntimeError) {
+        do throws(ProviderChangeError) {
             let user = try provider.updateUser(name, change)
             return Responses.json(UserJSON.render(user, provider: provider))
         } catch {
@@ -100,7 +100,7 @@ extension ControlEndpoints {
             name: PersonName(firstName: try body.string("first_name") ?? "", lastName: try body.string("last_name") ?? ""),
             realUserStatus: try UserJSON.realUserStatus(body, "real_user_status") ?? .likelyReal,
             emailForwardingEnabled: try body.bool("email_forwarding") ?? true)
-        do throws(RuntimeError) {
+        do throws(ProviderChangeError) {
             let added = try provider.addUser(user)
             return Responses.json(UserJSON.render(added, provider: provider), status: 201)
         } catch {
@@ -110,7 +110,7 @@ extension ControlEndpoints {
 
     /// `DELETE /mock/users/{id}`: the user deletes their Apple Account.
     func deleteUser(_ name: String) throws(ControlFailure) -> HTTPResponse {
-        do throws(RuntimeError) {
+        do throws(ProviderChangeError) {
             let removed = try provider.deleteAccount(name)
             return Self.ok(JSONObject([("deleted", .string(removed.id))]))
         } catch {

@@ -23,7 +23,7 @@ struct ControlFailure: Error, Sendable {
     }
 
     /// notFound → 404, invalid → 400, conflict → 409.
-    init(_ error: RuntimeError) {
+    init(_ error: ProviderChangeError) {
         switch error.kind {
         case .notFound: self.init(status: 404, error: "not_found", field: error.field, error.message)
         case .invalid: self.init(status: 400, error: "invalid_request", field: error.field, error.message)

@@ -1,7 +1,5 @@
 /// Why a runtime change (control API, timeline action) was refused. Nothing was applied.
-///
-/// (The executable has its own `RuntimeError` for CLI failures; there it shadows this one.)
-public struct RuntimeError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct ProviderChangeError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Kind: String, Sendable, Equatable {
         /// A named user, client, key or team does not exist (the control API answers 404).
         case notFound = "not_found"
@@ -22,12 +20,12 @@ public struct RuntimeError: Error, Sendable, Equatable, CustomStringConvertible 
         self.message = message
     }
 
-    public static func unknownUser(_ value: String, field: String = "user") -> RuntimeError {
-        RuntimeError(.notFound, field: field, "unknown user '\(value)'")
+    public static func unknownUser(_ value: String, field: String = "user") -> ProviderChangeError {
+        ProviderChangeError(.notFound, field: field, "unknown user '\(value)'")
     }
 
-    public static func unknownClient(_ value: String, field: String = "client_id") -> RuntimeError {
-        RuntimeError(.notFound, field: field, "unknown client '\(value)'")
+    public static func unknownClient(_ value: String, field: String = "client_id") -> ProviderChangeError {
+        ProviderChangeError(.notFound, field: field, "unknown client '\(value)'")
     }
 
     public var description: String { field.map { "\($0): \(message)" } ?? message }
