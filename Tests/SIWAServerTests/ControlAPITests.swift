@@ -208,7 +208,15 @@ import Testing
             #expect(response.status == 200)
             #expect(response.json?["openapi"]?.stringValue?.hasPrefix("3.") == true)
             let paths = try #require(response.json?["paths"]?.objectValue)
-            for path in ["/auth/token", "/auth/usermigrationinfo", "/mock/credentials", "/mock/users/{id}", "/mock/requests"] {
+            let routed = [
+                "/.well-known/openid-configuration", "/auth/keys", "/auth/authorize", "/auth/token", "/auth/revoke",
+                "/auth/usermigrationinfo", "/mock/health", "/mock/openapi.json", "/mock/reset", "/mock/scenario",
+                "/mock/credentials", "/mock/credential-state", "/mock/users", "/mock/users/{id}", "/mock/clock",
+                "/mock/keys", "/mock/keys/rotate", "/mock/keys/{kid}/publish", "/mock/keys/{kid}/retire",
+                "/mock/keys/{kid}/sign", "/mock/requests", "/mock/notifications", "/mock/notifications/settings",
+                "/mock/app-groups", "/mock/app-groups/{id}",
+            ]
+            for path in routed {
                 #expect(paths.contains(path), "documents \(path)")
             }
         }
