@@ -55,8 +55,10 @@ public struct MockServer: HTTPResponder {
         self.injector = FaultInjector(
             inner: apple, faults: faults, timeline: timeline, log: log, notify: { _ = notifications.send($0) })
         self.faultsEndpoints = FaultsEndpoints(faults: faults, provider: provider)
-        provider.observeUserEvents { [weak provider] event in
-            guard let provider, provider.scenario.settings.notifications.sendOnUserChanges else { return }
+        // Weak: the provider owns this observer, and the dispatcher holds the provider.
+        provider.observeUserEvents { [weak provider, weak notifications] event in
+            guard let provider, let notifications, provider.scenario.settings.notifications.sendOnUserChanges
+            else { return }
             do {
                 notifications.send(try provider.prepareNotifications(for: event))
             } catch {
