@@ -15,6 +15,7 @@ let package = Package(
         .executable(name: "siwa-mock", targets: ["siwa-mock"]),
         // Libraries for the fuzzing package in Tests/Fuzz (it depends on this package by path).
         .library(name: "ScenarioFormat", targets: ["ScenarioFormat"]),
+        .library(name: "SIWACore", targets: ["SIWACore"]),
         .library(name: "JSON", targets: ["JSON"]),
         .library(name: "JOSE", targets: ["JOSE"]),
         .library(name: "HTTPServer", targets: ["HTTPServer"]),

@@ -100,8 +100,8 @@ public struct MockServer: HTTPResponder {
         return difference == 0
     }
 
-    /// `POST /mock/reset` and `PUT /mock/scenario` restart the fault rules and the timeline with the
-    /// provider's (initial or new) scenario.
+    /// `POST /mock/reset` and `PUT /mock/scenario` restart the clock settings, fault rules and timeline
+    /// with the provider's (initial or new) scenario.
     func restartScriptIfNeeded(after request: HTTPRequest, response: HTTPResponse) {
         guard response.status == 200,
             (request.method == "POST" && request.path == "/mock/reset")
@@ -111,6 +111,10 @@ public struct MockServer: HTTPResponder {
     }
 
     func restartScript(with scenario: Scenario) {
+        if let clock = apple.provider.controllableClock, scenario.clock != ClockSettings() {
+            if let start = scenario.clock.startMilliseconds { clock.set(milliseconds: start) }
+            clock.setFrozen(scenario.clock.frozen)
+        }
         let start = apple.provider.clock.nowMilliseconds
         faults.replace(rules: scenario.faults, seed: scenario.seed, startMilliseconds: start)
         timeline.replace(entries: scenario.timeline, startMilliseconds: start)
@@ -120,10 +124,6 @@ public struct MockServer: HTTPResponder {
     /// timeline. On error nothing changes.
     public func replaceScenario(_ scenario: Scenario) throws(ProviderChangeError) {
         try apple.provider.replaceScenario(scenario)
-        if let clock = apple.provider.controllableClock {
-            if let start = scenario.clock.startMilliseconds { clock.set(milliseconds: start) }
-            clock.setFrozen(scenario.clock.frozen)
-        }
         restartScript(with: scenario)
     }
 }

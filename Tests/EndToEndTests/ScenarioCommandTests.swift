@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import JOSE
 import JSON
 import Testing
 
@@ -141,3 +142,22 @@ import Testing
         return false
     }
 }
+
+extension ScenarioCommandTests {
+    @Test func scenarioClockStartsFrozenAtItsStartTime() throws {
+        let mock = try MockProcess(["--scenario", Self.scenarios + "/expired-code-and-clock.yaml"])
+        let query = URLEncodedForm.encode([
+            ("client_id", "com.example.web"), ("redirect_uri", "https://app.example.com/auth/apple/callback"),
+            ("response_type", "code id_token"), ("response_mode", "form_post"), ("scope", "openid"),
+            ("login_hint", "alice"),
+        ])
+        let page = try get(mock, "/auth/authorize?" + query)
+        #expect(page.status == 200)
+        let token = try #require(page.bodyText.split(separator: "\"").first { $0.hasPrefix("eyJ") && $0.split(separator: ".").count == 3 })
+        let payload = try #require(Base64URL.decode(String(token.split(separator: ".")[1])))
+        let claims = try JSONValue.parse(payload)
+        #expect(claims["iat"] == .int(1_767_225_600), "frozen at 2026-01-01T00:00:00Z")
+        #expect(claims["exp"] == .int(1_767_225_600 + 600), "lifetime: 10m")
+    }
+}
+

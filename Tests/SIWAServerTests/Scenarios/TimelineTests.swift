@@ -1,3 +1,4 @@
+import Foundation
 import HTTPServer
 import JOSE
 import JSON
@@ -88,5 +89,24 @@ import Testing
         #expect(server.respond(to: RequestBuilder.get("/auth/keys")).status == 200)
         #expect(server.respond(to: RequestBuilder.post("/mock/reset", body: "", contentType: nil)).status == 200)
         #expect(server.respond(to: RequestBuilder.get("/auth/keys")).status == 500, "the rule starts over after reset")
+    }
+}
+
+/// Users that start as returning (`first_authorization_done` / `consented_scopes`).
+@Suite struct ReturningUserTests {
+    @Test func returningUsersGetNoUserFieldOnTheirFirstSignIn() throws {
+        let server = try TimelineTests.server(
+            TimelineTests.base.replacingOccurrences(
+                of: "  - {id: alice, email: alice@example.com}",
+                with: "  - {id: alice, email: alice@example.com}\n  - {id: ron, first_authorization_done: true}"),
+            clock: TestFixtures.clock())
+        func userField(_ login: String) throws -> String? {
+            let page = server.respond(to: RequestBuilder.authorize(extra: [("login_hint", login)]))
+            #expect(page.status == 200)
+            return try #require(HTMLForm.parse(String(decoding: page.body, as: UTF8.self))).inputs.first { $0.name == "user" }?.value
+        }
+        #expect(try userField("ron") == nil, "ron consented before the scenario started")
+        #expect(try userField("alice") != nil, "alice signs in for the first time")
+        #expect(try userField("alice") == nil)
     }
 }
