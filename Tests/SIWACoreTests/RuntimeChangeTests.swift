@@ -113,8 +113,8 @@ import Testing
 
     @Test func adjustableClockAdvancesSetsAndFreezes() {
         let clock = AdjustableClock()
-        clock.set(milliseconds: 1_000_000_000_000)
         clock.setFrozen(true)
+        clock.set(milliseconds: 1_000_000_000_000)
         #expect(clock.nowMilliseconds == 1_000_000_000_000)
         clock.advance(milliseconds: 360_000)
         #expect(clock.nowMilliseconds == 1_000_000_360_000)
