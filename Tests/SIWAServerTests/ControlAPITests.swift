@@ -230,3 +230,20 @@ extension HTTPRequest {
         return copy
     }
 }
+
+@Suite struct RequestJournalTests {
+    @Test func keepsTheNewestEntriesInOrder() {
+        let journal = RequestJournal(capacity: 3)
+        for index in 1...5 {
+            journal.append(
+                JournalEntry(
+                    sequence: 0, kind: "request", method: "GET", path: "/p\(index)", parameters: [], clientID: nil,
+                    user: index.isMultiple(of: 2) ? "alice" : nil, outcome: "ok", status: 200, timeMilliseconds: 0))
+        }
+        #expect(journal.entries().map(\.path) == ["/p3", "/p4", "/p5"])
+        #expect(journal.entries().map(\.sequence) == [3, 4, 5])
+        #expect(journal.entries(user: "alice").map(\.path) == ["/p4"])
+        #expect(journal.clear() == 3)
+        #expect(journal.entries().isEmpty)
+    }
+}

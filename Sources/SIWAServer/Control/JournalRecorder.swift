@@ -43,13 +43,12 @@ struct JournalRecorder: Sendable {
         }
         var shown: [(name: String, value: String)] = []
         var user: String?
-        let store = provider.store
         for (name, value) in fields {
             if Self.plainParameters.contains(name) {
                 shown.append((name, value))
             } else if Self.secretParameters.contains(name) {
                 shown.append((name, Self.fingerprint(value)))
-                if user == nil, ["code", "refresh_token", "token"].contains(name) { user = store.userID(forToken: value) }
+                if user == nil, ["code", "refresh_token", "token"].contains(name) { user = provider.store.userID(forToken: value) }
             }
         }
         if user == nil, let hint = fields.first(where: { $0.name == "login_hint" || $0.name == "user" })?.value {

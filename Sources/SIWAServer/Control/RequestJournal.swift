@@ -21,6 +21,22 @@ public struct JournalEntry: Sendable, Equatable {
     /// Mock-clock time, milliseconds since the epoch.
     public var timeMilliseconds: Int64
 
+    public init(
+        sequence: Int = 0, kind: String, method: String, path: String, parameters: [(name: String, value: String)],
+        clientID: String?, user: String?, outcome: String, status: Int, timeMilliseconds: Int64
+    ) {
+        self.sequence = sequence
+        self.kind = kind
+        self.method = method
+        self.path = path
+        self.parameters = parameters
+        self.clientID = clientID
+        self.user = user
+        self.outcome = outcome
+        self.status = status
+        self.timeMilliseconds = timeMilliseconds
+    }
+
     public static func == (lhs: JournalEntry, rhs: JournalEntry) -> Bool {
         lhs.sequence == rhs.sequence && lhs.kind == rhs.kind && lhs.method == rhs.method && lhs.path == rhs.path
             && lhs.parameters.map(\.name) == rhs.parameters.map(\.name)
@@ -49,10 +65,17 @@ public struct JournalEntry: Sendable, Equatable {
 }
 
 /// A bounded, thread-safe log of requests (the newest `capacity` entries), for `GET /mock/requests`.
+///
+/// A ring buffer behind one lock: appending is O(1) on the request path.
 public final class RequestJournal: Sendable {
     struct State {
-        var entries: [JournalEntry] = []
+        var ring: [JournalEntry] = []
+        /// Index of the oldest entry once the ring is full.
+        var head = 0
         var nextSequence = 1
+
+        /// Entries oldest first.
+        var ordered: [JournalEntry] { Array(ring[head...] + ring[..<head]) }
     }
 
     private let state = Mutex(State())
@@ -62,20 +85,24 @@ public final class RequestJournal: Sendable {
         self.capacity = max(1, capacity)
     }
 
-    /// Appends an entry (its `sequence` is assigned here), dropping the oldest beyond capacity.
+    /// Appends an entry (its `sequence` is assigned here), replacing the oldest beyond capacity.
     public func append(_ entry: JournalEntry) {
         state.withLock { state in
             var entry = entry
             entry.sequence = state.nextSequence
             state.nextSequence += 1
-            state.entries.append(entry)
-            if state.entries.count > capacity { state.entries.removeFirst(state.entries.count - capacity) }
+            if state.ring.count < capacity {
+                state.ring.append(entry)
+            } else {
+                state.ring[state.head] = entry
+                state.head = (state.head + 1) % capacity
+            }
         }
     }
 
     /// Entries oldest first, filtered by exact path, client id and user (any may be nil).
     public func entries(path: String? = nil, clientID: String? = nil, user: String? = nil) -> [JournalEntry] {
-        state.withLock { $0.entries }.filter { entry in
+        state.withLock { $0.ordered }.filter { entry in
             (path == nil || entry.path == path) && (clientID == nil || entry.clientID == clientID)
                 && (user == nil || entry.user == user)
         }
@@ -85,8 +112,9 @@ public final class RequestJournal: Sendable {
     @discardableResult
     public func clear() -> Int {
         state.withLock { state in
-            let count = state.entries.count
-            state.entries.removeAll()
+            let count = state.ring.count
+            state.ring.removeAll()
+            state.head = 0
             return count
         }
     }
