@@ -63,7 +63,7 @@ public final class AppleIdentityProvider: Sendable {
     public var authorizationRequests: AuthorizationRequestValidator { snapshot.authorizationRequests }
 
     /// Serialized `/auth/keys` body (published keys), recomputed only when the key set changes.
-    public var jwksBytes: [UInt8] { snapshot.keys.jwksBytes }
+    public var jwksBytes: [UInt8] { runtime.withLock { $0.snapshot.keys.jwksBytes } }
 
     /// Teams with no registered client-secret keys: their secrets' claims are checked but signatures
     /// are not. The server logs this once at startup.
