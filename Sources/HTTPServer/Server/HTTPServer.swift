@@ -22,9 +22,11 @@ public final class HTTPServer: @unchecked Sendable {
 
     public init(
         configuration: HTTPServerConfiguration, responder: any HTTPResponder,
-        onExchange: (@Sendable (HTTPExchangeRecord) -> Void)? = nil
+        onExchange: (@Sendable (HTTPExchangeRecord) -> Void)? = nil,
+        onDiagnostic: (@Sendable (HTTPServerDiagnostic) -> Void)? = nil
     ) {
-        context = ServerContext(configuration: configuration, responder: responder, onExchange: onExchange)
+        context = ServerContext(
+            configuration: configuration, responder: responder, onExchange: onExchange, onDiagnostic: onDiagnostic)
     }
 
     deinit { shutdown() }
