@@ -15,7 +15,7 @@ func runTool() -> Int32 {
         pointer += 1
     }
     let tool = CommandLineTool(
-        commands: [ServeCommand.self, ClientSecretCommand.self, KeygenCommand.self],
+        commands: [ServeCommand.self, ClientSecretCommand.self, KeygenCommand.self, HealthCommand.self, CACommand.self],
         defaultCommand: ServeCommand.name, environment: environment, console: Console())
     return tool.run(CommandLine.arguments)
 }
