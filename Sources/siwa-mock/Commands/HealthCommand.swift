@@ -6,11 +6,13 @@ struct HealthCommand: Command {
     static let name = "health"
     static let abstract = "Check that a running mock answers /mock/health (exit 0 healthy, 1 not)."
     static let discussion: String? = """
-        Example (Dockerfile): HEALTHCHECK CMD ["siwa-mock", "health", "--url", "http://127.0.0.1:8080"]
-        The URL is the mock's plain-HTTP base URL; a path in it is replaced by /mock/health.
+        Example (Dockerfile): HEALTHCHECK CMD ["siwa-mock", "health"]
+        Without --url it checks http://127.0.0.1:PORT with PORT from --port or SIWA_MOCK_PORT (the variable
+        `serve` reads too, so a container's check follows its port). A path in --url is replaced by /mock/health.
         """
     static let options: [OptionSpec] = [
-        .value("url", "url", help: "Base URL of the mock (http:// only).", default: "http://127.0.0.1:8080"),
+        .value("url", "url", help: "Base URL of the mock (http:// only).", default: "http://127.0.0.1:PORT"),
+        .value("port", "port", help: "Port of the mock on 127.0.0.1 when --url is not given.", default: "8080", environment: true),
         .value("timeout", "ms", help: "Give up after this many milliseconds.", default: "3000"),
     ]
 
@@ -18,7 +20,8 @@ struct HealthCommand: Command {
     var timeoutMilliseconds: Int
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        url = arguments.value("url") ?? "http://127.0.0.1:8080"
+        let port = try arguments.integer("port", in: 1...65535) ?? 8080
+        url = arguments.value("url") ?? "http://127.0.0.1:\(port)"
         guard url.lowercased().hasPrefix("http://") else {
             throw UsageError("--url must be an http:// URL (the health check uses the plain listener), got '\(url)'")
         }

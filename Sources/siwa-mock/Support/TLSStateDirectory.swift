@@ -5,7 +5,7 @@ import TLS
 
 /// The TLS files in the state directory: a local CA (`ca.pem`, `ca-key.pem`) created once and reused
 /// across restarts, and the server certificate it issued (`tls-cert.pem`, `tls-key.pem`), reissued when
-/// a `--tls-name` is added or it nears expiry. Every file is mode 0600.
+/// a `--tls-name` is added or it nears expiry. Keys are mode 0600; `ca.pem` is 0644 (public).
 struct TLSStateDirectory {
     var path: String
 
@@ -51,7 +51,8 @@ struct TLSStateDirectory {
             throw RuntimeError("cannot create a local CA: \(error.message)")
         }
         try FileSystem.write(authority.privateKeyPEM, to: keyFile, mode: 0o600, exclusive: true)
-        try FileSystem.write(authority.certificatePEM, to: certificateFile, mode: 0o600, exclusive: true)
+        // The CA certificate is public (clients must read it to trust it): 0644; every key is 0600.
+        try FileSystem.write(authority.certificatePEM, to: certificateFile, mode: 0o644, exclusive: true)
         log?.note("created local CA \(certificateFile) (trust it in the test environment; see `siwa-mock ca`)")
         return authority
     }
