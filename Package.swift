@@ -13,7 +13,12 @@ let swiftSettings: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 let package = Package(
     name: "siwa-mock",
     products: [
-        .executable(name: "siwa-mock", targets: ["siwa-mock"])
+        .executable(name: "siwa-mock", targets: ["siwa-mock"]),
+        // Libraries for the fuzzing package in Tests/Fuzz (it depends on this package by path).
+        .library(name: "ScenarioFormat", targets: ["ScenarioFormat"]),
+        .library(name: "JSON", targets: ["JSON"]),
+        .library(name: "JOSE", targets: ["JOSE"]),
+        .library(name: "HTTPServer", targets: ["HTTPServer"]),
     ],
     targets: [
         .systemLibrary(

@@ -15,7 +15,10 @@ func runTool() -> Int32 {
         pointer += 1
     }
     let tool = CommandLineTool(
-        commands: [ServeCommand.self, ClientSecretCommand.self, KeygenCommand.self, HealthCommand.self, CACommand.self],
+        commands: [
+            ServeCommand.self, ClientSecretCommand.self, KeygenCommand.self, VerifyCommand.self, HealthCommand.self,
+            CACommand.self,
+        ],
         defaultCommand: ServeCommand.name, environment: environment, console: Console())
     return tool.run(CommandLine.arguments)
 }

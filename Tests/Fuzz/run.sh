@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets with -sanitize=fuzzer,address and runs each for N seconds.
+#
+#   Tests/Fuzz/run.sh [--seconds N] [target...]     (default: 60 seconds, every target)
+#
+# Exits non-zero if any target crashes, leaks, times out or runs out of memory. Crash inputs are
+# saved as <repo>/fuzz-out/<target>/crash-* (and leak-*, timeout-*, oom-*); inputs that found new
+# coverage go to <repo>/fuzz-out/<target>/corpus, the checked-in seeds stay in corpus/<target>.
+# Reproduce one input: <bin>/<target> <file>. Extra libFuzzer flags: FUZZ_FLAGS="-jobs=2" run.sh ...
+set -euo pipefail
+
+here="$(cd "$(dirname "$0")" && pwd)"
+repo="$(cd "$here/../.." && pwd)"
+seconds=60
+targets=()
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --seconds) seconds="$2"; shift 2 ;;
+        --seconds=*) seconds="${1#*=}"; shift ;;
+        -h|--help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -*) echo "run.sh: unknown option $1" >&2; exit 64 ;;
+        *) targets+=("$1"); shift ;;
+    esac
+done
+if [ ${#targets[@]} -eq 0 ]; then
+    for dir in "$here"/Sources/fuzz-*; do targets+=("$(basename "$dir")"); done
+fi
+
+cd "$here"
+build_flags=(-c debug -Xswiftc -sanitize=fuzzer,address)
+for target in "${targets[@]}"; do
+    [ -d "Sources/$target" ] || { echo "run.sh: no such target: $target" >&2; exit 64; }
+    swift build "${build_flags[@]}" --product "$target"
+done
+bin="$(swift build "${build_flags[@]}" --show-bin-path)"
+
+failed=()
+for target in "${targets[@]}"; do
+    out="$repo/fuzz-out/$target"
+    mkdir -p "$out/corpus" "corpus/$target"
+    dict=()
+    [ -f "dict/$target.dict" ] && dict=("-dict=dict/$target.dict")
+    echo "== $target: ${seconds}s"
+    # shellcheck disable=SC2086
+    if ! SWIFT_BACKTRACE=enable=no ASAN_OPTIONS="detect_leaks=1:${ASAN_OPTIONS:-}" "$bin/$target" \
+        -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+        -artifact_prefix="$out/" -print_final_stats=1 "${dict[@]}" ${FUZZ_FLAGS:-} \
+        "$out/corpus" "corpus/$target"; then
+        failed+=("$target")
+        echo "== $target FAILED; inputs in $out/" >&2
+    fi
+done
+
+if [ ${#failed[@]} -gt 0 ]; then
+    echo "fuzzing found problems in: ${failed[*]}" >&2
+    exit 1
+fi
+echo "fuzzing: no problems in ${targets[*]} (${seconds}s each)"
