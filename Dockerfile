@@ -31,7 +31,7 @@ WORKDIR /var/lib/siwa-mock
 EXPOSE 8080 8443
 # The binary checks itself: no curl or wget in the image. `health` reads SIWA_MOCK_PORT like `serve`,
 # so the check follows the port (equivalent to --url http://127.0.0.1:8080 by default).
-HEALTHCHECK --interval=2s --timeout=3s --start-period=10s --retries=3 \
+HEALTHCHECK --interval=1s --timeout=3s --start-period=10s --retries=3 \
     CMD ["siwa-mock", "health", "--timeout", "2000"]
 USER siwa
 ENTRYPOINT ["siwa-mock"]

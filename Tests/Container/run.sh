@@ -184,6 +184,16 @@ assert any(l["scheme"] == "https" for l in lines)
 ' || fail "JSON request log lines"
 say "TLS smoke ok (curl TLS 1.2 + 1.3, Python ssl, no-CA refused, plain HTTP → 400, JSON logs)"
 
+# A full sign-in through an unmodified client library (social-auth-core's AppleIdAuth hardcodes
+# https://appleid.apple.com); name resolution is redirected to the container, TLS is verified for real.
+venv="$here/.venv"
+want="$(sha256sum "$here/requirements.txt" | cut -d' ' -f1)"
+if [[ ! -x "$venv/bin/python" || "$(cat "$venv/.requirements.sha256" 2>/dev/null)" != "$want" ]]; then
+    python3 -m venv "$venv" && "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$here/requirements.txt" \
+        && echo "$want" >"$venv/.requirements.sha256"
+fi
+"$venv/bin/python" "$here/tls_signin.py" "$tls_port" "$work/ca.pem" || fail "sign-in through social-auth-core over TLS"
+
 # --- lifecycle: SIGTERM, restart keeps the CA ----------------------------------------------------------
 stop_ms=$(date +%s%3N)
 docker stop -t 10 "$name" >/dev/null
