@@ -53,6 +53,7 @@ let package = Package(
         .testTarget(name: "JOSETests", dependencies: ["JOSE", "JSON"], swiftSettings: swiftSettings),
         .testTarget(name: "ScenarioFormatTests", dependencies: ["ScenarioFormat"], swiftSettings: swiftSettings),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TLS"], swiftSettings: swiftSettings),
+        .testTarget(name: "TLSTests", dependencies: ["TLS"], swiftSettings: swiftSettings),
         .testTarget(
             name: "SIWACoreTests",
             dependencies: ["SIWACore", "JOSE", "JSON", "SIWATestSupport"],

@@ -25,13 +25,13 @@ public final class TLSServerContext: @unchecked Sendable {
         // SSL_OP_NO_COMPRESSION (bit 17), SSL_OP_CIPHER_SERVER_PREFERENCE (bit 22), SSL_OP_NO_RENEGOTIATION
         // (bit 30): written out because SSL_OP_BIT is a function-like macro Swift cannot import.
         _ = SSL_CTX_set_options(context, (1 << 17) | (1 << 22) | (1 << 30))
-        try useChain(certificateChainPEM)
-        try useKey(privateKeyPEM)
+        let leaf = try useChain(certificateChainPEM)
+        try useKey(privateKeyPEM, for: leaf)
     }
 
     deinit { SSL_CTX_free(context) }
 
-    private func useChain(_ pem: String) throws(TLSError) {
+    private func useChain(_ pem: String) throws(TLSError) -> X509Certificate {
         let certificates = try X509Certificate.readAll(pem: pem)
         guard let leaf = certificates.first else {
             throw TLSError(.invalidCredentials, "the certificate file holds no PEM certificate")
@@ -44,10 +44,15 @@ public final class TLSServerContext: @unchecked Sendable {
             guard SSL_CTX_ctrl(context, SSL_CTRL_CHAIN_CERT, 1, UnsafeMutableRawPointer(intermediate.pointer)) == 1
             else { throw OpenSSLErrorQueue.failure(.invalidCredentials, "an intermediate certificate cannot be used") }
         }
+        return leaf
     }
 
-    private func useKey(_ pem: String) throws(TLSError) {
+    private func useKey(_ pem: String, for leaf: X509Certificate) throws(TLSError) {
         let key = try PrivateKey(pem: pem)
+        guard X509_check_private_key(leaf.pointer, key.pointer) == 1 else {
+            _ = OpenSSLErrorQueue.drain()
+            throw TLSError(.invalidCredentials, "the private key does not match the certificate")
+        }
         guard SSL_CTX_use_PrivateKey(context, key.pointer) == 1 else {
             throw OpenSSLErrorQueue.failure(.invalidCredentials, "the private key cannot be used")
         }

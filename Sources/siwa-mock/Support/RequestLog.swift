@@ -19,27 +19,31 @@ struct RequestLog: Sendable {
     }
 
     func record(_ exchange: HTTPExchangeRecord) {
+        guard let line = line(for: exchange, requestID: sequence.next(), time: Self.timestamp()) else { return }
+        console.err(line)
+    }
+
+    /// The log line for one exchange, or nil when its level is below `--log-level`.
+    func line(for exchange: HTTPExchangeRecord, requestID id: String, time: String) -> String? {
         let level: LogSettings.Level = exchange.status >= 500 ? .error : .info
-        guard level >= settings.minimumLevel else { return }
+        guard level >= settings.minimumLevel else { return nil }
         let path = exchange.target.split(separator: "?", maxSplits: 1).first.map(String.init) ?? exchange.target
-        let id = sequence.next()
         let fields = exchange.logFields.sorted { $0.key < $1.key }.map { ($0.key, Self.redact($0.key, $0.value)) }
         switch settings.format {
         case .text:
             let extra = fields.map { " \($0.0)=\($0.1)" }.joined()
-            console.err(
-                "\(Self.timestamp()) \(exchange.remoteAddress) \(exchange.method) \(path) \(exchange.status) "
-                    + "\(exchange.durationMicroseconds)us id=\(id)\(exchange.secure ? " tls" : "")\(extra)")
+            return "\(time) \(exchange.remoteAddress) \(exchange.method) \(path) \(exchange.status) "
+                + "\(exchange.durationMicroseconds)us id=\(id)\(exchange.secure ? " tls" : "")\(extra)"
         case .json:
             var object: [(String, JSONValue)] = [
-                ("time", .string(Self.timestamp())), ("level", .string(level.name)), ("msg", "request"),
+                ("time", .string(time)), ("level", .string(level.name)), ("msg", "request"),
                 ("request_id", .string(id)), ("method", .string(exchange.method)), ("path", .string(path)),
                 ("status", .int(Int64(exchange.status))),
                 ("latency_ms", .double(Double(exchange.durationMicroseconds) / 1000)),
                 ("client", .string(exchange.remoteAddress)), ("scheme", .string(exchange.secure ? "https" : "http")),
             ]
             object += fields.map { ($0.0, JSONValue.string($0.1)) }
-            console.err(JSONValue.object(JSONObject(object)).serializedString())
+            return JSONValue.object(JSONObject(object)).serializedString()
         }
     }
 
