@@ -9,7 +9,7 @@
 # up to --target, so `prebuilt` comes before the stage that needs the Swift image.
 
 ARG RUNTIME_IMAGE=debian:bookworm-slim
-ARG SWIFT_IMAGE=swift:6.1-bookworm
+ARG SWIFT_IMAGE=swift:6.3-bookworm
 
 # --- runtime-base: what every runtime image has ------------------------------------------------------
 FROM ${RUNTIME_IMAGE} AS runtime-base
