@@ -28,7 +28,9 @@ enum PEMBuffer {
     static func withReading<R>(_ text: String, _ body: (OpaquePointer) throws(TLSError) -> R) throws(TLSError) -> R {
         let bytes = Array(text.utf8)
         guard bytes.count < 1 << 24 else { throw TLSError(.invalidCredentials, "PEM input too large") }
-        guard let bio = BIO_new(BIO_s_mem()) else { throw OpenSSLErrorQueue.failure(.internalFailure, "BIO_new failed") }
+        guard let bio = BIO_new(BIO_s_mem()) else {
+            throw OpenSSLErrorQueue.failure(.internalFailure, "BIO_new failed")
+        }
         defer { BIO_free(bio) }
         let written = bytes.withUnsafeBytes { BIO_write(bio, $0.baseAddress, Int32($0.count)) }
         guard written == Int32(bytes.count) || bytes.isEmpty else {
@@ -39,7 +41,9 @@ enum PEMBuffer {
 
     /// Runs `write` against a fresh memory BIO and returns what it wrote as text.
     static func written(_ what: String, _ write: (OpaquePointer) -> Int32) throws(TLSError) -> String {
-        guard let bio = BIO_new(BIO_s_mem()) else { throw OpenSSLErrorQueue.failure(.internalFailure, "BIO_new failed") }
+        guard let bio = BIO_new(BIO_s_mem()) else {
+            throw OpenSSLErrorQueue.failure(.internalFailure, "BIO_new failed")
+        }
         defer { BIO_free(bio) }
         guard write(bio) == 1 else { throw OpenSSLErrorQueue.failure(.internalFailure, "\(what) failed") }
         var data: UnsafeMutablePointer<CChar>? = nil

@@ -25,7 +25,9 @@ public final class TLSSession {
     }
 
     public init(context: TLSServerContext) throws(TLSError) {
-        guard let ssl = SSL_new(context.context) else { throw OpenSSLErrorQueue.failure(.internalFailure, "SSL_new failed") }
+        guard let ssl = SSL_new(context.context) else {
+            throw OpenSSLErrorQueue.failure(.internalFailure, "SSL_new failed")
+        }
         guard let input = BIO_new(BIO_s_mem()), let output = BIO_new(BIO_s_mem()) else {
             SSL_free(ssl)
             throw OpenSSLErrorQueue.failure(.internalFailure, "BIO_new failed")
@@ -76,7 +78,8 @@ public final class TLSSession {
         while offset < plaintext.count {
             ERR_clear_error()
             let chunk = min(plaintext.count - offset, 1 << 30)
-            let written = plaintext.withUnsafeBytes { bytes in SSL_write(ssl, bytes.baseAddress! + offset, Int32(chunk)) }
+            let written = plaintext.withUnsafeBytes { bytes in SSL_write(ssl, bytes.baseAddress! + offset, Int32(chunk))
+            }
             guard written > 0 else { throw OpenSSLErrorQueue.failure(.internalFailure, "SSL_write failed") }
             offset += Int(written)
         }

@@ -39,7 +39,9 @@ import Testing
         #expect(requests[0]["path"] == .string("/auth/authorize"))  // no query string
         #expect(requests[1]["method"] == .string("POST") && requests[1]["status"] == .int(200))
         #expect(requests[0]["request_id"] != requests[1]["request_id"])
-        for secretValue in [code, secret, tokens["access_token"]?.stringValue, tokens["id_token"]?.stringValue].compactMap({ $0 }) {
+        for secretValue in [code, secret, tokens["access_token"]?.stringValue, tokens["id_token"]?.stringValue]
+            .compactMap({ $0 })
+        {
             #expect(!log.contains(secretValue))
         }
         #expect(!log.contains("login_hint"))
@@ -50,7 +52,9 @@ import Testing
         var record = HTTPExchangeRecord(
             method: "POST", target: "/auth/token?x=1", status: 400, durationMicroseconds: 1500,
             remoteAddress: "127.0.0.1:5000", secure: true)
-        record.logFields = ["client_id": "com.example.web", "code": "c0de-very-secret", "fault": "delay", "user": "alice"]
+        record.logFields = [
+            "client_id": "com.example.web", "code": "c0de-very-secret", "fault": "delay", "user": "alice",
+        ]
         let line = try #require(log.line(for: record, requestID: "abc-1", time: "2026-01-01T00:00:00.000Z"))
         let entry = try JSONValue.parse(line)
         #expect(entry["client_id"] == .string("com.example.web"))
@@ -68,8 +72,10 @@ import Testing
 
     @Test func logLevelFiltersRequests() throws {
         let quiet = RequestLog(settings: LogSettings(format: .json, minimumLevel: .warn))
-        let ok = HTTPExchangeRecord(method: "GET", target: "/", status: 200, durationMicroseconds: 1, remoteAddress: "a")
-        let failed = HTTPExchangeRecord(method: "GET", target: "/", status: 500, durationMicroseconds: 1, remoteAddress: "a")
+        let ok = HTTPExchangeRecord(
+            method: "GET", target: "/", status: 200, durationMicroseconds: 1, remoteAddress: "a")
+        let failed = HTTPExchangeRecord(
+            method: "GET", target: "/", status: 500, durationMicroseconds: 1, remoteAddress: "a")
         #expect(quiet.line(for: ok, requestID: "1", time: "t") == nil)
         #expect(quiet.line(for: failed, requestID: "2", time: "t") != nil)
     }

@@ -48,7 +48,8 @@ import Testing
         let jwks = try JSONValue.parse(keys.stdout)
         #expect(jwks["keys"]?[0]?["kid"] == .string("Aj3F8kLq2X"))
         // The plain listener still answers, and also serves the CA for CI jobs that cannot exec into the mock.
-        let served = try HTTPClient.send(HTTPClientRequest(target: "/mock/tls/ca.pem"), host: "127.0.0.1", port: mock.port)
+        let served = try HTTPClient.send(
+            HTTPClientRequest(target: "/mock/tls/ca.pem"), host: "127.0.0.1", port: mock.port)
         #expect(served.status == 200)
         #expect(String(decoding: served.body, as: UTF8.self) == ca.stdout)
         // Without the CA the client refuses the certificate (curl exit 60).
@@ -80,13 +81,16 @@ import Testing
         let (second, _) = try startTLS(directory.path, ["--tls-name", "mock.test"])
         #expect(second.stop() == 0)
         #expect(try String(contentsOfFile: directory.path + "/ca.pem", encoding: .utf8) == ca)
-        for (file, mode) in [("ca-key.pem", 0o600), ("tls-key.pem", 0o600), ("tls-cert.pem", 0o600), ("ca.pem", 0o644)] {
+        for (file, mode) in [("ca-key.pem", 0o600), ("tls-key.pem", 0o600), ("tls-cert.pem", 0o600), ("ca.pem", 0o644)]
+        {
             let attributes = try FileManager.default.attributesOfItem(atPath: directory.path + "/" + file)
             #expect((attributes[.posixPermissions] as? Int) == mode, "\(file)")
         }
         // The reissued certificate covers the new name.
         let text = try openssl(["x509", "-noout", "-ext", "subjectAltName", "-in", directory.path + "/tls-cert.pem"])
-        #expect(text.contains("DNS:mock.test") && text.contains("DNS:appleid.apple.com") && text.contains("IP Address:127.0.0.1"))
+        #expect(
+            text.contains("DNS:mock.test") && text.contains("DNS:appleid.apple.com")
+                && text.contains("IP Address:127.0.0.1"))
     }
 
     @Test func noHTTPServesOnlyHTTPSWithOneReadyLine() throws {
@@ -111,7 +115,9 @@ import Testing
             #expect(run.status == 64, "\(arguments)")
             #expect(run.stderr.contains(message), "\(arguments): \(run.stderr)")
         }
-        let missing = try MockProcess.run(["serve", "--port", "0", "--tls", "--tls-cert", "/nonexistent/c.pem", "--tls-key", "/nonexistent/k.pem"])
+        let missing = try MockProcess.run([
+            "serve", "--port", "0", "--tls", "--tls-cert", "/nonexistent/c.pem", "--tls-key", "/nonexistent/k.pem",
+        ])
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("/nonexistent/c.pem"))
     }

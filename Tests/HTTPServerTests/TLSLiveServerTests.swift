@@ -27,7 +27,8 @@ import Testing
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout.hasPrefix("GET /first 0POST /post 300000"))
             #expect(result.stdout.utf8.count == "GET /first 0POST /post 300000".utf8.count + Self.bigBody.count)
-            #expect(result.stderr.contains("Re-using existing connection") || result.stderr.contains("Reusing existing"))
+            #expect(
+                result.stderr.contains("Re-using existing connection") || result.stderr.contains("Reusing existing"))
         }
     }
 
@@ -43,7 +44,8 @@ import Testing
 
     @Test func plainHTTPOnTheTLSPortGets400AndIsLoggedAndTheServerKeepsServing() throws {
         try withTLSServer { server, fixture in
-            let response = try HTTPClient.send(HTTPClientRequest(target: "/auth/keys"), host: "127.0.0.1", port: server.port)
+            let response = try HTTPClient.send(
+                HTTPClientRequest(target: "/auth/keys"), host: "127.0.0.1", port: server.port)
             #expect(response.status == 400)
             #expect(String(decoding: response.body, as: UTF8.self).contains("speaks HTTPS"))
             let diagnostics = fixture.waitForDiagnostics(1)
@@ -96,7 +98,8 @@ import Testing
         case "/truncate":
             return HTTPResponse(status: 200, body: Array(repeating: 1, count: 10_000), delivery: .truncatedBody)
         default:
-            return HTTPResponse(status: 200, body: Array("\(request.method) \(request.target) \(request.body.count)".utf8))
+            return HTTPResponse(
+                status: 200, body: Array("\(request.method) \(request.target) \(request.body.count)".utf8))
         }
     }
 }
@@ -170,7 +173,8 @@ enum Curl {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
         process.arguments = arguments
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         try process.run()

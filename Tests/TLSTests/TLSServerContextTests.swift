@@ -36,7 +36,8 @@ import Testing
     @Test func sessionTurnsGarbageIntoAFailureNotACrash() throws {
         let ca = try TLSCertificateAuthority.generate()
         let leaf = try ca.issueServerCertificate(for: ["localhost"])
-        let context = try TLSServerContext(certificateChainPEM: leaf.certificateChainPEM, privateKeyPEM: leaf.privateKeyPEM)
+        let context = try TLSServerContext(
+            certificateChainPEM: leaf.certificateChainPEM, privateKeyPEM: leaf.privateKeyPEM)
         let session = try TLSSession(context: context)
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 1)
         defer { buffer.deallocate() }

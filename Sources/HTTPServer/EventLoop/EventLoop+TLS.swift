@@ -103,6 +103,7 @@ extension EventLoop {
     }
 
     func report(_ kind: HTTPServerDiagnostic.Kind, _ connection: Connection, _ message: String) {
-        context.onDiagnostic?(HTTPServerDiagnostic(kind: kind, remoteAddress: connection.remoteAddress, message: message))
+        context.onDiagnostic?(
+            HTTPServerDiagnostic(kind: kind, remoteAddress: connection.remoteAddress, message: message))
     }
 }

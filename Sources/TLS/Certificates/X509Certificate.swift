@@ -19,7 +19,8 @@ final class X509Certificate {
             // The loop ends with a "no start line" error at the end of the input; anything else is real.
             let detail = OpenSSLErrorQueue.drain()
             if result.isEmpty {
-                throw TLSError(.invalidCredentials, detail.isEmpty ? "no PEM certificate" : "no PEM certificate (\(detail))")
+                throw TLSError(
+                    .invalidCredentials, detail.isEmpty ? "no PEM certificate" : "no PEM certificate (\(detail))")
             }
             return result
         }

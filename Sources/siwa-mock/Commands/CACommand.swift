@@ -36,12 +36,14 @@ struct CACommand: Command {
             let base = url.hasSuffix("/") ? String(url.dropLast()) : url
             let response: HTTPClientResponse
             do {
-                response = try HTTPClient.send(HTTPClientRequest(), to: base + CAResponder.path, timeoutMilliseconds: 5000)
+                response = try HTTPClient.send(
+                    HTTPClientRequest(), to: base + CAResponder.path, timeoutMilliseconds: 5000)
             } catch {
                 throw RuntimeError("cannot fetch the CA from \(base): \(error)")
             }
             guard response.status == 200 else {
-                throw RuntimeError("\(base)\(CAResponder.path) answered \(response.status) (is the mock running with --tls?)")
+                throw RuntimeError(
+                    "\(base)\(CAResponder.path) answered \(response.status) (is the mock running with --tls?)")
             }
             Console().out(String(decoding: response.body, as: UTF8.self), terminator: "")
             return 0

@@ -12,7 +12,9 @@ struct HealthCommand: Command {
         """
     static let options: [OptionSpec] = [
         .value("url", "url", help: "Base URL of the mock (http:// only).", default: "http://127.0.0.1:PORT"),
-        .value("port", "port", help: "Port of the mock on 127.0.0.1 when --url is not given.", default: "8080", environment: true),
+        .value(
+            "port", "port", help: "Port of the mock on 127.0.0.1 when --url is not given.", default: "8080",
+            environment: true),
         .value("timeout", "ms", help: "Give up after this many milliseconds.", default: "3000"),
     ]
 

@@ -5,7 +5,8 @@ struct TLSOptions: Sendable {
     static let specs: [OptionSpec] = [
         .flag("tls", help: "Also serve HTTPS (TLS 1.2/1.3) on --tls-port.", environment: true),
         .value("tls-port", "port", help: "HTTPS port; 0 picks a free one.", default: "8443", environment: true),
-        .value("tls-cert", "file", help: "PEM certificate chain to serve instead of the local CA's.", environment: true),
+        .value(
+            "tls-cert", "file", help: "PEM certificate chain to serve instead of the local CA's.", environment: true),
         .value("tls-key", "file", help: "PEM private key for --tls-cert.", environment: true),
         .value(
             "tls-name", "name",
@@ -13,9 +14,12 @@ struct TLSOptions: Sendable {
             environment: true, repeatable: true),
         .value(
             "tls-dir", "dir",
-            help: "Where the local CA and server certificate live (default: --state-dir, else ~/.local/state/siwa-mock).",
+            help:
+                "Where the local CA and server certificate live (default: --state-dir, else ~/.local/state/siwa-mock).",
             environment: true),
-        .flag("no-http", help: "Serve only HTTPS (needs --tls); the health check must then use another way in.", environment: true),
+        .flag(
+            "no-http", help: "Serve only HTTPS (needs --tls); the health check must then use another way in.",
+            environment: true),
     ]
 
     var enabled: Bool
@@ -84,7 +88,9 @@ struct TLSOptions: Sendable {
 /// `--log-format` and `--log-level`, shared by commands that log.
 enum LogOptions {
     static let specs: [OptionSpec] = [
-        .value("log-format", "format", help: "Request log format: text or json (JSON Lines).", default: "text", environment: true),
+        .value(
+            "log-format", "format", help: "Request log format: text or json (JSON Lines).", default: "text",
+            environment: true),
         .value("log-level", "level", help: "debug, info, warn or error.", default: "info", environment: true),
     ]
 
@@ -98,7 +104,8 @@ enum LogOptions {
         }
         if let text = arguments.value("log-level") {
             guard let level = LogSettings.Level(name: text) else {
-                throw UsageError("\(arguments.source(of: "log-level")) must be debug, info, warn or error, got '\(text)'")
+                throw UsageError(
+                    "\(arguments.source(of: "log-level")) must be debug, info, warn or error, got '\(text)'")
             }
             settings.minimumLevel = level
         }

@@ -13,20 +13,21 @@ struct ServeCommand: Command {
         line `siwa-mock listening on https://HOST:TLS-PORT` (only that one with --no-http). Request logs go
         to stderr. SIGTERM or SIGINT finish in-flight requests and exit 0.
 
-        --tls without --tls-cert/--tls-key creates a local CA in the state directory (reused across
-        restarts; default ~/.local/state/siwa-mock) and a certificate for appleid.apple.com, localhost,
-        127.0.0.1 and every --tls-name. `siwa-mock ca` prints the CA; GET /mock/tls/ca.pem serves it.
+        --tls without --tls-cert/--tls-key creates a local CA in the TLS directory (--tls-dir, else
+        --state-dir, else ~/.local/state/siwa-mock; reused across restarts) and a certificate for
+        appleid.apple.com, localhost, 127.0.0.1, ::1 and every --tls-name. `siwa-mock ca` prints the CA; GET /mock/tls/ca.pem serves it.
         """
-    static let options: [OptionSpec] = [
-        .value("host", "host", help: "Address to listen on.", default: "127.0.0.1", environment: true),
-        .value("port", "port", help: "Port to listen on; 0 picks a free one.", default: "8080", environment: true),
-        .value(
-            "public-url", "url", help: "Base URL the mock advertises in its discovery document.",
-            default: "http://HOST:PORT", environment: true),
-        .value(
-            "state-dir", "dir", help: "Keep signing keys and the TLS CA here (created if missing) across restarts.",
-            environment: true),
-    ] + TLSOptions.specs + LogOptions.specs
+    static let options: [OptionSpec] =
+        [
+            .value("host", "host", help: "Address to listen on.", default: "127.0.0.1", environment: true),
+            .value("port", "port", help: "Port to listen on; 0 picks a free one.", default: "8080", environment: true),
+            .value(
+                "public-url", "url", help: "Base URL the mock advertises in its discovery document.",
+                default: "http://HOST:PORT", environment: true),
+            .value(
+                "state-dir", "dir", help: "Keep signing keys and the TLS CA here (created if missing) across restarts.",
+                environment: true),
+        ] + TLSOptions.specs + LogOptions.specs
 
     var host: String
     var port: Int

@@ -15,7 +15,8 @@ struct CAResponder: HTTPResponder {
                 body: Array("method not allowed\n".utf8))
         }
         return HTTPResponse(
-            status: 200, headers: HTTPHeaders([("Content-Type", "application/x-pem-file"), ("Cache-Control", "no-store")]),
+            status: 200,
+            headers: HTTPHeaders([("Content-Type", "application/x-pem-file"), ("Cache-Control", "no-store")]),
             body: Array(certificatePEM.utf8))
     }
 }

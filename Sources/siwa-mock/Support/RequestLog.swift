@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import HTTPServer
 import JSON
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// One line per request on stderr, as text or JSON Lines: time, request id, peer, method, path (never
 /// the query or body, which can hold codes and secrets), status, latency and the responder's log fields

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import TLS
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The TLS files in the state directory: a local CA (`ca.pem`, `ca-key.pem`) created once and reused
 /// across restarts, and the server certificate it issued (`tls-cert.pem`, `tls-key.pem`), reissued when
