@@ -194,6 +194,14 @@ if [[ ! -x "$venv/bin/python" || "$(cat "$venv/.requirements.sha256" 2>/dev/null
 fi
 "$venv/bin/python" "$here/tls_signin.py" "$tls_port" "$work/ca.pem" || fail "sign-in through social-auth-core over TLS"
 
+# The interop suite against the container, once Tests/Interop/run.sh can target a running mock.
+if [[ -f Tests/Interop/run.sh ]] && grep -q -- '--base-url' Tests/Interop/run.sh; then
+    say "interop suite against the container"
+    bash Tests/Interop/run.sh --base-url "$base" -q || fail "interop suite against the container"
+else
+    say "interop suite: skipped here (Tests/Interop/run.sh has no --base-url option yet)"
+fi
+
 # --- lifecycle: SIGTERM, restart keeps the CA ----------------------------------------------------------
 stop_ms=$(date +%s%3N)
 docker stop -t 10 "$name" >/dev/null
