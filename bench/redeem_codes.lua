@@ -1,0 +1,57 @@
+-- wrk script: POST /auth/token (authorization_code), a fresh single-use code per request.
+-- Thread n reads OUT_DIR/codes-<n>.txt (written by mint_codes.lua); all requests share one
+-- ES256 client secret (CLIENT_SECRET), as a real backend reuses its secret for months.
+local threads = {}
+local counter = 0
+
+function setup(thread)
+    thread:set("id", counter)
+    counter = counter + 1
+    table.insert(threads, thread)
+end
+
+function init(args)
+    codes = {}
+    for line in io.lines(os.getenv("OUT_DIR") .. "/codes-" .. id .. ".txt") do
+        codes[#codes + 1] = line
+    end
+    next_code = 1
+    ok = 0
+    not_ok = 0
+    exhausted = 0
+    prefix = "client_id=com.example.web&client_secret=" .. os.getenv("CLIENT_SECRET") ..
+        "&grant_type=authorization_code&redirect_uri=http%3A%2F%2F127.0.0.1%3A8000%2Fcallback&code="
+    headers = { ["Content-Type"] = "application/x-www-form-urlencoded" }
+end
+
+function request()
+    local code = codes[next_code]
+    if code == nil then
+        exhausted = 1
+        wrk.thread:stop()
+        code = "exhausted"
+    end
+    next_code = next_code + 1
+    return wrk.format("POST", "/auth/token", headers, prefix .. code)
+end
+
+function response(status, headers, body)
+    if status == 200 then
+        ok = ok + 1
+    else
+        not_ok = not_ok + 1
+        if not_ok <= 3 then
+            io.stderr:write("non-200 from /auth/token: ", status, " ", body, "\n")
+        end
+    end
+end
+
+function done(summary, latency, requests)
+    local good, bad, dry = 0, 0, 0
+    for _, thread in ipairs(threads) do
+        good = good + thread:get("ok")
+        bad = bad + thread:get("not_ok")
+        dry = dry + thread:get("exhausted")
+    end
+    io.write(string.format("STATUS200 %d NON200 %d EXHAUSTED_THREADS %d\n", good, bad, dry))
+end
