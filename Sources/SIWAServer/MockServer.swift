@@ -5,7 +5,8 @@ import SIWACore
 /// Both share one `AppleIdentityProvider`, so control calls change what the Apple endpoints answer.
 ///
 /// Every request lands in the journal (`GET /mock/requests`); with an admin token every `/mock/`
-/// call needs `Authorization: Bearer <token>` (401 otherwise) while Apple's endpoints stay open.
+/// call except `/mock/health` (container health checks carry no secret) needs
+/// `Authorization: Bearer <token>` (401 otherwise), while Apple's endpoints stay open.
 /// Apple's endpoints run behind the scenario's fault rules and timeline (`FaultInjector`);
 /// `/mock/faults` manages the rules.
 public struct MockServer: HTTPResponder {
@@ -71,7 +72,7 @@ public struct MockServer: HTTPResponder {
         let prelude = recorder.prelude(for: request)
         let response: HTTPResponse
         if request.path.hasPrefix("/mock/") {
-            if let adminToken, !Self.presents(adminToken, in: request) {
+            if let adminToken, request.path != "/mock/health", !Self.presents(adminToken, in: request) {
                 response = ControlFailure(
                     status: 401, error: "unauthorized", field: "Authorization",
                     "control calls need Authorization: Bearer <admin token>"

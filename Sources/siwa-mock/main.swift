@@ -17,7 +17,8 @@ func runTool() -> Int32 {
     let tool = CommandLineTool(
         commands: [
             ServeCommand.self, ClientSecretCommand.self, KeygenCommand.self, VerifyCommand.self, CredentialCommand.self,
-            NotifyCommand.self, ClockCommand.self, RequestsCommand.self, CheckCommand.self,
+            NotifyCommand.self, ClockCommand.self, RequestsCommand.self, CheckCommand.self, HealthCommand.self,
+            CACommand.self,
         ],
         defaultCommand: ServeCommand.name, environment: environment, console: Console())
     return tool.run(CommandLine.arguments)

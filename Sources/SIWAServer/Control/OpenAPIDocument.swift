@@ -429,7 +429,8 @@ enum OpenAPIDocument {
   },
   "/mock/health": {
    "get": {
-    "summary": "Readiness",
+    "summary": "Readiness (open even with --admin-token)",
+    "security": [],
     "responses": {
      "200": {
       "description": "Ready",
@@ -449,34 +450,17 @@ enum OpenAPIDocument {
         }
        }
       }
-     },
-     "401": {
-      "$ref": "#/components/responses/Unauthorized"
      }
-    },
-    "security": [
-     {},
-     {
-      "adminToken": []
-     }
-    ]
+    }
    },
    "head": {
     "summary": "Readiness (no body)",
+    "security": [],
     "responses": {
      "200": {
       "description": "Ready"
-     },
-     "401": {
-      "$ref": "#/components/responses/Unauthorized"
      }
-    },
-    "security": [
-     {},
-     {
-      "adminToken": []
-     }
-    ]
+    }
    }
   },
   "/mock/openapi.json": {
