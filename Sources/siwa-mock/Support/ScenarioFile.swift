@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-import ScenarioFormat
 import SIWACore
 import SIWAServer
+import ScenarioFormat
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Reading scenario files from disk: the text, the `pem_file:`s it names, and a change stamp for reload.
 enum ScenarioFile {
@@ -15,7 +16,8 @@ enum ScenarioFile {
         } catch {
             throw ScenarioFileError(lines: ["\(path): \(error.message)"])
         }
-        let loader = ScenarioLoader(readFile: { try? FileSystem.readText($0) }, generateMissingKeys: generateMissingKeys)
+        let loader = ScenarioLoader(
+            readFile: { try? FileSystem.readText($0) }, generateMissingKeys: generateMissingKeys)
         do {
             return try loader.load(text, file: path)
         } catch {
