@@ -56,7 +56,7 @@ extension ScenarioLoader {
             ]
             return SigningKeySet(
                 keys: (0..<Int(count)).map { index in
-                    SigningKey(kid: kids[index], privateKeyPEM: generatedPEM(), published: true, signs: index == 0)
+                    SigningKey(kid: kids[index], privateKeyPEM: generatedPEM(kid: kids[index]), published: true, signs: index == 0)
                 })
         }
         guard let items = context.sequence(node, at: "signing_keys") else { return SigningKeySet() }
@@ -71,7 +71,7 @@ extension ScenarioLoader {
                 context.read(map.optional("published"), { node throws(ScenarioDiagnostic) in try node.bool() }) ?? true
             var pem: String
             if map.optional("pem") == nil && map.optional("pem_file") == nil {
-                pem = generatedPEM()
+                pem = generatedPEM(kid: kid)
             } else {
                 guard let read = readPEM(map, path: "\(path).pem", context) else { return nil }
                 do throws(JOSEError) {
@@ -90,7 +90,9 @@ extension ScenarioLoader {
     }
 
     /// A fresh RSA-2048 key (slow: 70–470 ms), or "" when generation is off (`check`).
-    func generatedPEM() -> String {
+    func generatedPEM(kid: String) -> String {
+        guard generateMissingKeys else { return "" }
+        note("signing key '\(kid)' has no PEM: generating an RSA-2048 key (slow, and different on every run)")
         guard generateMissingKeys, let key = try? RSAPrivateKey.generate(bits: 2048) else { return "" }
         return Self.trimmed(key.pemPKCS8())
     }

@@ -173,7 +173,7 @@ extension ScenarioLoader {
             kids.append(kid)
             let pem: String?
             if keyMap.optional("pem") == nil && keyMap.optional("pem_file") == nil {
-                pem = generatedPEM()
+                pem = generatedPEM(kid: kid)
             } else {
                 pem = readPEM(keyMap, path: "timeline.rotate_key.pem", context)
             }

@@ -11,6 +11,8 @@ public struct ScenarioLoader {
     public var readFile: (String) -> String?
     /// Generate RSA keys for `signing_keys` entries without a PEM (70–470 ms each). `check` turns it off.
     public var generateMissingKeys: Bool
+    /// Receives notices worth logging (keys being generated).
+    public var note: (String) -> Void = { _ in }
 
     public init(readFile: @escaping (String) -> String? = { _ in nil }, generateMissingKeys: Bool = true) {
         self.readFile = readFile

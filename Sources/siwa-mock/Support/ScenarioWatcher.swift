@@ -46,7 +46,7 @@ struct ScenarioWatcher: Sendable {
 
     func reload() {
         do {
-            let scenario = try ScenarioFile.load(path)
+            let scenario = try ScenarioFile.load(path, log: log)
             do {
                 try server.replaceScenario(scenario)
                 log.note("scenario reloaded from \(path)")
