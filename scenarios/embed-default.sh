@@ -9,17 +9,17 @@ out=Sources/SIWACore/ScenarioLoading/DefaultScenarioText.swift
   echo 'extension ScenarioLoader {'
   echo '    /// The text of `scenarios/default.yaml`, byte for byte (a test checks it).'
   echo '    public static let defaultScenarioText = #"""'
-  cat scenarios/default.yaml
+  sed 's/^\(.\)/        \1/' scenarios/default.yaml
   echo ''
-  echo '"""#'
+  echo '        """#'
   echo ''
   echo '    /// The key files `default.yaml` names with `pem_file:`, relative to `scenarios/`.'
   echo '    public static let defaultScenarioFiles: [String: String] = ['
   for f in keys/AuthKey_KEY1234567.pub.pem keys/signing-Aj3F8kLq2X.pem keys/signing-Pb7Yt1ZcQ9.pem; do
     echo "        \"$f\": #\"\"\""
-    cat "scenarios/$f"
+    sed 's/^\(.\)/        \1/' "scenarios/$f"
     echo ''
-    echo '"""#,'
+    echo '        """#,'
   done
   echo '    ]'
   echo '}'

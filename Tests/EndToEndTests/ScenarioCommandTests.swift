@@ -11,7 +11,8 @@ import Testing
     static let scenarios = repository + "/scenarios"
 
     static var exampleFiles: [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: scenarios)) ?? []).filter { $0.hasSuffix(".yaml") }.sorted()
+        ((try? FileManager.default.contentsOfDirectory(atPath: scenarios)) ?? []).filter { $0.hasSuffix(".yaml") }
+            .sorted()
             .map { scenarios + "/" + $0 }
     }
 
@@ -35,7 +36,10 @@ import Testing
 
     @Test func checkPrintsEveryPositionedErrorAndFails() throws {
         let run = try MockProcess.run(
-            ["check", "Tests/ScenarioCorpus/unknown-key.yaml", "scenarios/default.yaml", "Tests/ScenarioCorpus/wrong-type.yaml"],
+            [
+                "check", "Tests/ScenarioCorpus/unknown-key.yaml", "scenarios/default.yaml",
+                "Tests/ScenarioCorpus/wrong-type.yaml",
+            ],
             directory: Self.repository)
         #expect(run.status == 1)
         #expect(run.stdout == "scenarios/default.yaml: ok\n")
@@ -59,7 +63,8 @@ import Testing
         let mock = try MockProcess(["--scenario", Self.scenarios + "/flaky-token-endpoint.yaml"])
         var headers = HTTPHeaders()
         headers.add("Content-Type", "application/x-www-form-urlencoded")
-        let request = HTTPClientRequest(method: "POST", target: "/auth/token", headers: headers, body: Array("grant_type=x".utf8))
+        let request = HTTPClientRequest(
+            method: "POST", target: "/auth/token", headers: headers, body: Array("grant_type=x".utf8))
         let first = try HTTPClient.send(request, host: "127.0.0.1", port: mock.port)
         #expect(first.status == 503)
         let second = try HTTPClient.send(request, host: "127.0.0.1", port: mock.port)
@@ -77,13 +82,16 @@ import Testing
     }
 
     @Test func invalidScenarioStopsServeWithPositionedErrors() throws {
-        let run = try MockProcess.run(["serve", "--port", "0", "--scenario", "Tests/ScenarioCorpus/duplicate-user.yaml"], directory: Self.repository)
+        let run = try MockProcess.run(
+            ["serve", "--port", "0", "--scenario", "Tests/ScenarioCorpus/duplicate-user.yaml"],
+            directory: Self.repository)
         #expect(run.status == 1)
         #expect(run.stderr.contains("Tests/ScenarioCorpus/duplicate-user.yaml:5:9: duplicate user id 'alice'"))
     }
 
     @Test func editedScenarioIsReloadedAndABrokenEditKeepsTheOldOne() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("siwa-reload-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "siwa-reload-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("scenario.yaml").path
@@ -105,16 +113,21 @@ import Testing
         #expect(try publishedKIDs(mock) == ["Aj3F8kLq2X"])
 
         try write(published: true)
-        #expect(try waitUntil { try publishedKIDs(mock) == ["Aj3F8kLq2X", "Pb7Yt1ZcQ9"] }, "reloaded within the deadline")
+        #expect(
+            try waitUntil { try publishedKIDs(mock) == ["Aj3F8kLq2X", "Pb7Yt1ZcQ9"] }, "reloaded within the deadline")
 
         try write(published: false, extra: "lifetme: 1d")
         var log = ""
-        #expect(try waitUntil {
-            log += Self.availableText(mock.stderr.fileHandleForReading.fileDescriptor)
-            return log.contains("scenario reload failed")
-        })
+        #expect(
+            try waitUntil {
+                log += Self.availableText(mock.stderr.fileHandleForReading.fileDescriptor)
+                return log.contains("scenario reload failed")
+            })
         #expect(log.contains("scenario reloaded from \(file)"))
-        #expect(log.contains("scenario reload failed, keeping the previous scenario:\n\(file):8:1: unknown key 'lifetme' (did you mean 'lifetime'?)"))
+        #expect(
+            log.contains(
+                "scenario reload failed, keeping the previous scenario:\n\(file):8:1: unknown key 'lifetme' (did you mean 'lifetime'?)"
+            ))
         #expect(try publishedKIDs(mock) == ["Aj3F8kLq2X", "Pb7Yt1ZcQ9"], "nothing of the broken file was applied")
         #expect(mock.stop() == 0)
     }
@@ -153,11 +166,11 @@ extension ScenarioCommandTests {
         ])
         let page = try get(mock, "/auth/authorize?" + query)
         #expect(page.status == 200)
-        let token = try #require(page.bodyText.split(separator: "\"").first { $0.hasPrefix("eyJ") && $0.split(separator: ".").count == 3 })
+        let token = try #require(
+            page.bodyText.split(separator: "\"").first { $0.hasPrefix("eyJ") && $0.split(separator: ".").count == 3 })
         let payload = try #require(Base64URL.decode(String(token.split(separator: ".")[1])))
         let claims = try JSONValue.parse(payload)
         #expect(claims["iat"] == .int(1_767_225_600), "frozen at 2026-01-01T00:00:00Z")
         #expect(claims["exp"] == .int(1_767_225_600 + 600), "lifetime: 10m")
     }
 }
-

@@ -24,7 +24,10 @@ public final class FaultEngine: Sendable {
     ///   - seed: the scenario seed (probabilities and delay ranges are then reproducible).
     ///   - startMilliseconds: mock-clock time at load; rule windows are relative to it.
     public init(rules: [FaultRule] = [], seed: UInt64? = nil, startMilliseconds: Int64 = 0) {
-        state = Mutex(State(rules: rules.map { RuleState(rule: $0) }, random: Self.initialRandom(seed), startMilliseconds: startMilliseconds))
+        state = Mutex(
+            State(
+                rules: rules.map { RuleState(rule: $0) }, random: Self.initialRandom(seed),
+                startMilliseconds: startMilliseconds))
     }
 
     static func initialRandom(_ seed: UInt64?) -> UInt64 {
@@ -34,7 +37,9 @@ public final class FaultEngine: Sendable {
     /// Replaces every rule and counter (scenario reload).
     public func replace(rules: [FaultRule], seed: UInt64?, startMilliseconds: Int64) {
         state.withLock {
-            $0 = State(rules: rules.map { RuleState(rule: $0) }, random: Self.initialRandom(seed), startMilliseconds: startMilliseconds)
+            $0 = State(
+                rules: rules.map { RuleState(rule: $0) }, random: Self.initialRandom(seed),
+                startMilliseconds: startMilliseconds)
         }
     }
 

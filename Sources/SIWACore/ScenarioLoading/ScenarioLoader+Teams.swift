@@ -24,7 +24,9 @@ extension ScenarioLoader {
                 do throws(JOSEError) {
                     _ = try P256PublicKey(pem: pem)
                 } catch {
-                    context.report(context.node(forPath: "\(keyPath).pem"), "key '\(kid)': not a P-256 public key PEM (\(error.message))")
+                    context.report(
+                        context.node(forPath: "\(keyPath).pem"),
+                        "key '\(kid)': not a P-256 public key PEM (\(error.message))")
                     continue
                 }
                 team.clientSecretKeys.append(ClientSecretKey(kid: kid, publicKeyPEM: pem))
@@ -39,7 +41,8 @@ extension ScenarioLoader {
         context.note("signing_keys", node)
         if case .mapping = node.kind {
             guard let map = context.mapping(node, allowed: ["count"]) else { return SigningKeySet() }
-            guard let count = context.read(map.optional("count"), { node throws(ScenarioDiagnostic) in try node.int() }) else {
+            guard let count = context.read(map.optional("count"), { node throws(ScenarioDiagnostic) in try node.int() })
+            else {
                 context.report(node, "missing required key 'count'")
                 return SigningKeySet()
             }
@@ -47,10 +50,14 @@ extension ScenarioLoader {
                 context.report(map.optional("count")!, "count must be between 1 and 10")
                 return SigningKeySet()
             }
-            let kids = ["SIWAKEY001", "SIWAKEY002", "SIWAKEY003", "SIWAKEY004", "SIWAKEY005", "SIWAKEY006", "SIWAKEY007", "SIWAKEY008", "SIWAKEY009", "SIWAKEY010"]
-            return SigningKeySet(keys: (0..<Int(count)).map { index in
-                SigningKey(kid: kids[index], privateKeyPEM: generatedPEM(), published: true, signs: index == 0)
-            })
+            let kids = [
+                "SIWAKEY001", "SIWAKEY002", "SIWAKEY003", "SIWAKEY004", "SIWAKEY005", "SIWAKEY006", "SIWAKEY007",
+                "SIWAKEY008", "SIWAKEY009", "SIWAKEY010",
+            ]
+            return SigningKeySet(
+                keys: (0..<Int(count)).map { index in
+                    SigningKey(kid: kids[index], privateKeyPEM: generatedPEM(kid: kids[index]), published: true, signs: index == 0)
+                })
         }
         guard let items = context.sequence(node, at: "signing_keys") else { return SigningKeySet() }
         let keys: [SigningKey] = items.enumerated().compactMap { index, item -> SigningKey? in
@@ -58,17 +65,21 @@ extension ScenarioLoader {
             guard let map = context.mapping(item, allowed: ["kid", "pem", "pem_file", "signs", "published"], at: path),
                 let kid = readRequiredString(map, "kid", path: "\(path).kid", context)
             else { return nil }
-            let signs = context.read(map.optional("signs"), { node throws(ScenarioDiagnostic) in try node.bool() }) ?? false
-            let published = context.read(map.optional("published"), { node throws(ScenarioDiagnostic) in try node.bool() }) ?? true
+            let signs =
+                context.read(map.optional("signs"), { node throws(ScenarioDiagnostic) in try node.bool() }) ?? false
+            let published =
+                context.read(map.optional("published"), { node throws(ScenarioDiagnostic) in try node.bool() }) ?? true
             var pem: String
             if map.optional("pem") == nil && map.optional("pem_file") == nil {
-                pem = generatedPEM()
+                pem = generatedPEM(kid: kid)
             } else {
                 guard let read = readPEM(map, path: "\(path).pem", context) else { return nil }
                 do throws(JOSEError) {
                     _ = try RSAPrivateKey(pem: read)
                 } catch {
-                    context.report(context.node(forPath: "\(path).pem"), "key '\(kid)': not an RSA private key PEM (\(error.message))")
+                    context.report(
+                        context.node(forPath: "\(path).pem"),
+                        "key '\(kid)': not an RSA private key PEM (\(error.message))")
                     return nil
                 }
                 pem = read
@@ -79,7 +90,9 @@ extension ScenarioLoader {
     }
 
     /// A fresh RSA-2048 key (slow: 70–470 ms), or "" when generation is off (`check`).
-    func generatedPEM() -> String {
+    func generatedPEM(kid: String) -> String {
+        guard generateMissingKeys else { return "" }
+        note("signing key '\(kid)' has no PEM: generating an RSA-2048 key (slow, and different on every run)")
         guard generateMissingKeys, let key = try? RSAPrivateKey.generate(bits: 2048) else { return "" }
         return Self.trimmed(key.pemPKCS8())
     }

@@ -16,7 +16,9 @@ extension ScenarioLoader {
             let trigger: TimelineEntry.Trigger?
             switch (map.optional("at"), map.optional("after")) {
             case (let at?, nil):
-                trigger = context.read(at) { node throws(ScenarioDiagnostic) in try node.durationMilliseconds() }.map { .at(milliseconds: $0) }
+                trigger = context.read(at) { node throws(ScenarioDiagnostic) in try node.durationMilliseconds() }.map {
+                    .at(milliseconds: $0)
+                }
             case (nil, let after?):
                 trigger = readAfterTrigger(after, context)
             case (_?, _?):
@@ -42,16 +44,21 @@ extension ScenarioLoader {
     /// `after: {count: 2, match: POST /auth/token, form: {…}, client: …, user: …}`.
     func readAfterTrigger(_ node: Node, _ context: LoadContext) -> TimelineEntry.Trigger? {
         if case .mapping = node.kind {
-            guard let map = context.mapping(node, allowed: ["count", "match", "form", "client", "user"]) else { return nil }
+            guard let map = context.mapping(node, allowed: ["count", "match", "form", "client", "user"]) else {
+                return nil
+            }
             guard let countNode = map.optional("count") else {
                 context.report(node, "missing required key 'count'")
                 return nil
             }
-            guard let count = readCount(countNode, minimum: 1, context), let matcher = readMatcher(map, requestKey: "match", context)
+            guard let count = readCount(countNode, minimum: 1, context),
+                let matcher = readMatcher(map, requestKey: "match", context)
             else { return nil }
             return .afterRequests(count: count, matcher: matcher)
         }
-        guard let text = context.read(node, { node throws(ScenarioDiagnostic) in try node.string() }) else { return nil }
+        guard let text = context.read(node, { node throws(ScenarioDiagnostic) in try node.string() }) else {
+            return nil
+        }
         switch Self.parseAfter(text) {
         case .failure(let error):
             context.report(node, error.message)
@@ -81,7 +88,9 @@ extension ScenarioLoader {
             matcher.method = word
             words = words.dropFirst()
         }
-        guard let path = words.popFirst(), path.hasPrefix("/") else { return .failure(AfterSyntaxError(message: usage)) }
+        guard let path = words.popFirst(), path.hasPrefix("/") else {
+            return .failure(AfterSyntaxError(message: usage))
+        }
         matcher.path = path
         while let keyword = words.popFirst() {
             guard let value = words.popFirst() else { return .failure(AfterSyntaxError(message: usage)) }
@@ -111,7 +120,9 @@ extension ScenarioLoader {
         func name() -> String? { context.read(value) { node throws(ScenarioDiagnostic) in try node.string() } }
         func user() -> String? {
             guard let id = name() else { return nil }
-            if context.checksReferences, !context.userIDs.contains(id) { context.report(value, Self.unknown("user", id, among: context.userIDs)) }
+            if context.checksReferences, !context.userIDs.contains(id) {
+                context.report(value, Self.unknown("user", id, among: context.userIDs))
+            }
             return id
         }
         func kid() -> String? {
@@ -140,13 +151,16 @@ extension ScenarioLoader {
             guard let kind = UserEvent.Kind(typeName: typeName) else {
                 context.report(
                     notifyMap.optional("type")!,
-                    "expected one of 'consent-revoked', 'email-disabled', 'email-enabled', 'account-delete', 'account-deleted', found '\(typeName)'")
+                    "expected one of 'consent-revoked', 'email-disabled', 'email-enabled', 'account-delete', 'account-deleted', found '\(typeName)'"
+                )
                 return nil
             }
             if context.checksReferences, !context.userIDs.contains(user) {
                 context.report(notifyMap.optional("user")!, Self.unknown("user", user, among: context.userIDs))
             }
-            let client = context.read(notifyMap.optional("client")) { node throws(ScenarioDiagnostic) in try node.string() }
+            let client = context.read(notifyMap.optional("client")) { node throws(ScenarioDiagnostic) in
+                try node.string()
+            }
             if let client, let node = notifyMap.optional("client"), !context.clientIDs.contains(client) {
                 context.report(node, Self.unknown("client", client, among: context.clientIDs))
             }
@@ -158,7 +172,11 @@ extension ScenarioLoader {
             if kids.contains(kid) { context.report(value, "a signing key with kid '\(kid)' already exists") }
             kids.append(kid)
             let pem: String?
-            if keyMap.optional("pem") == nil && keyMap.optional("pem_file") == nil { pem = generatedPEM() } else { pem = readPEM(keyMap, path: "timeline.rotate_key.pem", context) }
+            if keyMap.optional("pem") == nil && keyMap.optional("pem_file") == nil {
+                pem = generatedPEM(kid: kid)
+            } else {
+                pem = readPEM(keyMap, path: "timeline.rotate_key.pem", context)
+            }
             return pem.map { .rotateKey(SigningKey(kid: kid, privateKeyPEM: $0, published: true, signs: true)) }
         default:
             return readUserUpdate(value, context)
@@ -168,20 +186,29 @@ extension ScenarioLoader {
     /// `update_user: {user: alice, credential_state: revoked, email_forwarding: false, …}`.
     func readUserUpdate(_ node: Node, _ context: LoadContext) -> TimelineAction? {
         let keys = [
-            "user", "credential_state", "email_forwarding", "real_user_status", "email", "email_verified", "private_email",
+            "user", "credential_state", "email_forwarding", "real_user_status", "email", "email_verified",
+            "private_email",
             "relay_email", "name",
         ]
-        guard let map = context.mapping(node, allowed: keys), let user = readRequiredString(map, "user", path: "timeline.user", context)
+        guard let map = context.mapping(node, allowed: keys),
+            let user = readRequiredString(map, "user", path: "timeline.user", context)
         else { return nil }
         if context.checksReferences, !context.userIDs.contains(user) {
             context.report(map.optional("user")!, Self.unknown("user", user, among: context.userIDs))
         }
-        func string(_ key: String) -> String? { context.read(map.optional(key)) { node throws(ScenarioDiagnostic) in try node.string() } }
-        func flag(_ key: String) -> Bool? { context.read(map.optional(key)) { node throws(ScenarioDiagnostic) in try node.bool() } }
+        func string(_ key: String) -> String? {
+            context.read(map.optional(key)) { node throws(ScenarioDiagnostic) in try node.string() }
+        }
+        func flag(_ key: String) -> Bool? {
+            context.read(map.optional(key)) { node throws(ScenarioDiagnostic) in try node.bool() }
+        }
         var change = UserChange()
         change.credentialState = readChoice(
             map.optional("credential_state"), at: nil,
-            [("authorized", CredentialState.authorized), ("revoked", .revoked), ("not_found", .notFound), ("transferred", .transferred)],
+            [
+                ("authorized", CredentialState.authorized), ("revoked", .revoked), ("not_found", .notFound),
+                ("transferred", .transferred),
+            ],
             context)
         change.emailForwardingEnabled = flag("email_forwarding")
         change.realUserStatus = readChoice(map.optional("real_user_status"), at: nil, Self.realUserStatuses, context)

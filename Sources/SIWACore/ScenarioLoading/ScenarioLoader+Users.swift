@@ -22,7 +22,8 @@ extension ScenarioLoader {
             let id = readRequiredString(map, "id", path: "\(path).id", context)
         else { return nil }
         func string(_ key: String) -> String? {
-            context.read(map.optional(key), at: "\(path).\(key)") { node throws(ScenarioDiagnostic) in try node.string() }
+            context.read(map.optional(key), at: "\(path).\(key)") { node throws(ScenarioDiagnostic) in try node.string()
+            }
         }
         func flag(_ key: String) -> Bool? {
             context.read(map.optional(key), at: "\(path).\(key)") { node throws(ScenarioDiagnostic) in try node.bool() }
@@ -35,8 +36,12 @@ extension ScenarioLoader {
         user.emailVerified = flag("email_verified") ?? true
         user.privateEmail = flag("private_email") ?? false
         user.relayEmail = string("relay_email")
-        if user.privateEmail && user.relayEmail == nil { user.relayEmail = Self.derivedRelayEmail(seed: seedText, team: team, user: id) }
-        if let relay = user.relayEmail, let node = map.optional("relay_email"), !relay.hasSuffix("@privaterelay.appleid.com") {
+        if user.privateEmail && user.relayEmail == nil {
+            user.relayEmail = Self.derivedRelayEmail(seed: seedText, team: team, user: id)
+        }
+        if let relay = user.relayEmail, let node = map.optional("relay_email"),
+            !relay.hasSuffix("@privaterelay.appleid.com")
+        {
             context.report(node, "a relay address ends in '@privaterelay.appleid.com' (got '\(relay)')")
         }
         user.emailForwardingEnabled = flag("email_forwarding") ?? true
@@ -44,7 +49,10 @@ extension ScenarioLoader {
         if let node = map.optional("real_user_status") { readRealUserStatus(node, into: &user, path: path, context) }
         if let state = readChoice(
             map.optional("credential_state"), at: "\(path).credential_state",
-            [("authorized", CredentialState.authorized), ("revoked", .revoked), ("not_found", .notFound), ("transferred", .transferred)],
+            [
+                ("authorized", CredentialState.authorized), ("revoked", .revoked), ("not_found", .notFound),
+                ("transferred", .transferred),
+            ],
             context)
         {
             user.credentialState = state
@@ -55,7 +63,9 @@ extension ScenarioLoader {
         }
         if let node = map.optional("team_subs"), let subs = context.mapping(node, allowed: context.teamIDs) {
             for entry in subs.entries {
-                if let sub = context.read(entry.value, { node throws(ScenarioDiagnostic) in try node.string() }) { user.teamSubs[entry.keyText] = sub }
+                if let sub = context.read(entry.value, { node throws(ScenarioDiagnostic) in try node.string() }) {
+                    user.teamSubs[entry.keyText] = sub
+                }
             }
         }
         let consented = map.optional("consented_scopes").flatMap { node in
@@ -103,7 +113,8 @@ extension ScenarioLoader {
             if let status = readChoice(valueNode, at: "\(path).real_user_status", Self.realUserStatuses, context) {
                 user.realUserStatus = status
             }
-            user.realUserStatusAlways = context.read(map.optional("always")) { node throws(ScenarioDiagnostic) in try node.bool() } ?? false
+            user.realUserStatusAlways =
+                context.read(map.optional("always")) { node throws(ScenarioDiagnostic) in try node.bool() } ?? false
         } else if let status = readChoice(node, at: "\(path).real_user_status", Self.realUserStatuses, context) {
             user.realUserStatus = status
         }

@@ -11,6 +11,8 @@ public struct ScenarioLoader {
     public var readFile: (String) -> String?
     /// Generate RSA keys for `signing_keys` entries without a PEM (70–470 ms each). `check` turns it off.
     public var generateMissingKeys: Bool
+    /// Receives notices worth logging (keys being generated).
+    public var note: (String) -> Void = { _ in }
 
     public init(readFile: @escaping (String) -> String? = { _ in nil }, generateMissingKeys: Bool = true) {
         self.readFile = readFile
@@ -79,9 +81,11 @@ public struct ScenarioLoader {
             return nil
         }
         if let inline {
-            return context.read(inline, at: path) { node throws(ScenarioDiagnostic) in try node.string() }.map(Self.trimmed)
+            return context.read(inline, at: path) { node throws(ScenarioDiagnostic) in try node.string() }.map(
+                Self.trimmed)
         }
-        guard let fileNode, let name = context.read(fileNode, at: path, { node throws(ScenarioDiagnostic) in try node.string() })
+        guard let fileNode,
+            let name = context.read(fileNode, at: path, { node throws(ScenarioDiagnostic) in try node.string() })
         else { return nil }
         let resolved = resolve(name, relativeTo: context.file)
         guard let text = readFile(resolved) else {
@@ -99,7 +103,8 @@ public struct ScenarioLoader {
 
     /// Reads an enum-like scalar, reporting the allowed spellings.
     func readChoice<T>(_ node: Node?, at path: String?, _ choices: [(String, T)], _ context: LoadContext) -> T? {
-        guard let node, let text = context.read(node, at: path, { node throws(ScenarioDiagnostic) in try node.string() })
+        guard let node,
+            let text = context.read(node, at: path, { node throws(ScenarioDiagnostic) in try node.string() })
         else { return nil }
         if let match = choices.first(where: { $0.0 == text }) { return match.1 }
         let names = choices.map { "'\($0.0)'" }.joined(separator: ", ")

@@ -24,7 +24,9 @@ public final class TimelineEngine: Sendable {
 
     /// Replaces the script and its progress (scenario reload).
     public func replace(entries: [TimelineEntry], startMilliseconds: Int64) {
-        state.withLock { $0 = State(entries: entries.map { EntryState(entry: $0) }, startMilliseconds: startMilliseconds) }
+        state.withLock {
+            $0 = State(entries: entries.map { EntryState(entry: $0) }, startMilliseconds: startMilliseconds)
+        }
     }
 
     /// Actions of time triggers that are due at `nowMilliseconds` and have not fired, in script order.
@@ -92,11 +94,15 @@ extension AppleIdentityProvider {
                 case .publishKey(let kid): try publishKey(kid: kid)
                 case .retireKey(let kid): try retireKey(kid: kid)
                 case .startFault(let id):
-                    if !faults.setEnabled(id: id, true) { throw ProviderChangeError(.notFound, field: "fault", "unknown fault '\(id)'") }
+                    if !faults.setEnabled(id: id, true) {
+                        throw ProviderChangeError(.notFound, field: "fault", "unknown fault '\(id)'")
+                    }
                 case .notify(let kind, let user, let clientID):
                     send(try prepareNotifications(kind: kind, user: user, clientID: clientID))
                 case .stopFault(let id):
-                    if !faults.setEnabled(id: id, false) { throw ProviderChangeError(.notFound, field: "fault", "unknown fault '\(id)'") }
+                    if !faults.setEnabled(id: id, false) {
+                        throw ProviderChangeError(.notFound, field: "fault", "unknown fault '\(id)'")
+                    }
                 }
                 return "timeline: applied \(action.summary)"
             } catch {

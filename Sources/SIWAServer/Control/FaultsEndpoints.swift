@@ -30,7 +30,9 @@ public struct FaultsEndpoints: HTTPResponder {
             guard faults.remove(id: parts[0]) else { return notFound(parts[0]) }
             return HTTPResponse(status: 204)
         case ("GET", 1):
-            guard let status = faults.statuses.first(where: { $0.rule.id == parts[0] }) else { return notFound(parts[0]) }
+            guard let status = faults.statuses.first(where: { $0.rule.id == parts[0] }) else {
+                return notFound(parts[0])
+            }
             return Responses.json(Self.json(status))
         case ("POST", 2) where parts[1] == "reset":
             guard faults.statuses.contains(where: { $0.rule.id == parts[0] }) else { return notFound(parts[0]) }
@@ -53,16 +55,20 @@ public struct FaultsEndpoints: HTTPResponder {
                 text, file: "body", scenario: provider.scenario, defaultID: "fault-\(faults.statuses.count + 1)")
         } catch {
             return Responses.json(
-                .object(JSONObject([
-                    ("error", .string("invalid_request")),
-                    ("problems", .array(error.diagnostics.map { .string($0.description) })),
-                ])), status: 400)
+                .object(
+                    JSONObject([
+                        ("error", .string("invalid_request")),
+                        ("problems", .array(error.diagnostics.map { .string($0.description) })),
+                    ])), status: 400)
         }
         do {
             try faults.add(rule)
         } catch {
             return Responses.json(
-                .object(JSONObject([("error", .string(error.kind.rawValue)), ("error_description", .string(error.description))])),
+                .object(
+                    JSONObject([
+                        ("error", .string(error.kind.rawValue)), ("error_description", .string(error.description)),
+                    ])),
                 status: 409)
         }
         return Responses.json(Self.json(FaultStatus(rule: rule, matched: 0, fired: 0)), status: 201)
@@ -70,7 +76,8 @@ public struct FaultsEndpoints: HTTPResponder {
 
     func notFound(_ id: String) -> HTTPResponse {
         Responses.json(
-            .object(JSONObject([("error", .string("not_found")), ("error_description", .string("unknown fault '\(id)'"))])),
+            .object(
+                JSONObject([("error", .string("not_found")), ("error_description", .string("unknown fault '\(id)'"))])),
             status: 404)
     }
 
@@ -85,7 +92,9 @@ public struct FaultsEndpoints: HTTPResponder {
         object["times"] = rule.times.map { .int(Int64($0)) } ?? .null
         object["probability"] = .double(rule.probability)
         var action: [String] = []
-        if let response = rule.action.response { action.append("status \(response.status)" + (response.error.map { " \($0)" } ?? "")) }
+        if let response = rule.action.response {
+            action.append("status \(response.status)" + (response.error.map { " \($0)" } ?? ""))
+        }
         if let delay = rule.action.delay { action.append("delay \(delay.minMilliseconds)-\(delay.maxMilliseconds)ms") }
         if let connection = rule.action.connection { action.append(connection.name) }
         object["action"] = .string(action.joined(separator: ", "))

@@ -62,9 +62,12 @@ public struct FaultInjector: HTTPResponder {
         case .reset?: response.delivery = .reset
         case .closeWithoutResponse?: response.delivery = .closeWithoutResponse
         case .truncatedBody?: response.delivery = .truncatedBody
-        case .slowBody(let chunk, let interval)?: response.delivery = .slowBody(chunkSize: chunk, intervalMilliseconds: interval)
+        case .slowBody(let chunk, let interval)?:
+            response.delivery = .slowBody(chunkSize: chunk, intervalMilliseconds: interval)
         case .malformedJSON?:
-            let body = response.body.isEmpty ? Array(#"{"error":"#.utf8) : Array(response.body.prefix(max(1, response.body.count / 2)))
+            let body =
+                response.body.isEmpty
+                ? Array(#"{"error":"#.utf8) : Array(response.body.prefix(max(1, response.body.count / 2)))
             response.body = body
             response.headers.set("Content-Type", "application/json;charset=UTF-8")
         case nil: break
@@ -84,7 +87,9 @@ public struct FaultInjector: HTTPResponder {
             response = Responses.json(.object(object), status: fault.status)
         } else if let body = fault.body {
             response = HTTPResponse(status: fault.status, body: Array(body.utf8))
-            response.headers.add("Content-Type", body.hasPrefix("{") || body.hasPrefix("[") ? Responses.jsonContentType : "text/plain;charset=UTF-8")
+            response.headers.add(
+                "Content-Type",
+                body.hasPrefix("{") || body.hasPrefix("[") ? Responses.jsonContentType : "text/plain;charset=UTF-8")
         } else {
             response = HTTPResponse(status: fault.status)
         }
@@ -96,7 +101,9 @@ public struct FaultInjector: HTTPResponder {
     static func facts(of request: HTTPRequest) -> RequestFacts {
         var fields: [(name: String, value: String)] = []
         if let query = request.query, let decoded = try? FormBody.decode(Array(query.utf8)) { fields += decoded }
-        if FormBody.isForm(request.headers["Content-Type"]), let decoded = try? FormBody.decode(request.body) { fields += decoded }
+        if FormBody.isForm(request.headers["Content-Type"]), let decoded = try? FormBody.decode(request.body) {
+            fields += decoded
+        }
         return RequestFacts(method: request.method, path: request.path, fields: fields)
     }
 

@@ -72,7 +72,7 @@ struct ServeCommand: Command {
         var scenario = Scenario.builtIn
         if let scenarioFile {
             do {
-                scenario = try ScenarioFile.load(scenarioFile)
+                scenario = try ScenarioFile.load(scenarioFile, log: log)
             } catch {
                 throw RuntimeError("cannot load the scenario:\n" + error.lines.joined(separator: "\n"))
             }

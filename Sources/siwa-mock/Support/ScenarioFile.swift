@@ -1,21 +1,26 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-import ScenarioFormat
 import SIWACore
 import SIWAServer
+import ScenarioFormat
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Reading scenario files from disk: the text, the `pem_file:`s it names, and a change stamp for reload.
 enum ScenarioFile {
     /// Loads and validates `path`; every problem as `file:line:col: message` lines in the error.
-    static func load(_ path: String, generateMissingKeys: Bool = true) throws(ScenarioFileError) -> Scenario {
+    static func load(
+        _ path: String, generateMissingKeys: Bool = true, log: RequestLog? = nil
+    ) throws(ScenarioFileError) -> Scenario {
         let text: String
         do {
             text = try FileSystem.readText(path, limit: ScenarioDocument.maximumSize)
         } catch {
             throw ScenarioFileError(lines: ["\(path): \(error.message)"])
         }
-        let loader = ScenarioLoader(readFile: { try? FileSystem.readText($0) }, generateMissingKeys: generateMissingKeys)
+        var loader = ScenarioLoader(
+            readFile: { try? FileSystem.readText($0) }, generateMissingKeys: generateMissingKeys)
+        loader.note = { log?.note("\(path): \($0)") }
         do {
             return try loader.load(text, file: path)
         } catch {

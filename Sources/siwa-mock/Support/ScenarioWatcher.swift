@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import SIWACore
 import SIWAServer
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Reloads the scenario when its file changes: polls the file's stamp about once a second on a
 /// background thread. A file that fails to load is logged with every positioned error and the old
@@ -17,11 +18,14 @@ struct ScenarioWatcher: Sendable {
     func start() {
         let box = Unmanaged.passRetained(ThreadBody { [self] in self.run() })
         var thread = pthread_t()
-        if pthread_create(&thread, nil, { raw in
-            let body = Unmanaged<ThreadBody>.fromOpaque(raw!).takeRetainedValue()
-            body.run()
-            return nil
-        }, box.toOpaque()) == 0 {
+        if pthread_create(
+            &thread, nil,
+            { raw in
+                let body = Unmanaged<ThreadBody>.fromOpaque(raw!).takeRetainedValue()
+                body.run()
+                return nil
+            }, box.toOpaque()) == 0
+        {
             pthread_detach(thread)
         } else {
             box.release()
@@ -42,7 +46,7 @@ struct ScenarioWatcher: Sendable {
 
     func reload() {
         do {
-            let scenario = try ScenarioFile.load(path)
+            let scenario = try ScenarioFile.load(path, log: log)
             do {
                 try server.replaceScenario(scenario)
                 log.note("scenario reloaded from \(path)")

@@ -3,10 +3,13 @@ import SIWATestSupport
 import Testing
 
 @Suite struct FaultEngineTests {
-    let token = RequestFacts(method: "POST", path: "/auth/token", fields: [("grant_type", "refresh_token"), ("client_id", "web")])
+    let token = RequestFacts(
+        method: "POST", path: "/auth/token", fields: [("grant_type", "refresh_token"), ("client_id", "web")])
     let keys = RequestFacts(method: "GET", path: "/auth/keys", fields: [])
 
-    func rule(_ id: String, after: Int = 0, times: Int? = nil, probability: Double = 1, window: FaultRule.TimeWindow? = nil) -> FaultRule {
+    func rule(
+        _ id: String, after: Int = 0, times: Int? = nil, probability: Double = 1, window: FaultRule.TimeWindow? = nil
+    ) -> FaultRule {
         FaultRule(
             id: id, matcher: RequestMatcher(method: "POST", path: "/auth/token"), after: after, times: times,
             probability: probability, window: window, action: FaultAction(response: FaultResponse(status: 503)))
@@ -18,7 +21,10 @@ import Testing
 
     @Test func afterSkipsAndTimesLimits() {
         let engine = FaultEngine(rules: [rule("r", after: 1, times: 2)], seed: 1)
-        #expect([fired(engine, token), fired(engine, token), fired(engine, token), fired(engine, token)] == [nil, "r", "r", nil])
+        #expect(
+            [fired(engine, token), fired(engine, token), fired(engine, token), fired(engine, token)] == [
+                nil, "r", "r", nil,
+            ])
         #expect(fired(engine, keys) == nil)
         #expect(engine.statuses[0].matched == 4 && engine.statuses[0].fired == 2)
         engine.resetCounters()
@@ -45,7 +51,9 @@ import Testing
     }
 
     @Test func windowIsRelativeToLoadTime() {
-        let engine = FaultEngine(rules: [rule("w", window: .init(fromMilliseconds: 60_000, untilMilliseconds: 120_000))], startMilliseconds: 1_000_000)
+        let engine = FaultEngine(
+            rules: [rule("w", window: .init(fromMilliseconds: 60_000, untilMilliseconds: 120_000))],
+            startMilliseconds: 1_000_000)
         #expect(fired(engine, token, at: 1_059_999) == nil)
         #expect(fired(engine, token, at: 1_060_000) == "w")
         #expect(fired(engine, token, at: 1_120_000) == nil)
@@ -73,8 +81,12 @@ import Testing
 
     @Test func delayRangeIsDrawnWithinBounds() {
         let engine = FaultEngine(
-            rules: [FaultRule(id: "d", action: FaultAction(delay: DelayRange(minMilliseconds: 10, maxMilliseconds: 20)))], seed: 3)
-        let delays = (0..<50).compactMap { _ in engine.decide(keys, nowMilliseconds: 0, resolveUser: { nil })?.delayMilliseconds }
+            rules: [
+                FaultRule(id: "d", action: FaultAction(delay: DelayRange(minMilliseconds: 10, maxMilliseconds: 20)))
+            ], seed: 3)
+        let delays = (0..<50).compactMap { _ in
+            engine.decide(keys, nowMilliseconds: 0, resolveUser: { nil })?.delayMilliseconds
+        }
         #expect(delays.count == 50 && delays.allSatisfy { (10...20).contains($0) } && Set(delays).count > 1)
     }
 }
@@ -92,7 +104,8 @@ import Testing
     }
 
     @Test func requestTriggersFireAfterTheNthMatch() {
-        let matcher = RequestMatcher(method: "POST", path: "/auth/token", fields: ["grant_type": "refresh_token"], userID: "alice")
+        let matcher = RequestMatcher(
+            method: "POST", path: "/auth/token", fields: ["grant_type": "refresh_token"], userID: "alice")
         let engine = TimelineEngine(entries: [
             TimelineEntry(trigger: .afterRequests(count: 2, matcher: matcher), actions: [.deleteUser("alice")])
         ])

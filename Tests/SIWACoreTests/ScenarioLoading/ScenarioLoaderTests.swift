@@ -54,7 +54,8 @@ import Testing
                 email_forwarding: false
                 consented_scopes: [email]
             """)
-        let alice = scenario.users[0], bob = scenario.users[1]
+        let alice = scenario.users[0]
+        let bob = scenario.users[1]
         #expect(alice.email == "a@example.com" && !alice.emailVerified)
         #expect(alice.name == PersonName(firstName: "Ann", lastName: "Lee"))
         #expect(alice.realUserStatus == .unknown && alice.realUserStatusAlways)
@@ -104,7 +105,10 @@ import Testing
             """)
         let rule = scenario.faults[0]
         #expect(rule.id == "limited")
-        #expect(rule.matcher == RequestMatcher(method: "POST", path: "/auth/token", fields: ["grant_type": "refresh_token"], userID: "alice"))
+        #expect(
+            rule.matcher
+                == RequestMatcher(
+                    method: "POST", path: "/auth/token", fields: ["grant_type": "refresh_token"], userID: "alice"))
         #expect(rule.after == 2 && rule.times == 1 && rule.probability == 0.5)
         #expect(rule.window == FaultRule.TimeWindow(fromMilliseconds: 60_000, untilMilliseconds: 300_000))
         #expect(rule.action.response?.status == 429 && rule.action.response?.error == "too_many_requests")
@@ -134,8 +138,12 @@ import Testing
         #expect(scenario.timeline.count == 3)
         #expect(scenario.timeline[0].trigger == scenario.timeline[1].trigger)
         #expect(scenario.timeline[0].actions == [.updateUser("alice", UserChange(credentialState: .revoked))])
-        #expect(scenario.timeline[1].actions == [.updateUser("alice", UserChange(emailForwardingEnabled: false)), .deleteUser("alice")])
-        #expect(scenario.timeline[2] == TimelineEntry(trigger: .at(milliseconds: 600_000), actions: [.startFault(id: "f")]))
+        #expect(
+            scenario.timeline[1].actions == [
+                .updateUser("alice", UserChange(emailForwardingEnabled: false)), .deleteUser("alice"),
+            ])
+        #expect(
+            scenario.timeline[2] == TimelineEntry(trigger: .at(milliseconds: 600_000), actions: [.startFault(id: "f")]))
     }
 
     @Test func jsonIsAccepted() throws {
@@ -145,10 +153,12 @@ import Testing
 
     @Test func faultBodyForTheControlAPIIsCheckedAgainstTheScenario() throws {
         #expect(throws: Never.self) {
-            _ = try loader.loadFault(#"{"match": "POST /auth/token", "status": 503}"#, file: "body", scenario: .builtIn, defaultID: "x")
+            _ = try loader.loadFault(
+                #"{"match": "POST /auth/token", "status": 503}"#, file: "body", scenario: .builtIn, defaultID: "x")
         }
         do {
-            _ = try loader.loadFault(#"{"user": "zed", "status": 503}"#, file: "body", scenario: .builtIn, defaultID: "x")
+            _ = try loader.loadFault(
+                #"{"user": "zed", "status": 503}"#, file: "body", scenario: .builtIn, defaultID: "x")
             Issue.record("unknown user accepted")
         } catch {
             #expect(error.description == "body:1:10: unknown user 'zed'")

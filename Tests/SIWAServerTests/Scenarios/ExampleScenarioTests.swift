@@ -46,7 +46,8 @@ import Testing
 
     @Test func transferredUserTokensCarryTransferSub() throws {
         try ScenarioHarness.run("transferred-user.yaml") { (harness) throws in
-            let taylor = try harness.verified(try #require(try harness.signIn("taylor")[scenarioField: "id_token"])).claims
+            let taylor = try harness.verified(try #require(try harness.signIn("taylor")[scenarioField: "id_token"]))
+                .claims
             #expect(taylor["transfer_sub"] == .string("001234.9f8e7d6c5b4a39281706f5e4d3c2b1a0.9999"))
             #expect(taylor["sub"] == .string("001234.3d4e5f60718293a4b5c6d7e8f90a1b2c.4444"))
             let uma = try harness.verified(try #require(try harness.signIn("uma")[scenarioField: "id_token"])).claims
@@ -73,10 +74,14 @@ import Testing
     @Test func keysRotateOnTheMockClock() throws {
         try ScenarioHarness.run("key-rotation.yaml") { (harness) throws in
             #expect(try harness.publishedKIDs() == ["Aj3F8kLq2X"])
-            #expect(try harness.verified(try #require(try harness.signIn("alice")[scenarioField: "id_token"])).kid == "Aj3F8kLq2X")
+            #expect(
+                try harness.verified(try #require(try harness.signIn("alice")[scenarioField: "id_token"])).kid
+                    == "Aj3F8kLq2X")
             harness.clock.advance(seconds: 600)
             #expect(try harness.publishedKIDs() == ["Aj3F8kLq2X", "Pb7Yt1ZcQ9"])
-            #expect(try harness.verified(try #require(try harness.signIn("alice")[scenarioField: "id_token"])).kid == "Pb7Yt1ZcQ9")
+            #expect(
+                try harness.verified(try #require(try harness.signIn("alice")[scenarioField: "id_token"])).kid
+                    == "Pb7Yt1ZcQ9")
             harness.clock.advance(seconds: 600)
             #expect(try harness.publishedKIDs() == ["Pb7Yt1ZcQ9"])
             #expect(harness.log.lines.contains("timeline: applied retire_key Aj3F8kLq2X"))
@@ -94,7 +99,9 @@ import Testing
             let third = try harness.redeem(code)
             #expect(third.status == 200 && third.json?["id_token"] != nil, "\(third.text)")
             let faults = try #require(try harness.send(RequestBuilder.get("/mock/faults")).json?["faults"]?.arrayValue)
-            let counters = faults.compactMap(\.objectValue).map { ($0["id"]?.stringValue ?? "", $0["fired"]?.intValue ?? -1) }
+            let counters = faults.compactMap(\.objectValue).map {
+                ($0["id"]?.stringValue ?? "", $0["fired"]?.intValue ?? -1)
+            }
             #expect(counters.map(\.0) == ["token-503", "token-429", "revoke-slow", "keys-reset", "token-slow"])
             #expect(counters.map(\.1) == [1, 1, 0, 0, 0])
             for _ in 0..<4 { #expect(try harness.send(RequestBuilder.get("/auth/keys")).status == 200) }

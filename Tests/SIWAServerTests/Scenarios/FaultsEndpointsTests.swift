@@ -13,16 +13,19 @@ import Testing
             let added = try harness.send(
                 RequestBuilder.post(
                     "/mock/faults",
-                    body: #"{"id": "keys-500", "match": "GET /auth/keys", "times": 2, "status": 500, "error": "server_error"}"#,
+                    body:
+                        #"{"id": "keys-500", "match": "GET /auth/keys", "times": 2, "status": 500, "error": "server_error"}"#,
                     contentType: "application/json"))
             #expect(added.status == 201, "\(added.text)")
             #expect(added.json?["id"] == .string("keys-500"))
             let duplicate = try harness.send(
-                RequestBuilder.post("/mock/faults", body: #"{"id": "keys-500", "status": 500}"#, contentType: "application/json"))
+                RequestBuilder.post(
+                    "/mock/faults", body: #"{"id": "keys-500", "status": 500}"#, contentType: "application/json"))
             #expect(duplicate.status == 409)
 
             #expect(try harness.send(RequestBuilder.get("/auth/keys")).status == 500)
-            let listed = try #require(try harness.send(RequestBuilder.get("/mock/faults")).json?["faults"]?.arrayValue?.first?.objectValue)
+            let listed = try #require(
+                try harness.send(RequestBuilder.get("/mock/faults")).json?["faults"]?.arrayValue?.first?.objectValue)
             #expect(listed["matched"] == .int(1) && listed["fired"] == .int(1))
             #expect(listed["match"] == .string("GET /auth/keys"))
 
@@ -42,14 +45,16 @@ import Testing
         try ScenarioHarness.run("default.yaml", transport: .inProcess) { (harness) throws in
             let response = try harness.send(
                 RequestBuilder.post(
-                    "/mock/faults", body: #"{"match": "POST /auth/token", "user": "alcie", "probabilty": 0.5, "status": 503}"#,
+                    "/mock/faults",
+                    body: #"{"match": "POST /auth/token", "user": "alcie", "probabilty": 0.5, "status": 503}"#,
                     contentType: "application/json"))
             #expect(response.status == 400)
             let problems = response.json?["problems"]?.arrayValue?.compactMap(\.stringValue)
-            #expect(problems == [
-                "body:1:39: unknown user 'alcie' (did you mean 'alice'?)",
-                "body:1:48: unknown key 'probabilty' (did you mean 'probability'?)",
-            ])
+            #expect(
+                problems == [
+                    "body:1:39: unknown user 'alcie' (did you mean 'alice'?)",
+                    "body:1:48: unknown key 'probabilty' (did you mean 'probability'?)",
+                ])
         }
     }
 
@@ -58,7 +63,8 @@ import Testing
             let added = try harness.send(
                 RequestBuilder.post(
                     "/mock/faults",
-                    body: #"{"match": "POST /auth/token", "form": {"grant_type": "refresh_token"}, "user": "bob", "error": "invalid_grant"}"#,
+                    body:
+                        #"{"match": "POST /auth/token", "form": {"grant_type": "refresh_token"}, "user": "bob", "error": "invalid_grant"}"#,
                     contentType: "application/json"))
             #expect(added.status == 201, "\(added.text)")
             for (user, expected) in [("alice", 200), ("bob", 400)] {

@@ -25,7 +25,9 @@ struct ScenarioHarness {
                 publicURL: "http://127.0.0.1:8080", scenario: scenario, clock: clock, log: { log.record($0) }))
         let secrets = try ClientSecretMaker()
         try transport.withClient(server) { client in
-            try body(ScenarioHarness(server: server, scenario: scenario, clock: clock, log: log, client: client, secrets: secrets))
+            try body(
+                ScenarioHarness(
+                    server: server, scenario: scenario, clock: clock, log: log, client: client, secrets: secrets))
         }
         #expect(log.serverErrors.isEmpty, "no 500s: \(log.serverErrors)")
     }
@@ -73,7 +75,8 @@ struct ScenarioHarness {
         let jws = try JWS(compact: idToken)
         let kid = try #require(jws.header["kid"]?.stringValue)
         let jwk = try #require(
-            jwks["keys"]?.arrayValue?.compactMap(\.objectValue).first { $0["kid"]?.stringValue == kid }, "kid \(kid) published")
+            jwks["keys"]?.arrayValue?.compactMap(\.objectValue).first { $0["kid"]?.stringValue == kid },
+            "kid \(kid) published")
         let key = try RSAPublicKey(
             modulus: try #require(Base64URL.decode(jwk["n"]?.stringValue ?? "")),
             exponent: try #require(Base64URL.decode(jwk["e"]?.stringValue ?? "")))

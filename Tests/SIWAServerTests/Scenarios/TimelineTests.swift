@@ -11,7 +11,8 @@ import Testing
 @Suite struct TimelineTests {
     static func server(_ text: String, clock: ManualClock) throws -> MockServer {
         let scenario = try ScenarioFiles.loader.load(text, file: ScenarioFiles.directory + "/inline.yaml")
-        return try MockServer(configuration: .init(publicURL: "http://127.0.0.1:8080", scenario: scenario, clock: clock))
+        return try MockServer(
+            configuration: .init(publicURL: "http://127.0.0.1:8080", scenario: scenario, clock: clock))
     }
 
     static let base = """
@@ -103,7 +104,9 @@ import Testing
         func userField(_ login: String) throws -> String? {
             let page = server.respond(to: RequestBuilder.authorize(extra: [("login_hint", login)]))
             #expect(page.status == 200)
-            return try #require(HTMLForm.parse(String(decoding: page.body, as: UTF8.self))).inputs.first { $0.name == "user" }?.value
+            return try #require(HTMLForm.parse(String(decoding: page.body, as: UTF8.self))).inputs.first {
+                $0.name == "user"
+            }?.value
         }
         #expect(try userField("ron") == nil, "ron consented before the scenario started")
         #expect(try userField("alice") != nil, "alice signs in for the first time")

@@ -10,7 +10,8 @@ import SIWACore
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     // Every `pem_file:` reads the built-in signing key, so inputs reach PEM parsing and validation.
-    let loader = ScenarioLoader(readFile: { _ in Scenario.BuiltInKeys.signingKeyAj3F8kLq2X }, generateMissingKeys: false)
+    let loader = ScenarioLoader(
+        readFile: { _ in Scenario.BuiltInKeys.signingKeyAj3F8kLq2X }, generateMissingKeys: false)
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
     if let scenario = try? loader.load(text, file: "fuzz.yaml") {
         // What the server does with a loaded scenario: fault and timeline engines run on it.
