@@ -92,6 +92,23 @@ settings_full = dict(settings_schema, required=list(settings_schema["properties"
 paths["/mock/notifications/settings"] = {
     "get": op("Notification switches", {"200": jresp("Settings", settings_full), **c("401")}),
     "patch": op("Change notification switches", {"200": jresp("Settings", settings_full), **c("400", "401")}, requestBody=jbody(settings_schema))}
+fault = obj({"id": S, "match": S, "enabled": {"type": "boolean"}, "after": {"type": "integer"}, "times": {"type": ["integer", "null"]},
+    "probability": {"type": "number"}, "action": S, "matched": {"type": "integer"}, "fired": {"type": "integer"}},
+    ["id", "match", "enabled", "after", "times", "probability", "action", "matched", "fired"])
+fault_list = jresp("Rules with counters", obj({"faults": {"type": "array", "items": fault}}, ["faults"]))
+loose_error = lambda d: jresp(d, {"type": "object", "properties": {"error": S}, "required": ["error"]})
+fault_id = [{"name": "id", "in": "path", "required": True, "schema": S}]
+paths["/mock/faults"] = {
+    "get": op("Fault rules with counters", {"200": fault_list, **c("401")}),
+    "post": op("Add a fault rule (the scenario's fault syntax as JSON)", {"201": jresp("Added", fault), "400": loose_error("Invalid rule; `problems` lists every error"), "409": loose_error("A rule with this id exists"), **c("401")},
+        requestBody={"required": True, "content": {"application/json": {"schema": {"type": "object"}}}}),
+    "delete": op("Remove every fault rule", {"204": {"description": "Removed"}, **c("401")})}
+paths["/mock/faults/reset"] = {"post": op("Reset every rule's counters", {"200": fault_list, **c("401")})}
+paths["/mock/faults/{id}"] = {"parameters": fault_id,
+    "get": op("One fault rule", {"200": jresp("Rule", fault), "404": loose_error("Unknown rule"), **c("401")}),
+    "delete": op("Remove a fault rule", {"204": {"description": "Removed"}, "404": loose_error("Unknown rule"), **c("401")})}
+paths["/mock/faults/{id}/reset"] = {"parameters": fault_id,
+    "post": op("Reset one rule's counters", {"200": fault_list, "404": loose_error("Unknown rule"), **c("401")})}
 nullable = lambda t: {"type": [t, "null"]}
 schemas = {
  "AppleError": obj({"error": {"type": "string", "enum": ["invalid_request", "invalid_client", "invalid_grant", "unauthorized_client", "unsupported_grant_type", "invalid_scope"]}, "error_description": S}, ["error"]),

@@ -215,7 +215,8 @@ import Testing
                 "/mock/credentials", "/mock/credential-state", "/mock/users", "/mock/users/{id}", "/mock/clock",
                 "/mock/keys", "/mock/keys/rotate", "/mock/keys/{kid}/publish", "/mock/keys/{kid}/retire",
                 "/mock/keys/{kid}/sign", "/mock/requests", "/mock/notifications", "/mock/notifications/settings",
-                "/mock/app-groups", "/mock/app-groups/{id}",
+                "/mock/app-groups", "/mock/app-groups/{id}", "/mock/faults", "/mock/faults/reset", "/mock/faults/{id}",
+                "/mock/faults/{id}/reset",
             ]
             for path in routed {
                 #expect(paths.contains(path), "documents \(path)")

@@ -26,10 +26,10 @@ public struct FaultsEndpoints: HTTPResponder {
         case ("POST", 1) where parts[0] == "reset":
             faults.resetCounters()
             return list()
-        case ("DELETE", 1):
+        case ("DELETE", 1) where parts[0] != "reset":
             guard faults.remove(id: parts[0]) else { return notFound(parts[0]) }
             return HTTPResponse(status: 204)
-        case ("GET", 1):
+        case ("GET", 1) where parts[0] != "reset":
             guard let status = faults.statuses.first(where: { $0.rule.id == parts[0] }) else {
                 return notFound(parts[0])
             }
@@ -39,7 +39,13 @@ public struct FaultsEndpoints: HTTPResponder {
             faults.resetCounters(id: parts[0])
             return list()
         default:
-            return Responses.methodNotAllowed(allow: parts.isEmpty ? "GET, POST, DELETE" : "GET, DELETE, POST")
+            // Allow lists exactly what this path shape accepts (`reset` is reserved, not a rule id path).
+            switch parts.count {
+            case 0: return Responses.methodNotAllowed(allow: "GET, POST, DELETE")
+            case 1: return Responses.methodNotAllowed(allow: parts[0] == "reset" ? "POST" : "GET, DELETE")
+            case 2 where parts[1] == "reset": return Responses.methodNotAllowed(allow: "POST")
+            default: return Responses.notFound()
+            }
         }
     }
 

@@ -1781,6 +1781,547 @@ enum OpenAPIDocument {
      }
     }
    }
+  },
+  "/mock/faults": {
+   "get": {
+    "summary": "Fault rules with counters",
+    "responses": {
+     "200": {
+      "description": "Rules with counters",
+      "content": {
+       "application/json": {
+        "schema": {
+         "type": "object",
+         "properties": {
+          "faults": {
+           "type": "array",
+           "items": {
+            "type": "object",
+            "properties": {
+             "id": {
+              "type": "string"
+             },
+             "match": {
+              "type": "string"
+             },
+             "enabled": {
+              "type": "boolean"
+             },
+             "after": {
+              "type": "integer"
+             },
+             "times": {
+              "type": [
+               "integer",
+               "null"
+              ]
+             },
+             "probability": {
+              "type": "number"
+             },
+             "action": {
+              "type": "string"
+             },
+             "matched": {
+              "type": "integer"
+             },
+             "fired": {
+              "type": "integer"
+             }
+            },
+            "additionalProperties": false,
+            "required": [
+             "id",
+             "match",
+             "enabled",
+             "after",
+             "times",
+             "probability",
+             "action",
+             "matched",
+             "fired"
+            ]
+           }
+          }
+         },
+         "additionalProperties": false,
+         "required": [
+          "faults"
+         ]
+        }
+       }
+      }
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     }
+    },
+    "security": [
+     {},
+     {
+      "adminToken": []
+     }
+    ]
+   },
+   "post": {
+    "summary": "Add a fault rule (the scenario's fault syntax as JSON)",
+    "responses": {
+     "201": {
+      "description": "Added",
+      "content": {
+       "application/json": {
+        "schema": {
+         "type": "object",
+         "properties": {
+          "id": {
+           "type": "string"
+          },
+          "match": {
+           "type": "string"
+          },
+          "enabled": {
+           "type": "boolean"
+          },
+          "after": {
+           "type": "integer"
+          },
+          "times": {
+           "type": [
+            "integer",
+            "null"
+           ]
+          },
+          "probability": {
+           "type": "number"
+          },
+          "action": {
+           "type": "string"
+          },
+          "matched": {
+           "type": "integer"
+          },
+          "fired": {
+           "type": "integer"
+          }
+         },
+         "additionalProperties": false,
+         "required": [
+          "id",
+          "match",
+          "enabled",
+          "after",
+          "times",
+          "probability",
+          "action",
+          "matched",
+          "fired"
+         ]
+        }
+       }
+      }
+     },
+     "400": {
+      "description": "Invalid rule; `problems` lists every error",
+      "content": {
+       "application/json": {
+        "schema": {
+         "type": "object",
+         "properties": {
+          "error": {
+           "type": "string"
+          }
+         },
+         "required": [
+          "error"
+         ]
+        }
+       }
+      }
+     },
+     "409": {
+      "description": "A rule with this id exists",
+      "content": {
+       "application/json": {
+        "schema": {
+         "type": "object",
+         "properties": {
+          "error": {
+           "type": "string"
+          }
+         },
+         "required": [
+          "error"
+         ]
+        }
+       }
+      }
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     },
+     "411": {
+      "$ref": "#/components/responses/LengthRequired"
+     }
+    },
+    "security": [
+     {},
+     {
+      "adminToken": []
+     }
+    ],
+    "requestBody": {
+     "required": true,
+     "content": {
+      "application/json": {
+       "schema": {
+        "type": "object"
+       }
+      }
+     }
+    }
+   },
+   "delete": {
+    "summary": "Remove every fault rule",
+    "responses": {
+     "204": {
+      "description": "Removed"
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     }
+    },
+    "security": [
+     {},
+     {
+      "adminToken": []
+     }
+    ]
+   }
+  },
+  "/mock/faults/reset": {
+   "post": {
+    "summary": "Reset every rule's counters",
+    "responses": {
+     "200": {
+      "description": "Rules with counters",
+      "content": {
+       "application/json": {
+        "schema": {
+         "type": "object",
+         "properties": {
+          "faults": {
+           "type": "array",
+           "items": {
+            "type": "object",
+            "properties": {
+             "id": {
+              "type": "string"
+             },
+             "match": {
+              "type": "string"
+             },
+             "enabled": {
+              "type": "boolean"
+             },
+             "after": {
+              "type": "integer"
+             },
+             "times": {
+              "type": [
+               "integer",
+               "null"
+              ]
+             },
+             "probability": {
+              "type": "number"
+             },
+             "action": {
+              "type": "string"
+             },
+             "matched": {
+              "type": "integer"
+             },
+             "fired": {
+              "type": "integer"
+             }
+            },
+            "additionalProperties": false,
+            "required": [
+             "id",
+             "match",
+             "enabled",
+             "after",
+             "times",
+             "probability",
+             "action",
+             "matched",
+             "fired"
+            ]
+           }
+          }
+         },
+         "additionalProperties": false,
+         "required": [
+          "faults"
+         ]
+        }
+       }
+      }
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     }
+    },
+    "security": [
+     {},
+     {
+      "adminToken": []
+     }
+    ]
+   }
+  },
+  "/mock/faults/{id}": {
+   "parameters": [
+    {
+     "name": "id",
+     "in": "path",
+     "required": true,
+     "schema": {
+      "type": "string"
+     }
+    }
+   ],
+   "get": {
+    "summary": "One fault rule",
+    "responses": {
+     "200": {
+      "description": "Rule",
+      "content": {
+       "application/json": {
+        "schema": {
+         "type": "object",
+         "properties": {
+          "id": {
+           "type": "string"
+          },
+          "match": {
+           "type": "string"
+          },
+          "enabled": {
+           "type": "boolean"
+          },
+          "after": {
+           "type": "integer"
+          },
+          "times": {
+           "type": [
+            "integer",
+            "null"
+           ]
+          },
+          "probability": {
+           "type": "number"
+          },
+          "action": {
+           "type": "string"
+          },
+          "matched": {
+           "type": "integer"
+          },
+          "fired": {
+           "type": "integer"
+          }
+         },
+         "additionalProperties": false,
+         "required": [
+          "id",
+          "match",
+          "enabled",
+          "after",
+          "times",
+          "probability",
+          "action",
+          "matched",
+          "fired"
+         ]
+        }
+       }
+      }
+     },
+     "404": {
+      "description": "Unknown rule",
+      "content": {
+       "application/json": {
+        "schema": {
+         "type": "object",
+         "properties": {
+          "error": {
+           "type": "string"
+          }
+         },
+         "required": [
+          "error"
+         ]
+        }
+       }
+      }
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     }
+    },
+    "security": [
+     {},
+     {
+      "adminToken": []
+     }
+    ]
+   },
+   "delete": {
+    "summary": "Remove a fault rule",
+    "responses": {
+     "204": {
+      "description": "Removed"
+     },
+     "404": {
+      "description": "Unknown rule",
+      "content": {
+       "application/json": {
+        "schema": {
+         "type": "object",
+         "properties": {
+          "error": {
+           "type": "string"
+          }
+         },
+         "required": [
+          "error"
+         ]
+        }
+       }
+      }
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     }
+    },
+    "security": [
+     {},
+     {
+      "adminToken": []
+     }
+    ]
+   }
+  },
+  "/mock/faults/{id}/reset": {
+   "parameters": [
+    {
+     "name": "id",
+     "in": "path",
+     "required": true,
+     "schema": {
+      "type": "string"
+     }
+    }
+   ],
+   "post": {
+    "summary": "Reset one rule's counters",
+    "responses": {
+     "200": {
+      "description": "Rules with counters",
+      "content": {
+       "application/json": {
+        "schema": {
+         "type": "object",
+         "properties": {
+          "faults": {
+           "type": "array",
+           "items": {
+            "type": "object",
+            "properties": {
+             "id": {
+              "type": "string"
+             },
+             "match": {
+              "type": "string"
+             },
+             "enabled": {
+              "type": "boolean"
+             },
+             "after": {
+              "type": "integer"
+             },
+             "times": {
+              "type": [
+               "integer",
+               "null"
+              ]
+             },
+             "probability": {
+              "type": "number"
+             },
+             "action": {
+              "type": "string"
+             },
+             "matched": {
+              "type": "integer"
+             },
+             "fired": {
+              "type": "integer"
+             }
+            },
+            "additionalProperties": false,
+            "required": [
+             "id",
+             "match",
+             "enabled",
+             "after",
+             "times",
+             "probability",
+             "action",
+             "matched",
+             "fired"
+            ]
+           }
+          }
+         },
+         "additionalProperties": false,
+         "required": [
+          "faults"
+         ]
+        }
+       }
+      }
+     },
+     "404": {
+      "description": "Unknown rule",
+      "content": {
+       "application/json": {
+        "schema": {
+         "type": "object",
+         "properties": {
+          "error": {
+           "type": "string"
+          }
+         },
+         "required": [
+          "error"
+         ]
+        }
+       }
+      }
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     }
+    },
+    "security": [
+     {},
+     {
+      "adminToken": []
+     }
+    ]
+   }
   }
  },
  "components": {
