@@ -100,6 +100,33 @@ import Testing
         #expect(mock.stop() == 0)
     }
 
+    @Test func scenarioIsReplacedAtomicallyOrNotAtAll() throws {
+        let mock = try MockProcess()
+        let keys = MigrationEndToEndTests.keys
+        let broken = "teams:\n  - id: lowercase\nusers:\n  - id: x\n    emial: x@example.com\n"
+        let refused = try HTTPClient.send(
+            HTTPClientRequest(method: "PUT", target: "/mock/scenario", body: Array(broken.utf8)), host: "127.0.0.1", port: mock.port)
+        #expect(refused.status == 400, "\(refused.bodyText)")
+        let errors = try #require(try json(refused)["errors"]?.arrayValue?.compactMap(\.stringValue))
+        #expect(errors.contains("scenario:2:9: team id 'lowercase' must be 10 uppercase letters or digits"), "\(errors)")
+        #expect(errors.contains("scenario:5:5: unknown key 'emial' (did you mean 'email'?)"), "\(errors)")
+        #expect(try call(mock, "GET", "/mock/users/alice").status == 200, "old scenario untouched")
+
+        let text = """
+            teams: [{id: ABCDE12345, keys: [{id: KEY1234567, pem_file: \(keys)/AuthKey_KEY1234567.pub.pem}]}]
+            clients: [{id: com.example.app, kind: native}]
+            signing_keys: [{kid: Aj3F8kLq2X, pem_file: \(keys)/signing-Aj3F8kLq2X.pem, signs: true}]
+            users: [{id: zoe, email: zoe@example.com}]
+            """
+        let replaced = try HTTPClient.send(
+            HTTPClientRequest(method: "PUT", target: "/mock/scenario", body: Array(text.utf8)), host: "127.0.0.1", port: mock.port)
+        #expect(replaced.status == 200, "\(replaced.bodyText)")
+        #expect(try call(mock, "GET", "/mock/users/alice").status == 404)
+        let credential = try call(mock, "POST", "/mock/credentials", ["client_id": "com.example.app", "user": "zoe"])
+        #expect(credential.status == 200, "\(credential.bodyText)")
+        #expect(mock.stop() == 0)
+    }
+
     @Test func adminTokenProtectsOnlyTheControlAPI() throws {
         let mock = try MockProcess(["--admin-token", "t0ken"])
         #expect(try call(mock, "POST", "/mock/reset").status == 401)
