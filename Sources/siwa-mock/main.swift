@@ -16,8 +16,9 @@ func runTool() -> Int32 {
     }
     let tool = CommandLineTool(
         commands: [
-            ServeCommand.self, ClientSecretCommand.self, KeygenCommand.self, VerifyCommand.self, CredentialCommand.self,
-            NotifyCommand.self, ClockCommand.self, RequestsCommand.self, CheckCommand.self,
+            ServeCommand.self, ClientSecretCommand.self, KeygenCommand.self, VerifyCommand.self, HealthCommand.self,
+            CACommand.self, CredentialCommand.self, NotifyCommand.self, ClockCommand.self, RequestsCommand.self,
+            CheckCommand.self,
         ],
         defaultCommand: ServeCommand.name, environment: environment, console: Console())
     return tool.run(CommandLine.arguments)
