@@ -16,9 +16,9 @@ func runTool() -> Int32 {
     }
     let tool = CommandLineTool(
         commands: [
-            ServeCommand.self, ClientSecretCommand.self, KeygenCommand.self, VerifyCommand.self, CredentialCommand.self,
-            NotifyCommand.self, ClockCommand.self, RequestsCommand.self, CheckCommand.self, HealthCommand.self,
-            CACommand.self,
+            ServeCommand.self, CheckCommand.self, HealthCommand.self, CACommand.self, ClientSecretCommand.self,
+            KeygenCommand.self, VerifyCommand.self, CredentialCommand.self, NotifyCommand.self, ClockCommand.self,
+            RequestsCommand.self,
         ],
         defaultCommand: ServeCommand.name, environment: environment, console: Console())
     return tool.run(CommandLine.arguments)
