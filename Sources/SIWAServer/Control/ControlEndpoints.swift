@@ -2,7 +2,7 @@ import HTTPServer
 import JSON
 import SIWACore
 
-/// The mock's own API under `/mock/` (JSON in and out, docs/control-api.md, `/mock/openapi.json`).
+/// The mock's own API under `/mock/` (JSON in and out; README "control API" section, `/mock/openapi.json`).
 /// Apple's endpoints stay in `AppleEndpoints`; both share one `AppleIdentityProvider`, so control
 /// calls change what the Apple endpoints answer.
 ///
