@@ -19,12 +19,13 @@ struct ServeCommand: Command {
         .value(
             "state-dir", "dir", help: "Keep signing keys here (created if missing) so restarts keep the same JWKS.",
             environment: true),
-    ]
+    ] + LimitOptions.specs
 
     var host: String
     var port: Int
     var publicURL: String?
     var stateDirectory: String?
+    var limits: LimitOptions
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         host = arguments.value("host") ?? "127.0.0.1"
@@ -39,6 +40,7 @@ struct ServeCommand: Command {
         }
         stateDirectory = arguments.value("state-dir")
         if stateDirectory == "" { throw UsageError("--state-dir must not be empty") }
+        limits = try LimitOptions(arguments)
     }
 
     func run() throws -> Int32 {
@@ -54,6 +56,7 @@ struct ServeCommand: Command {
         var configuration = HTTPServerConfiguration()
         configuration.host = host
         configuration.port = port
+        limits.apply(to: &configuration)
         let responder = LateBoundResponder()
         let server = HTTPServer(configuration: configuration, responder: responder, onExchange: { log.record($0) })
         do {
