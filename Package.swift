@@ -5,6 +5,7 @@ import PackageDescription
 //   siwa-mock ─► SIWAServer ─► SIWACore ─► JOSE ─► JSON, COpenSSL
 //                    │             └─────► ScenarioFormat
 //                    └─────────► HTTPServer ─► CSys
+//                                     └──────► TLS ─► COpenSSL   (memory-BIO sessions; no socket calls)
 // SIWACore and HTTPServer never import each other; only HTTPServer makes socket syscalls;
 // only the executable reads argv, env or files.
 let swiftSettings: [SwiftSetting] = [.swiftLanguageMode(.v6)]
@@ -15,6 +16,7 @@ let package = Package(
         .executable(name: "siwa-mock", targets: ["siwa-mock"]),
         // Libraries for the fuzzing package in Tests/Fuzz (it depends on this package by path).
         .library(name: "ScenarioFormat", targets: ["ScenarioFormat"]),
+        .library(name: "SIWACore", targets: ["SIWACore"]),
         .library(name: "JSON", targets: ["JSON"]),
         .library(name: "JOSE", targets: ["JOSE"]),
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
@@ -29,7 +31,8 @@ let package = Package(
         .target(name: "JSON", swiftSettings: swiftSettings),
         .target(name: "JOSE", dependencies: ["COpenSSL", "JSON"], swiftSettings: swiftSettings),
         .target(name: "ScenarioFormat", swiftSettings: swiftSettings),
-        .target(name: "HTTPServer", dependencies: ["CSys"], swiftSettings: swiftSettings),
+        .target(name: "TLS", dependencies: ["COpenSSL"], swiftSettings: swiftSettings),
+        .target(name: "HTTPServer", dependencies: ["CSys", "TLS"], swiftSettings: swiftSettings),
         .target(name: "SIWACore", dependencies: ["JOSE", "JSON", "ScenarioFormat"], swiftSettings: swiftSettings),
         .target(
             name: "SIWAServer",
@@ -38,7 +41,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "siwa-mock",
-            dependencies: ["SIWAServer", "SIWACore", "HTTPServer", "JOSE", "JSON", "ScenarioFormat"],
+            dependencies: ["SIWAServer", "SIWACore", "HTTPServer", "TLS", "JOSE", "JSON", "ScenarioFormat"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -50,7 +53,8 @@ let package = Package(
         .testTarget(name: "JSONTests", dependencies: ["JSON"], swiftSettings: swiftSettings),
         .testTarget(name: "JOSETests", dependencies: ["JOSE", "JSON"], swiftSettings: swiftSettings),
         .testTarget(name: "ScenarioFormatTests", dependencies: ["ScenarioFormat"], swiftSettings: swiftSettings),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], swiftSettings: swiftSettings),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TLS"], swiftSettings: swiftSettings),
+        .testTarget(name: "TLSTests", dependencies: ["TLS"], swiftSettings: swiftSettings),
         .testTarget(
             name: "SIWACoreTests",
             dependencies: ["SIWACore", "JOSE", "JSON", "SIWATestSupport"],
@@ -64,7 +68,7 @@ let package = Package(
         .testTarget(name: "CLITests", dependencies: ["siwa-mock"], swiftSettings: swiftSettings),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["JOSE", "JSON", "HTTPServer", "siwa-mock"],
+            dependencies: ["JOSE", "JSON", "HTTPServer", "TLS", "siwa-mock"],
             swiftSettings: swiftSettings
         ),
     ]

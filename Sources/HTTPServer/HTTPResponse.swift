@@ -5,6 +5,9 @@ public struct HTTPResponse: Sendable {
     public var body: [UInt8]
     /// How the bytes reach the client: normally, or with an injected fault (scenario fault rules).
     public var delivery: Delivery
+    /// Facts for the request log (`client_id`, `user`, `fault`…), never sent to the client. Put only
+    /// fingerprints of secrets here.
+    public var logFields: [String: String] = [:]
 
     public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [], delivery: Delivery = .normal) {
         self.status = status

@@ -4,7 +4,7 @@ import SIWACore
 
 /// Apple's HTTP surface (`appleid.apple.com`) as an `HTTPResponder`:
 /// `GET /.well-known/openid-configuration`, `GET /auth/keys`, `GET|POST /auth/authorize`,
-/// `POST /auth/token`, `POST /auth/revoke`; JSON 404 for unknown paths and 405 for wrong methods.
+/// `POST /auth/token`, `POST /auth/revoke`, `POST /auth/usermigrationinfo`; JSON 404 for unknown paths and 405 for wrong methods.
 ///
 /// Rules live in `AppleIdentityProvider` (SIWACore); this type decodes requests and renders answers.
 public struct AppleEndpoints: HTTPResponder {
@@ -35,7 +35,6 @@ public struct AppleEndpoints: HTTPResponder {
     public let publicURL: String
     let log: @Sendable (String) -> Void
     let discoveryBytes: [UInt8]
-    let jwksBytes: [UInt8]
 
     /// Parses the scenario's keys (no key generation) and precomputes the discovery and JWKS bodies.
     ///
@@ -52,7 +51,6 @@ public struct AppleEndpoints: HTTPResponder {
         self.publicURL = publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL
         self.log = log
         self.discoveryBytes = DiscoveryDocument.serialized(publicURL: publicURL, issuer: provider.scenario.settings.issuer)
-        self.jwksBytes = provider.jwksBytes
         for team in provider.teamsWithoutKeys {
             log("team \(team) has no registered client-secret keys: client_secret signatures are not verified")
         }
@@ -65,7 +63,8 @@ public struct AppleEndpoints: HTTPResponder {
             return Responses.json(discoveryBytes)
         case "/auth/keys":
             guard request.method == "GET" else { return Responses.methodNotAllowed(allow: "GET") }
-            return Responses.json(jwksBytes)
+            // Read per request: key rotation through the control API swaps the bytes atomically.
+            return Responses.json(provider.jwksBytes)
         case "/auth/authorize":
             guard request.method == "GET" || request.method == "POST" else {
                 return Responses.methodNotAllowed(allow: "GET, POST")
@@ -77,6 +76,9 @@ public struct AppleEndpoints: HTTPResponder {
         case "/auth/revoke":
             guard request.method == "POST" else { return Responses.methodNotAllowed(allow: "POST") }
             return revoke(request)
+        case "/auth/usermigrationinfo":
+            guard request.method == "POST" else { return Responses.methodNotAllowed(allow: "POST") }
+            return userMigrationInfo(request)
         default:
             return Responses.notFound()
         }

@@ -15,7 +15,11 @@ func runTool() -> Int32 {
         pointer += 1
     }
     let tool = CommandLineTool(
-        commands: [ServeCommand.self, ClientSecretCommand.self, KeygenCommand.self, VerifyCommand.self],
+        commands: [
+            ServeCommand.self, ClientSecretCommand.self, KeygenCommand.self, VerifyCommand.self, CredentialCommand.self,
+            NotifyCommand.self, ClockCommand.self, RequestsCommand.self, CheckCommand.self, HealthCommand.self,
+            CACommand.self,
+        ],
         defaultCommand: ServeCommand.name, environment: environment, console: Console())
     return tool.run(CommandLine.arguments)
 }

@@ -23,6 +23,7 @@ let package = Package(
     targets: [
         .target(name: "FuzzDriver"),
         fuzzTarget("fuzz-scenario", ["ScenarioFormat"]),
+        fuzzTarget("fuzz-scenario-loader", ["SIWACore"]),
         fuzzTarget("fuzz-json", ["JSON"]),
         fuzzTarget("fuzz-jws", ["JOSE"]),
         fuzzTarget("fuzz-http-parser", ["HTTPServer"]),

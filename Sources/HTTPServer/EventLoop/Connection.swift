@@ -1,3 +1,5 @@
+import TLS
+
 /// One accepted client connection, owned by exactly one event loop.
 final class Connection {
     /// Where the connection is in its request/response cycle.
@@ -30,6 +32,7 @@ final class Connection {
         var target: String
         var status: Int
         var started: Int64
+        var logFields: [String: String] = [:]
     }
 
     let fd: Int32
@@ -52,6 +55,8 @@ final class Connection {
     var deadlineKind: DeadlineKind = .idle
     /// The earliest heap entry known for this connection (`.max` when none).
     var armedDeadline: Int64 = .max
+    /// The TLS session on a TLS listener: ciphertext in `outbound`, plaintext through the parser.
+    var tls: TLSSession? = nil
 
     init(fd: Int32, serial: UInt64, remoteAddress: String, limits: HTTPRequestParser.Limits, interest: UInt32) {
         self.fd = fd

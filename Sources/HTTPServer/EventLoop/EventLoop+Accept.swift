@@ -55,6 +55,7 @@ extension EventLoop {
         }
         connections[Int(fd)] = connection
         connectionCount += 1
+        guard attachTLS(connection) else { return }
         setDeadline(connection, now + MonotonicClock.nanoseconds(milliseconds: context.configuration.idleTimeoutMilliseconds), .idle)
     }
 

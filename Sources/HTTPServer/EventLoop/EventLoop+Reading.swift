@@ -41,8 +41,13 @@ extension EventLoop {
                 connection.peerClosed = true
                 break
             }
-            connection.parser.append(UnsafeRawBufferPointer(rebasing: readBuffer[0..<count]))
+            if let tls = connection.tls {
+                guard decryptInput(connection, tls: tls, count: count) else { return false }
+            } else {
+                connection.parser.append(UnsafeRawBufferPointer(rebasing: readBuffer[0..<count]))
+            }
             total += count
+            if connection.peerClosed { break }
             if count < Self.readBufferSize { break }
         }
         return true
@@ -66,7 +71,7 @@ extension EventLoop {
     /// Arms the timeout that matches how far the next request has come, and sends 100 Continue if asked.
     func waitForMoreData(_ connection: Connection) {
         if connection.parser.takeContinueRequest() {
-            connection.outbound.append(contentsOf: Self.continueResponse)
+            guard queue(connection, { $0.append(contentsOf: Self.continueResponse) }) else { return }
             if case .pending = flush(connection) {
                 setInterest(connection, csys_EPOLLIN | csys_EPOLLRDHUP | csys_EPOLLOUT)
             }

@@ -10,13 +10,17 @@ extension EventLoop {
         if !request.keepAlive || response.asksToClose { connection.closeAfterWrite = true }
         let keepAliveHeader = request.version == .http1_0 && !connection.closeAfterWrite
         connection.exchange = Connection.Exchange(
-            method: request.method, target: request.target, status: response.status, started: started)
+            method: request.method, target: request.target, status: response.status, started: started,
+            logFields: response.logFields)
 
         switch response.delivery {
         case .normal:
-            response.serialize(
-                into: &connection.outbound, includeBody: includeBody, close: connection.closeAfterWrite,
-                keepAliveHeader: keepAliveHeader)
+            let close = connection.closeAfterWrite
+            guard
+                queue(connection, {
+                    response.serialize(into: &$0, includeBody: includeBody, close: close, keepAliveHeader: keepAliveHeader)
+                })
+            else { return }
             connection.phase = .writing
             flushResponse(connection)
         case .delayed(let milliseconds):
@@ -32,17 +36,24 @@ extension EventLoop {
             _ = shutdown(connection.fd, Int32(SHUT_WR))
             close(connection)
         case .truncatedBody:
-            let layout = response.serialize(
-                into: &connection.outbound, includeBody: includeBody, close: connection.closeAfterWrite,
-                keepAliveHeader: keepAliveHeader)
-            connection.outbound.removeLast(layout.bodyLength - layout.bodyLength / 2)
+            let close = connection.closeAfterWrite
+            guard
+                queue(connection, { bytes in
+                    let layout = response.serialize(
+                        into: &bytes, includeBody: includeBody, close: close, keepAliveHeader: keepAliveHeader)
+                    bytes.removeLast(layout.bodyLength - layout.bodyLength / 2)
+                })
+            else { return }
             connection.closeAfterWrite = true
             connection.phase = .writing
             flushResponse(connection)
         case .slowBody(let chunkSize, let intervalMilliseconds):
-            response.serialize(
-                into: &connection.outbound, includeBody: includeBody, close: connection.closeAfterWrite,
-                keepAliveHeader: keepAliveHeader)
+            let close = connection.closeAfterWrite
+            guard
+                queue(connection, {
+                    response.serialize(into: &$0, includeBody: includeBody, close: close, keepAliveHeader: keepAliveHeader)
+                })
+            else { return }
             connection.phase = .dribbling(
                 chunkSize: max(1, chunkSize), interval: MonotonicClock.nanoseconds(milliseconds: intervalMilliseconds))
             setInterest(connection, 0)
@@ -54,8 +65,8 @@ extension EventLoop {
     func reject(_ connection: Connection, status: Int, reason: String) {
         connection.exchange = Connection.Exchange(method: "-", target: "-", status: status, started: now)
         connection.closeAfterWrite = true
-        HTTPResponse.plainText(status: status, reason)
-            .serialize(into: &connection.outbound, includeBody: true, close: true)
+        guard queue(connection, { HTTPResponse.plainText(status: status, reason).serialize(into: &$0, includeBody: true, close: true) })
+        else { return }
         connection.phase = .writing
         flushResponse(connection)
     }
@@ -63,9 +74,12 @@ extension EventLoop {
     /// The delay of `Delivery.delayed` is over: send the response normally.
     func sendDelayedResponse(_ connection: Connection) {
         guard case .delayed(let response, let includeBody, let keepAliveHeader) = connection.phase else { return }
-        response.serialize(
-            into: &connection.outbound, includeBody: includeBody, close: connection.closeAfterWrite,
-            keepAliveHeader: keepAliveHeader)
+        let close = connection.closeAfterWrite
+        guard
+            queue(connection, {
+                response.serialize(into: &$0, includeBody: includeBody, close: close, keepAliveHeader: keepAliveHeader)
+            })
+        else { return }
         connection.phase = .writing
         flushResponse(connection)
         if isOpen(connection) && connection.isReading { processRequests(connection) }
@@ -94,6 +108,7 @@ extension EventLoop {
         onExchange(
             HTTPExchangeRecord(
                 method: exchange.method, target: exchange.target, status: exchange.status,
-                durationMicroseconds: Int(max(0, elapsed)), remoteAddress: connection.remoteAddress))
+                durationMicroseconds: Int(max(0, elapsed)), remoteAddress: connection.remoteAddress,
+                secure: connection.tls != nil, logFields: exchange.logFields))
     }
 }

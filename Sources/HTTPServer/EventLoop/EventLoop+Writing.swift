@@ -83,6 +83,7 @@ extension EventLoop {
     /// Lingering close (RFC 9112 §9.6): shut the write side so the client sees the whole response and EOF,
     /// and drain its input briefly so unread bytes do not turn the close into an RST that eats the response.
     func startLingering(_ connection: Connection) {
+        guard sendCloseNotify(connection) else { return }
         _ = shutdown(connection.fd, Int32(SHUT_WR))
         if connection.peerClosed {
             close(connection)

@@ -6,8 +6,17 @@ public struct HTTPExchangeRecord: Sendable {
     /// From the complete request to the last response byte handed to the kernel (includes injected delays).
     public var durationMicroseconds: Int
     public var remoteAddress: String
+    /// The exchange went over TLS.
+    public var secure: Bool = false
+    /// The responder's `HTTPResponse.logFields`.
+    public var logFields: [String: String] = [:]
 
-    public init(method: String, target: String, status: Int, durationMicroseconds: Int, remoteAddress: String) {
+    public init(
+        method: String, target: String, status: Int, durationMicroseconds: Int, remoteAddress: String,
+        secure: Bool = false, logFields: [String: String] = [:]
+    ) {
+        self.secure = secure
+        self.logFields = logFields
         self.method = method
         self.target = target
         self.status = status

@@ -22,9 +22,11 @@ public final class HTTPServer: @unchecked Sendable {
 
     public init(
         configuration: HTTPServerConfiguration, responder: any HTTPResponder,
-        onExchange: (@Sendable (HTTPExchangeRecord) -> Void)? = nil
+        onExchange: (@Sendable (HTTPExchangeRecord) -> Void)? = nil,
+        onDiagnostic: (@Sendable (HTTPServerDiagnostic) -> Void)? = nil
     ) {
-        context = ServerContext(configuration: configuration, responder: responder, onExchange: onExchange)
+        context = ServerContext(
+            configuration: configuration, responder: responder, onExchange: onExchange, onDiagnostic: onDiagnostic)
     }
 
     deinit { shutdown() }
@@ -73,23 +75,41 @@ public final class HTTPServer: @unchecked Sendable {
     /// Stops accepting, lets responses already under way finish, closes idle connections and joins the
     /// loop threads. Returns within about a second even if clients stall. Safe to call more than once.
     public func shutdown() {
-        let threads: [pthread_t] = state.withLock { run in
-            guard run.started, !run.stopped else { return [] }
-            run.stopped = true
-            return run.threads
+        Self.shutdown([self])
+    }
+
+    /// Shuts several servers down in parallel (an HTTP and an HTTPS listener drain within one grace period).
+    public static func shutdown(_ servers: [HTTPServer]) {
+        let stopping: [(threads: [pthread_t], wakeFDs: [Int32], context: ServerContext)] = servers.compactMap { server in
+            let threads: [pthread_t] = server.state.withLock { run in
+                guard run.started, !run.stopped else { return [] }
+                run.stopped = true
+                return run.threads
+            }
+            guard !threads.isEmpty else { return nil }
+            return (threads, server.state.withLock { $0.wakeFDs }, server.context)
         }
-        Self.stop(threads: threads, wakeFDs: state.withLock { $0.wakeFDs }, context: context)
+        for server in stopping { signalStop(wakeFDs: server.wakeFDs, context: server.context) }
+        for server in stopping {
+            for thread in server.threads { pthread_join(thread, nil) }
+            server.wakeFDs.forEach(Syscall.close)
+        }
     }
 
     /// Sets the shared stop flag, wakes every loop through its eventfd and joins the threads.
     static func stop(threads: [pthread_t], wakeFDs: [Int32], context: ServerContext) {
         guard !threads.isEmpty else { return }
+        signalStop(wakeFDs: wakeFDs, context: context)
+        for thread in threads { pthread_join(thread, nil) }
+        wakeFDs.forEach(Syscall.close)
+    }
+
+    /// Sets the shared stop flag and wakes every loop through its eventfd.
+    static func signalStop(wakeFDs: [Int32], context: ServerContext) {
         context.stopping.store(true, ordering: .sequentiallyConsistent)
         for fd in wakeFDs {
             var one: UInt64 = 1
             _ = write(fd, &one, 8)
         }
-        for thread in threads { pthread_join(thread, nil) }
-        wakeFDs.forEach(Syscall.close)
     }
 }

@@ -1,3 +1,5 @@
+import TLS
+
 /// Limits and tunables. Defaults are the documented ones (README "Limits").
 public struct HTTPServerConfiguration: Sendable {
     public var host: String = "127.0.0.1"
@@ -16,5 +18,8 @@ public struct HTTPServerConfiguration: Sendable {
     public var idleTimeoutMilliseconds: Int = 60_000
     /// Open connections across all loops; beyond it new connections get a 503 and are closed.
     public var maxConnections: Int = 10_000
+    /// When set, every connection speaks TLS (HTTPS) with this certificate; plain HTTP to the port is
+    /// answered with a short plain-text 400 and closed, handshake failures are reported and closed.
+    public var tls: TLSServerContext? = nil
     public init() {}
 }

@@ -5,6 +5,7 @@ final class ServerContext: Sendable {
     let configuration: HTTPServerConfiguration
     let responder: any HTTPResponder
     let onExchange: (@Sendable (HTTPExchangeRecord) -> Void)?
+    let onDiagnostic: (@Sendable (HTTPServerDiagnostic) -> Void)?
     /// Open connections across all loops, for `maxConnections`.
     let connectionCount = Atomic<Int>(0)
     /// Set by `shutdown()` before the loops are woken.
@@ -12,8 +13,10 @@ final class ServerContext: Sendable {
 
     init(
         configuration: HTTPServerConfiguration, responder: any HTTPResponder,
-        onExchange: (@Sendable (HTTPExchangeRecord) -> Void)?
+        onExchange: (@Sendable (HTTPExchangeRecord) -> Void)?,
+        onDiagnostic: (@Sendable (HTTPServerDiagnostic) -> Void)? = nil
     ) {
+        self.onDiagnostic = onDiagnostic
         self.configuration = configuration
         self.responder = responder
         self.onExchange = onExchange

@@ -21,6 +21,8 @@ public final class IdentityStore: Sendable {
         var accessTokens: [String: AccessTokenRecord] = [:]
         var refreshTokens: [String: RefreshTokenRecord] = [:]
         var consents: [ConsentKey: ConsentRecord] = [:]
+        /// Consents that were ended (revoked, deleted); cleared by a new authorization.
+        var endedConsents: Set<ConsentKey> = []
         var mutationsSinceSweep = 0
         var nextSequence: UInt64 = 0
     }
@@ -63,7 +65,8 @@ extension IdentityStore {
     /// is flagged `isFirstAuthorization` (the caller then sends `user`); later ones reuse the stored scopes.
     public func authorize(
         userID: String, clientID: String, consentGroupID: String, requestedScopes: [Scope], redirectURI: String?,
-        nonce: String?, now: Int64, nativeRealUserStatus: RealUserStatus? = nil
+        nonce: String?, now: Int64, nativeRealUserStatus: RealUserStatus? = nil,
+        forcedRealUserStatus: RealUserStatus? = nil
     ) -> (code: String, grant: AuthorizationGrant) {
         let code = identifiers.makeAuthorizationCode()
         return state.withLock { state in
@@ -77,11 +80,12 @@ extension IdentityStore {
                 isFirst = true
                 scopes = requestedScopes
                 state.consents[key] = ConsentRecord(scopes: requestedScopes, grantedAt: now)
+                state.endedConsents.remove(key)
             }
             let grant = AuthorizationGrant(
                 clientID: clientID, redirectURI: redirectURI, userID: userID, consentGroupID: consentGroupID,
                 scopes: scopes, nonce: nonce, authTime: now, isFirstAuthorization: isFirst,
-                realUserStatus: isFirst ? nativeRealUserStatus : nil)
+                realUserStatus: forcedRealUserStatus ?? (isFirst ? nativeRealUserStatus : nil))
             state.codes[code] = CodeRecord(grant: grant, issuedAt: now, expiresAt: now + codeLifetime, state: .issued)
             noteMutation(&state, now: now)
             return (code, grant)
@@ -103,7 +107,7 @@ extension IdentityStore {
         func matches(_ grant: AuthorizationGrant) -> Bool {
             grant.userID == key.userID && grant.consentGroupID == key.groupID
         }
-        state.consents[key] = nil
+        if state.consents.removeValue(forKey: key) != nil { state.endedConsents.insert(key) }
         // In place: re-filtering the tables, or writing to `codes` while iterating it (which then copies
         // it on the first write), cost a full copy of every table per revoke — bench/load measured revoke
         // at 2.5 ms p50 with ~20 000 live codes, all of it under the store lock.

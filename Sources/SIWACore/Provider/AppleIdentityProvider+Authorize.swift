@@ -26,15 +26,21 @@ extension AppleIdentityProvider {
     /// Web flow: no `real_user_status` (Apple sends it only to native first sign-ins).
     public func authorize(_ request: AuthorizationRequest, as user: UserProfile) throws(JOSEError) -> AuthorizationResponse {
         let now = clock.nowSeconds
+        let snapshot = self.snapshot
+        let scenario = snapshot.scenario
         let groupID = scenario.consentGroupID(forClient: request.clientID)
-        let (code, grant) = store.authorize(
+        let (code, grant) = snapshot.store.authorize(
             userID: user.id, clientID: request.clientID, consentGroupID: groupID, requestedScopes: request.scopes,
-            redirectURI: request.redirectURI, nonce: request.nonce, now: now)
+            redirectURI: request.redirectURI, nonce: request.nonce, now: now,
+            forcedRealUserStatus: user.realUserStatusAlways ? user.realUserStatus : nil)
         var idToken: String?
         if request.responseType.includesIDToken {
-            idToken = try idTokens.makeIDToken(for: grant, user: user, issuedAt: now, companion: .code(code))
+            idToken = try snapshot.idTokens.makeIDToken(
+                for: grant, user: scenario.view(of: user, forClient: request.clientID, now: now), issuedAt: now,
+                companion: .code(code))
         }
         let userField = grant.isFirstAuthorization ? Self.userField(for: user, scopes: request.scopes) : nil
+        noteSignIn(userID: user.id)
         return AuthorizationResponse(code: code, idToken: idToken, state: request.state, user: userField, grant: grant)
     }
 

@@ -70,13 +70,14 @@ extension AppleIdentityProvider {
 
     /// Adds the id_token (one RS256 signature) to issued tokens.
     private func response(for tokens: IssuedTokens, now: Int64) throws(EndpointFailure) -> TokenResponse {
-        guard let user = scenario.user(id: tokens.grant.userID) else {
+        let snapshot = self.snapshot
+        guard let user = snapshot.scenario.user(id: tokens.grant.userID) else {
             throw EndpointFailure(.invalidGrant(), reason: "user '\(tokens.grant.userID)' is no longer in the scenario")
         }
         let idToken: String
         do {
-            idToken = try idTokens.makeIDToken(
-                for: tokens.grant, user: user, issuedAt: now, companion: .accessToken(tokens.accessToken))
+            idToken = try snapshot.idTokens.makeIDToken(
+                for: tokens.grant, user: snapshot.scenario.view(of: user, forClient: tokens.grant.clientID, now: now), issuedAt: now, companion: .accessToken(tokens.accessToken))
         } catch {
             throw EndpointFailure.internalError("id_token signing failed: \(error.message)")
         }

@@ -1,19 +1,28 @@
 import JOSE
+import Synchronization
 
 /// Apple's server rules joined up: the scenario, its parsed keys, the clock, the state store, the
 /// client-secret validator and the id_token maker. Endpoint logic lives in extensions
-/// (`+Token`, `+Revoke`, `+Authorize`); the HTTP layer only decodes requests and renders results.
+/// (`+Token`, `+Revoke`, `+Authorize`, `+Migration`); runtime changes (control API, timeline) in
+/// `Runtime/`. The HTTP layer only decodes requests and renders results.
 ///
-/// Thread-safe: every stored property is immutable or owns its own lock.
+/// Thread-safe: the current `ProviderSnapshot` is owned by one `Mutex`; every runtime change builds a
+/// complete new snapshot and swaps it in under that lock, so it is applied entirely or not at all.
 public final class AppleIdentityProvider: Sendable {
-    public let scenario: Scenario
-    public let keys: ScenarioKeys
     public let clock: any SIWAClock
-    public let identifiers: IdentifierGenerator
-    public let store: IdentityStore
-    public let clientSecrets: ClientSecretValidator
-    public let idTokens: IDTokenMaker
-    public let authorizationRequests: AuthorizationRequestValidator
+    let runtime: Mutex<RuntimeState>
+    let limits: IdentityStore.Limits
+    /// The injected random source, if any (kept so `reset()` can rebuild identifiers the same way).
+    let injectedRandom: (any RandomSource)?
+    /// `clock.nowMilliseconds` at construction (what `reset()` sets a `ManualClock` back to).
+    let initialClockMilliseconds: Int64
+    let observers: Mutex<[@Sendable (UserEvent) -> Void]>
+
+    /// Mutable state behind the lock: the snapshot served now and the scenario `reset()` returns to.
+    struct RuntimeState: Sendable {
+        var snapshot: ProviderSnapshot
+        var initialScenario: Scenario
+    }
 
     /// - Parameters:
     ///   - random: defaults to a seeded source when the scenario has `seed:`, else the OS generator.
@@ -22,20 +31,39 @@ public final class AppleIdentityProvider: Sendable {
         scenario: Scenario, clock: any SIWAClock, random: (any RandomSource)? = nil,
         limits: IdentityStore.Limits = IdentityStore.Limits()
     ) throws(ScenarioKeyError) {
-        let keys = try ScenarioKeys(loading: scenario)
-        let source: any RandomSource = random ?? scenario.seed.map { SeededRandomSource(seed: $0) } ?? SystemRandomSource()
-        self.scenario = scenario
-        self.keys = keys
         self.clock = clock
-        self.identifiers = IdentifierGenerator(random: source)
-        self.store = IdentityStore(settings: scenario.settings, identifiers: identifiers, limits: limits)
-        self.clientSecrets = ClientSecretValidator(scenario: scenario, keys: keys, clock: clock)
-        self.idTokens = IDTokenMaker(settings: scenario.settings, keys: keys)
-        self.authorizationRequests = AuthorizationRequestValidator(scenario: scenario)
+        self.limits = limits
+        self.injectedRandom = random
+        self.initialClockMilliseconds = clock.nowMilliseconds
+        self.observers = Mutex([])
+        let snapshot = try Self.makeSnapshot(scenario: scenario, clock: clock, random: random, limits: limits)
+        self.runtime = Mutex(RuntimeState(snapshot: snapshot, initialScenario: scenario))
     }
 
-    /// Serialized `/auth/keys` body (published keys), computed once.
-    public var jwksBytes: [UInt8] { keys.jwksBytes }
+    /// A fresh snapshot with an empty store and a newly seeded (or system) random source.
+    static func makeSnapshot(
+        scenario: Scenario, clock: any SIWAClock, random: (any RandomSource)?, limits: IdentityStore.Limits
+    ) throws(ScenarioKeyError) -> ProviderSnapshot {
+        let source: any RandomSource = random ?? scenario.seed.map { SeededRandomSource(seed: $0) } ?? SystemRandomSource()
+        let identifiers = IdentifierGenerator(random: source)
+        let store = IdentityStore(settings: scenario.settings, identifiers: identifiers, limits: limits)
+        store.seedReturningUsers(of: scenario, now: clock.nowSeconds)
+        return try ProviderSnapshot(scenario: scenario, clock: clock, store: store, identifiers: identifiers)
+    }
+
+    /// The current snapshot (one lock acquisition; use it when several values must agree).
+    public var snapshot: ProviderSnapshot { runtime.withLock { $0.snapshot } }
+
+    public var scenario: Scenario { snapshot.scenario }
+    public var keys: ScenarioKeys { snapshot.keys }
+    public var identifiers: IdentifierGenerator { snapshot.identifiers }
+    public var store: IdentityStore { snapshot.store }
+    public var clientSecrets: ClientSecretValidator { snapshot.clientSecrets }
+    public var idTokens: IDTokenMaker { snapshot.idTokens }
+    public var authorizationRequests: AuthorizationRequestValidator { snapshot.authorizationRequests }
+
+    /// Serialized `/auth/keys` body (published keys), recomputed only when the key set changes.
+    public var jwksBytes: [UInt8] { runtime.withLock { $0.snapshot.keys.jwksBytes } }
 
     /// Teams with no registered client-secret keys: their secrets' claims are checked but signatures
     /// are not. The server logs this once at startup.

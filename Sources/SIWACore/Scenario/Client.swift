@@ -31,8 +31,11 @@ public struct AppGroup: Sendable, Equatable {
     /// The primary App ID (bundle ID) of the group.
     public var primaryAppID: String
     public var clientIDs: [String]
+    /// Server-to-server notification endpoint of the group (absolute http URL), if registered.
+    public var notificationURL: String?
 
-    public init(id: String, primaryAppID: String, clientIDs: [String]) {
+    public init(id: String, primaryAppID: String, clientIDs: [String], notificationURL: String? = nil) {
+        self.notificationURL = notificationURL
         self.id = id
         self.primaryAppID = primaryAppID
         self.clientIDs = clientIDs

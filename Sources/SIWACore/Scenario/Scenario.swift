@@ -13,12 +13,21 @@ public struct Scenario: Sendable, Equatable {
     public var appGroups: [AppGroup]
     public var users: [UserProfile]
     public var signingKeys: SigningKeySet
+    /// App transfers between teams (user migration, apple-api.md §8).
+    public var transfers: [TeamTransfer]
+    /// Where the mock clock starts and whether it runs (`clock:` in a scenario file).
+    public var clock = ClockSettings()
+    /// Error-injection rules (`faults:`), evaluated in order on every Apple endpoint request.
+    public var faults: [FaultRule] = []
+    /// Scripted changes triggered by mock-clock time or request counts (`timeline:`).
+    public var timeline: [TimelineEntry] = []
 
     public init(
         name: String = "scenario", seed: UInt64? = nil, settings: ScenarioSettings = ScenarioSettings(),
         teams: [Team] = [], clients: [Client] = [], appGroups: [AppGroup] = [], users: [UserProfile] = [],
-        signingKeys: SigningKeySet = SigningKeySet()
+        signingKeys: SigningKeySet = SigningKeySet(), transfers: [TeamTransfer] = []
     ) {
+        self.transfers = transfers
         self.name = name
         self.seed = seed
         self.settings = settings

@@ -18,6 +18,8 @@ public struct ScenarioSettings: Sendable, Equatable {
     public var clientSecretClockSkewSeconds: Int64 = 60
     /// The response mode used when `/auth/authorize` gets none.
     public var defaultResponseMode: DefaultResponseMode = .byResponseType
+    /// Server-to-server notification switches (apple-api.md §9).
+    public var notifications = NotificationSettings()
 
     public init() {}
 

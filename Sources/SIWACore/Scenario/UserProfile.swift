@@ -15,12 +15,25 @@ public struct UserProfile: Sendable, Equatable {
     public var credentialState: CredentialState
     /// Set for users moved by an app transfer (apple-api.md §8).
     public var transferSub: String?
+    /// Whether the private relay forwards mail (turning it off sends `email-disabled`).
+    public var emailForwardingEnabled: Bool
+    /// This user's `sub` in teams other than the first one (derived deterministically when absent).
+    public var teamSubs: [String: String]
+    /// `real_user_status: {value: …, always: true}`: the claim is sent on every id_token, not only on
+    /// native first authorizations (a test override; Apple never does this).
+    public var realUserStatusAlways: Bool = false
+    /// When set, the user starts as returning: consent already given with these scopes in every app
+    /// group (`first_authorization_done` / `consented_scopes`), so `user` is not sent again.
+    public var consentedScopes: [Scope]?
 
     public init(
         id: String, sub: String, email: String, emailVerified: Bool = true, privateEmail: Bool = false,
         relayEmail: String? = nil, name: PersonName = PersonName(), realUserStatus: RealUserStatus = .likelyReal,
-        credentialState: CredentialState = .authorized, transferSub: String? = nil
+        credentialState: CredentialState = .authorized, transferSub: String? = nil,
+        emailForwardingEnabled: Bool = true, teamSubs: [String: String] = [:]
     ) {
+        self.emailForwardingEnabled = emailForwardingEnabled
+        self.teamSubs = teamSubs
         self.id = id
         self.sub = sub
         self.email = email

@@ -1,30 +1,50 @@
 import HTTPServer
 import SIWACore
 import SIWAServer
+import TLS
 
-/// `siwa-mock serve` (the default command): Apple's endpoints on the built-in or a given scenario.
+/// `siwa-mock serve` (the default command): Apple's endpoints on the built-in or a given scenario,
+/// over plain HTTP, HTTPS (`--tls`, impersonating appleid.apple.com with a local CA) or both.
 struct ServeCommand: Command {
     static let name = "serve"
     static let abstract = "Serve Apple's Sign in with Apple endpoints (the default subcommand)."
     static let discussion: String? = """
-        When ready it prints exactly one line to stdout, `siwa-mock listening on http://HOST:PORT`;
-        request logs go to stderr. SIGTERM or SIGINT finish in-flight requests and exit 0.
+        When ready it prints `siwa-mock listening on http://HOST:PORT` to stdout, and with --tls one more
+        line `siwa-mock listening on https://HOST:TLS-PORT` (only that one with --no-http). Request logs go
+        to stderr. SIGTERM or SIGINT finish in-flight requests and exit 0.
+
+        --tls without --tls-cert/--tls-key creates a local CA in the TLS directory (--tls-dir, else
+        --state-dir, else ~/.local/state/siwa-mock; reused across restarts) and a certificate for
+        appleid.apple.com, localhost, 127.0.0.1, ::1 and every --tls-name. `siwa-mock ca` prints the CA; GET /mock/tls/ca.pem serves it.
         """
-    static let options: [OptionSpec] = [
-        .value("host", "host", help: "Address to listen on.", default: "127.0.0.1", environment: true),
-        .value("port", "port", help: "Port to listen on; 0 picks a free one.", default: "8080", environment: true),
-        .value(
-            "public-url", "url", help: "Base URL the mock advertises in its discovery document.",
-            default: "http://HOST:PORT", environment: true),
-        .value(
-            "state-dir", "dir", help: "Keep signing keys here (created if missing) so restarts keep the same JWKS.",
-            environment: true),
-    ] + LimitOptions.specs
+    static let options: [OptionSpec] =
+        [
+            .value("host", "host", help: "Address to listen on.", default: "127.0.0.1", environment: true),
+            .value("port", "port", help: "Port to listen on; 0 picks a free one.", default: "8080", environment: true),
+            .value(
+                "public-url", "url", help: "Base URL the mock advertises in its discovery document.",
+                default: "http://HOST:PORT", environment: true),
+            .value(
+                "state-dir", "dir", help: "Keep signing keys and the TLS CA here (created if missing) across restarts.",
+                environment: true),
+            .value(
+                "admin-token", "token",
+                help: "Require `Authorization: Bearer TOKEN` on every /mock/ call (Apple's endpoints stay open).",
+                environment: true),
+            .value(
+                "scenario", "file",
+                help: "Scenario file (YAML subset or JSON) instead of the built-in one; reloaded when it changes.",
+                environment: true),
+        ] + TLSOptions.specs + LogOptions.specs + LimitOptions.specs
 
     var host: String
     var port: Int
     var publicURL: String?
     var stateDirectory: String?
+    var adminToken: String?
+    var scenarioFile: String?
+    var tls: TLSOptions
+    var logSettings: LogSettings
     var limits: LimitOptions
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
@@ -40,52 +60,94 @@ struct ServeCommand: Command {
         }
         stateDirectory = arguments.value("state-dir")
         if stateDirectory == "" { throw UsageError("--state-dir must not be empty") }
+        adminToken = arguments.value("admin-token")
+        if adminToken == "" { throw UsageError("--admin-token must not be empty") }
+        scenarioFile = arguments.value("scenario")
+        if scenarioFile == "" { throw UsageError("--scenario must not be empty") }
+        tls = try TLSOptions(arguments)
+        logSettings = try LogOptions.settings(arguments)
         limits = try LimitOptions(arguments)
     }
 
     func run() throws -> Int32 {
-        let log = RequestLog()
+        let log = RequestLog(settings: logSettings)
         var scenario = Scenario.builtIn
+        if let scenarioFile {
+            do {
+                scenario = try ScenarioFile.load(scenarioFile, log: log)
+            } catch {
+                throw RuntimeError("cannot load the scenario:\n" + error.lines.joined(separator: "\n"))
+            }
+        }
         if let stateDirectory {
             scenario.signingKeys = try KeyStateDirectory(path: stateDirectory).apply(to: scenario.signingKeys, log: log)
         }
+        let tlsSetup = try tls.enabled ? tls.setUp(stateDirectory: stateDirectory, log: log) : nil
         // Signals are blocked before any thread starts so that every loop thread inherits the mask
         // and only the main thread's sigwait sees SIGTERM/SIGINT.
         SignalWaiter.blockTerminationSignals()
 
+        let responder = LateBoundResponder()
+        var servers: [(server: HTTPServer, scheme: String)] = []
+        defer { HTTPServer.shutdown(servers.map(\.server)) }
+        if !tls.noHTTP {
+            servers.append((try start(port: port, tls: nil, responder: responder, log: log), "http"))
+        }
+        if let tlsSetup {
+            servers.append((try start(port: tls.port, tls: tlsSetup.context, responder: responder, log: log), "https"))
+        }
+        let first = servers[0]
+        let advertised = publicURL ?? Self.defaultPublicURL(host: host, port: first.server.port, scheme: first.scheme)
+        do {
+            let mock = try MockServer(
+                configuration: .init(
+                    publicURL: advertised, scenario: scenario, clock: Self.clock(for: scenario.clock),
+                    log: { log.note($0) }),
+                options: MockServer.ControlOptions(adminToken: adminToken, scenarioLoader: ScenarioFile.loadBody))
+            responder.install(tlsSetup.map { CAResponder(certificatePEM: $0.caPEM ?? "", next: mock) } ?? mock)
+            if let scenarioFile { ScenarioWatcher(path: scenarioFile, server: mock, log: log).start() }
+        } catch {
+            throw RuntimeError("\(error)")
+        }
+        for (server, scheme) in servers {
+            Console().out("siwa-mock listening on \(scheme)://\(Self.urlHost(host)):\(server.port)")
+        }
+        let signal = SignalWaiter.waitForTermination()
+        log.note("received signal \(signal), finishing in-flight requests")
+        return 0
+    }
+
+    private func start(port: Int, tls: TLSServerContext?, responder: any HTTPResponder, log: RequestLog) throws
+        -> HTTPServer
+    {
         var configuration = HTTPServerConfiguration()
         configuration.host = host
         configuration.port = port
         limits.apply(to: &configuration)
-        let responder = LateBoundResponder()
-        let server = HTTPServer(configuration: configuration, responder: responder, onExchange: { log.record($0) })
+        configuration.tls = tls
+        let server = HTTPServer(
+            configuration: configuration, responder: responder, onExchange: { log.record($0) },
+            onDiagnostic: { log.record($0) })
         do {
             try server.start()
         } catch {
             throw RuntimeError("cannot listen on \(host):\(port): \(error)")
         }
-        let listenURL = "http://\(Self.urlHost(host)):\(server.port)"
-        do {
-            responder.install(
-                try MockServer(
-                    configuration: .init(
-                        publicURL: publicURL ?? Self.defaultPublicURL(host: host, port: server.port), scenario: scenario, clock: SystemClock(),
-                        log: { log.note($0) })))
-        } catch {
-            server.shutdown()
-            throw RuntimeError("\(error)")
-        }
-        Console().out("siwa-mock listening on \(listenURL)")
-        let signal = SignalWaiter.waitForTermination()
-        log.note("received signal \(signal), finishing in-flight requests")
-        server.shutdown()
-        return 0
+        return server
+    }
+
+    /// The mock clock a scenario asks for: real time, or starting at `clock.start`, frozen or running.
+    static func clock(for settings: ClockSettings) -> AdjustableClock {
+        let clock = AdjustableClock()
+        if let start = settings.startMilliseconds { clock.set(milliseconds: start) }
+        if settings.frozen { clock.setFrozen(true) }
+        return clock
     }
 
     /// `http://HOST:PORT`, with a wildcard listen address replaced by loopback (clients cannot connect to 0.0.0.0).
-    static func defaultPublicURL(host: String, port: Int) -> String {
+    static func defaultPublicURL(host: String, port: Int, scheme: String = "http") -> String {
         let reachable = host == "0.0.0.0" ? "127.0.0.1" : host == "::" ? "::1" : host
-        return "http://\(urlHost(reachable)):\(port)"
+        return "\(scheme)://\(urlHost(reachable)):\(port)"
     }
 
     /// Hosts as they appear in a URL (`::1` → `[::1]`).

@@ -1,22 +1,71 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import HTTPServer
+import JSON
+import Synchronization
 
-/// One line per request on stderr: time, peer, method, path (never the query or body, which can hold
-/// codes and secrets), status and latency.
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// One line per request on stderr, as text or JSON Lines: time, request id, peer, method, path (never
+/// the query or body, which can hold codes and secrets), status, latency and the responder's log fields
+/// (`client_id`, `user`, `fault`…), with secrets replaced by a fingerprint.
 struct RequestLog: Sendable {
     let console = Console()
+    let settings: LogSettings
+    private let sequence: RequestSequence
 
-    func record(_ exchange: HTTPExchangeRecord) {
-        let path = exchange.target.split(separator: "?", maxSplits: 1).first.map(String.init) ?? exchange.target
-        console.err(
-            "\(Self.timestamp()) \(exchange.remoteAddress) \(exchange.method) \(path) \(exchange.status) "
-                + "\(exchange.durationMicroseconds)us")
+    init(settings: LogSettings = LogSettings()) {
+        self.settings = settings
+        sequence = RequestSequence()
     }
 
-    func note(_ message: String) {
-        console.err("\(Self.timestamp()) \(message)")
+    func record(_ exchange: HTTPExchangeRecord) {
+        guard let line = line(for: exchange, requestID: sequence.next(), time: Self.timestamp()) else { return }
+        console.err(line)
+    }
+
+    /// The log line for one exchange, or nil when its level is below `--log-level`.
+    func line(for exchange: HTTPExchangeRecord, requestID id: String, time: String) -> String? {
+        let level: LogSettings.Level = exchange.status >= 500 ? .error : .info
+        guard level >= settings.minimumLevel else { return nil }
+        let path = exchange.target.split(separator: "?", maxSplits: 1).first.map(String.init) ?? exchange.target
+        let fields = exchange.logFields.sorted { $0.key < $1.key }.map { ($0.key, Self.redact($0.key, $0.value)) }
+        switch settings.format {
+        case .text:
+            let extra = fields.map { " \($0.0)=\($0.1)" }.joined()
+            return "\(time) \(exchange.remoteAddress) \(exchange.method) \(path) \(exchange.status) "
+                + "\(exchange.durationMicroseconds)us id=\(id)\(exchange.secure ? " tls" : "")\(extra)"
+        case .json:
+            var object: [(String, JSONValue)] = [
+                ("time", .string(time)), ("level", .string(level.name)), ("msg", "request"),
+                ("request_id", .string(id)), ("method", .string(exchange.method)), ("path", .string(path)),
+                ("status", .int(Int64(exchange.status))),
+                ("latency_ms", .double(Double(exchange.durationMicroseconds) / 1000)),
+                ("client", .string(exchange.remoteAddress)), ("scheme", .string(exchange.secure ? "https" : "http")),
+            ]
+            object += fields.map { ($0.0, JSONValue.string($0.1)) }
+            return JSONValue.object(JSONObject(object)).serializedString()
+        }
+    }
+
+    /// A connection-level problem (failed TLS handshake, plain HTTP on the TLS port).
+    func record(_ diagnostic: HTTPServerDiagnostic) {
+        let kind = diagnostic.kind == .plainHTTPOnTLSPort ? "plain_http_on_tls_port" : "tls_failure"
+        note(diagnostic.message, level: .warn, fields: [("event", kind), ("client", diagnostic.remoteAddress)])
+    }
+
+    /// A lifecycle message (startup, key generation, shutdown).
+    func note(_ message: String, level: LogSettings.Level = .info, fields: [(String, String)] = []) {
+        guard level >= settings.minimumLevel else { return }
+        switch settings.format {
+        case .text:
+            console.err("\(Self.timestamp()) \(message)" + fields.map { " \($0.0)=\($0.1)" }.joined())
+        case .json:
+            let object: [(String, JSONValue)] =
+                [("time", .string(Self.timestamp())), ("level", .string(level.name)), ("msg", .string(message))]
+                + fields.map { ($0.0, JSONValue.string($0.1)) }
+            console.err(JSONValue.object(JSONObject(object)).serializedString())
+        }
     }
 
     /// RFC 3339 UTC with milliseconds, without Foundation (startup cost matters: design.md §3).
@@ -33,5 +82,20 @@ struct RequestLog: Sendable {
         return "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2))T"
             + "\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2))."
             + "\(pad(Int32(spec.tv_nsec / 1_000_000), 3))Z"
+    }
+}
+
+/// Request ids: a per-process random prefix and a counter (`3f9a1c2e-17`), unique across restarts.
+final class RequestSequence: Sendable {
+    private let prefix: String
+    private let counter = Atomic<UInt64>(0)
+
+    init() {
+        let hex = String(UInt32.random(in: 0...UInt32.max), radix: 16)
+        prefix = String(repeating: "0", count: 8 - hex.count) + hex
+    }
+
+    func next() -> String {
+        "\(prefix)-\(counter.wrappingAdd(1, ordering: .relaxed).newValue)"
     }
 }

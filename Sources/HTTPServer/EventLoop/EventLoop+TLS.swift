@@ -1,0 +1,109 @@
+import CSys
+import Glibc
+import TLS
+
+/// TLS on the same loop: the session works on memory buffers, so the loop still makes every syscall.
+/// Ciphertext from `read` is fed to the session and plaintext goes to the parser; responses are
+/// serialized as plaintext, encrypted, and the ciphertext lands in `outbound`, so flushing, delays,
+/// slow bodies and lingering close work unchanged.
+extension EventLoop {
+    /// Gives a connection accepted on a TLS listener its session. Returns false if it was closed.
+    func attachTLS(_ connection: Connection) -> Bool {
+        guard let tlsContext = context.configuration.tls else { return true }
+        do {
+            connection.tls = try TLSSession(context: tlsContext)
+            return true
+        } catch {
+            report(.tlsFailure, connection, error.message)
+            close(connection)
+            return false
+        }
+    }
+
+    /// Decrypts `count` ciphertext bytes just read into `readBuffer` and appends the plaintext to the
+    /// parser; sends what the handshake produced. Returns false if the connection was closed.
+    func decryptInput(_ connection: Connection, tls: TLSSession, count: Int) -> Bool {
+        tls.feed(UnsafeRawBufferPointer(rebasing: readBuffer[0..<count]))
+        reading: while true {
+            switch tls.read(into: readBuffer) {
+            case .bytes(let plain):
+                connection.parser.append(UnsafeRawBufferPointer(rebasing: readBuffer[0..<plain]))
+            case .needMoreData:
+                break reading
+            case .closed:
+                connection.peerClosed = true
+                break reading
+            case .failed(let error):
+                failTLS(connection, tls: tls, error)
+                return false
+            }
+        }
+        tls.takeOutput(into: &connection.outbound)
+        guard connection.hasPendingOutput else { return true }
+        switch flush(connection) {
+        case .closed: return false
+        case .pending: setInterest(connection, csys_EPOLLIN | csys_EPOLLRDHUP | csys_EPOLLOUT)
+        case .complete: break
+        }
+        return true
+    }
+
+    /// Logs a failed handshake or record, sends the alert (or, for plain HTTP, a plain-text 400 the
+    /// client can read) and closes.
+    func failTLS(_ connection: Connection, tls: TLSSession, _ error: TLSError) {
+        if error.kind == .plainHTTP {
+            report(.plainHTTPOnTLSPort, connection, error.message)
+            Self.plainHTTPOnTLSResponse.withUnsafeBytes { bytes in
+                _ = send(connection.fd, bytes.baseAddress, bytes.count, csys_MSG_NOSIGNAL)
+            }
+            _ = shutdown(connection.fd, Int32(SHUT_WR))
+        } else {
+            report(.tlsFailure, connection, error.message)
+            tls.takeOutput(into: &connection.outbound)
+            _ = flush(connection)
+        }
+        close(connection)
+    }
+
+    static let plainHTTPOnTLSResponse: [UInt8] = {
+        var bytes: [UInt8] = []
+        HTTPResponse.plainText(status: 400, "This port speaks HTTPS; use https:// or the plain HTTP port.")
+            .serialize(into: &bytes, includeBody: true, close: true)
+        return bytes
+    }()
+
+    /// Queues response bytes built by `build`: as they are, or encrypted on a TLS connection.
+    /// Returns false if encryption failed and the connection was closed.
+    func queue(_ connection: Connection, _ build: (inout [UInt8]) -> Void) -> Bool {
+        guard let tls = connection.tls else {
+            build(&connection.outbound)
+            return true
+        }
+        var plaintext: [UInt8] = []
+        build(&plaintext)
+        do {
+            try tls.write(plaintext)
+        } catch {
+            report(.tlsFailure, connection, error.message)
+            close(connection)
+            return false
+        }
+        tls.takeOutput(into: &connection.outbound)
+        return true
+    }
+
+    /// Before a lingering close: queue TLS close_notify and try once to send it.
+    /// Returns false if the connection was closed.
+    func sendCloseNotify(_ connection: Connection) -> Bool {
+        guard let tls = connection.tls else { return true }
+        tls.close()
+        tls.takeOutput(into: &connection.outbound)
+        if case .closed = flush(connection) { return false }
+        return true
+    }
+
+    func report(_ kind: HTTPServerDiagnostic.Kind, _ connection: Connection, _ message: String) {
+        context.onDiagnostic?(
+            HTTPServerDiagnostic(kind: kind, remoteAddress: connection.remoteAddress, message: message))
+    }
+}

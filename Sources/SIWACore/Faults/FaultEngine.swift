@@ -1,0 +1,160 @@
+import Synchronization
+
+/// The fault rules of the running scenario with their counters: one owner of that state, deciding per
+/// request which rule (if any) fires. Pure logic — the HTTP layer turns a decision into bytes.
+///
+/// Thread-safe: rules, counters and the seeded generator live behind one lock.
+public final class FaultEngine: Sendable {
+    struct RuleState: Sendable {
+        var rule: FaultRule
+        /// Requests that matched the rule's filters (inside its window, while enabled).
+        var matched: Int = 0
+        var fired: Int = 0
+    }
+
+    struct State: Sendable {
+        var rules: [RuleState]
+        var random: UInt64
+        var startMilliseconds: Int64
+    }
+
+    private let state: Mutex<State>
+
+    /// - Parameters:
+    ///   - seed: the scenario seed (probabilities and delay ranges are then reproducible).
+    ///   - startMilliseconds: mock-clock time at load; rule windows are relative to it.
+    public init(rules: [FaultRule] = [], seed: UInt64? = nil, startMilliseconds: Int64 = 0) {
+        state = Mutex(
+            State(
+                rules: rules.map { RuleState(rule: $0) }, random: Self.initialRandom(seed),
+                startMilliseconds: startMilliseconds))
+    }
+
+    static func initialRandom(_ seed: UInt64?) -> UInt64 {
+        seed.map { $0 ^ 0x6661_756C_7473 } ?? SystemRandomSource().next()
+    }
+
+    /// Replaces every rule and counter (scenario reload).
+    public func replace(rules: [FaultRule], seed: UInt64?, startMilliseconds: Int64) {
+        state.withLock {
+            $0 = State(
+                rules: rules.map { RuleState(rule: $0) }, random: Self.initialRandom(seed),
+                startMilliseconds: startMilliseconds)
+        }
+    }
+
+    /// The first rule that fires for `request`, with its drawn delay; counters are updated.
+    ///
+    /// Per rule, in order: enabled → inside its window → filters match (counted as `matched`, by every
+    /// matching rule) → no earlier rule fired → past `after` → under `times` → probability draw (counted
+    /// as `fired` when it hits).
+    public func decide(
+        _ request: RequestFacts, nowMilliseconds: Int64, resolveUser: () -> String?
+    ) -> FaultDecision? {
+        let needsUser = state.withLock { $0.rules.contains { $0.rule.enabled && $0.rule.matcher.userID != nil } }
+        let resolved = needsUser ? resolveUser() : nil
+        let user = { resolved }
+        return state.withLock { state -> FaultDecision? in
+            let offset = nowMilliseconds - state.startMilliseconds
+            var decision: FaultDecision?
+            for index in state.rules.indices {
+                let rule = state.rules[index].rule
+                guard rule.enabled, rule.window?.contains(offset) ?? true else { continue }
+                guard rule.matcher.matches(request, resolveUser: user) else { continue }
+                // Every matching rule counts the request, even when an earlier rule answers it.
+                state.rules[index].matched += 1
+                guard decision == nil, state.rules[index].matched > rule.after else { continue }
+                if let times = rule.times, state.rules[index].fired >= times { continue }
+                if rule.probability < 1 {
+                    guard Self.unitDraw(&state.random) < rule.probability else { continue }
+                }
+                state.rules[index].fired += 1
+                var delay: Int64?
+                if let range = rule.action.delay {
+                    let span = UInt64(range.maxMilliseconds - range.minMilliseconds)
+                    delay = range.minMilliseconds + (span == 0 ? 0 : Int64(Self.next(&state.random) % (span + 1)))
+                }
+                decision = FaultDecision(ruleID: rule.id, action: rule.action, delayMilliseconds: delay)
+            }
+            return decision
+        }
+    }
+
+    /// Adds a rule at the end. - Throws: `ProviderChangeError.conflict` when the id is taken.
+    public func add(_ rule: FaultRule) throws(ProviderChangeError) {
+        let added = state.withLock { state -> Bool in
+            if state.rules.contains(where: { $0.rule.id == rule.id }) { return false }
+            state.rules.append(RuleState(rule: rule))
+            return true
+        }
+        if !added { throw ProviderChangeError(.conflict, field: "id", "a fault with id '\(rule.id)' already exists") }
+    }
+
+    /// Removes a rule; false when there is none with that id.
+    @discardableResult
+    public func remove(id: String) -> Bool {
+        state.withLock { state in
+            guard let index = state.rules.firstIndex(where: { $0.rule.id == id }) else { return false }
+            state.rules.remove(at: index)
+            return true
+        }
+    }
+
+    /// Switches a rule on or off (timeline `start_fault`/`stop_fault`); false for an unknown id.
+    @discardableResult
+    public func setEnabled(id: String, _ enabled: Bool) -> Bool {
+        state.withLock { state in
+            guard let index = state.rules.firstIndex(where: { $0.rule.id == id }) else { return false }
+            state.rules[index].rule.enabled = enabled
+            return true
+        }
+    }
+
+    /// Sets every rule's (or one rule's) counters back to zero.
+    public func resetCounters(id: String? = nil) {
+        state.withLock { state in
+            for index in state.rules.indices where id == nil || state.rules[index].rule.id == id {
+                state.rules[index].matched = 0
+                state.rules[index].fired = 0
+            }
+        }
+    }
+
+    /// Every rule with its counters, in evaluation order.
+    public var statuses: [FaultStatus] {
+        state.withLock { $0.rules.map { FaultStatus(rule: $0.rule, matched: $0.matched, fired: $0.fired) } }
+    }
+
+    static func next(_ state: inout UInt64) -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A uniform double in `[0, 1)`.
+    static func unitDraw(_ state: inout UInt64) -> Double {
+        Double(next(&state) >> 11) * 0x1.0p-53
+    }
+}
+
+/// A rule that fired: what to do, and the delay drawn for it.
+public struct FaultDecision: Sendable, Equatable {
+    public var ruleID: String
+    public var action: FaultAction
+    public var delayMilliseconds: Int64?
+}
+
+/// A rule and its counters, as `GET /mock/faults` shows them.
+public struct FaultStatus: Sendable, Equatable {
+    public var rule: FaultRule
+    public var matched: Int
+    public var fired: Int
+
+    public init(rule: FaultRule, matched: Int, fired: Int) {
+        self.rule = rule
+        self.matched = matched
+        self.fired = fired
+    }
+}

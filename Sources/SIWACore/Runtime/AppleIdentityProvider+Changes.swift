@@ -1,0 +1,58 @@
+/// The core of every runtime change: copy, change, validate, rebuild, swap — under the one lock.
+extension AppleIdentityProvider {
+    /// Registers a handler for user events (consent revoked, forwarding switched, account deleted).
+    /// Handlers run after the change is applied, outside the provider's lock, on the caller's thread.
+    public func observeUserEvents(_ handler: @escaping @Sendable (UserEvent) -> Void) {
+        observers.withLock { $0.append(handler) }
+    }
+
+    func emit(_ events: [UserEvent]) {
+        guard !events.isEmpty else { return }
+        let handlers = observers.withLock { $0 }
+        for event in events {
+            for handler in handlers { handler(event) }
+        }
+    }
+
+    /// Applies `transform` to a copy of the current scenario, validates the result and swaps in a new
+    /// snapshot; then `commit` runs (still under the lock) for store changes that must go with it.
+    /// On any error nothing changes. `rebuildKeys` re-parses key material (key changes).
+    func change<Output: Sendable>(
+        rebuildKeys: Bool = false,
+        _ transform: (inout Scenario, ProviderSnapshot) throws(ProviderChangeError) -> Output,
+        commit: (Output, ProviderSnapshot) -> Void = { _, _ in }
+    ) throws(ProviderChangeError) -> Output {
+        let outcome: Result<Output, ProviderChangeError> = runtime.withLock { state in
+            do throws(ProviderChangeError) {
+                let current = state.snapshot
+                var scenario = current.scenario
+                let output = try transform(&scenario, current)
+                try Self.check(scenario)
+                let next: ProviderSnapshot
+                if rebuildKeys {
+                    do throws(ScenarioKeyError) {
+                        next = try ProviderSnapshot(
+                            scenario: scenario, clock: clock, store: current.store, identifiers: current.identifiers)
+                    } catch {
+                        throw ProviderChangeError(.invalid, field: error.path, error.message)
+                    }
+                } else {
+                    next = current.replacingUsers(in: scenario, clock: clock)
+                }
+                state.snapshot = next
+                commit(output, next)
+                return .success(output)
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try outcome.get()
+    }
+
+    /// Every validation problem of `scenario` as one `invalid` error naming the first path.
+    static func check(_ scenario: Scenario) throws(ProviderChangeError) {
+        let problems = scenario.validate()
+        guard let first = problems.first else { return }
+        throw ProviderChangeError(.invalid, field: first.path, problems.map(\.description).joined(separator: "; "))
+    }
+}

@@ -1,0 +1,72 @@
+import JOSE
+
+/// Runtime changes of the id_token signing keys behind `/auth/keys`. Each change re-parses the key
+/// set and recomputes the JWKS bytes in the same swap, so `/auth/keys` and signatures always agree.
+extension AppleIdentityProvider {
+    /// Generates a new RSA-2048 key (kid in Apple's 10-character shape) that signs from now on; the
+    /// previous signer stays published so tokens it signed still verify. Returns the new kid.
+    @discardableResult
+    public func rotateSigningKey(kid requested: String? = nil) throws(ProviderChangeError) -> String {
+        let kid = requested ?? identifiers.makeKeyID()
+        let pem: String
+        do {
+            pem = try RSAPrivateKey.generate(bits: 2048).pemPKCS8()
+        } catch {
+            throw ProviderChangeError(.invalid, field: "kid", "key generation failed: \(error.message)")
+        }
+        return try addSigningKey(SigningKey(kid: kid, privateKeyPEM: pem, published: true, signs: true))
+    }
+
+    /// Adds a key; when it `signs`, it replaces the current signer (which stays published).
+    @discardableResult
+    public func addSigningKey(_ key: SigningKey) throws(ProviderChangeError) -> String {
+        try change(rebuildKeys: true) { (scenario, _) throws(ProviderChangeError) -> String in
+            if key.kid.isEmpty { throw ProviderChangeError(.invalid, field: "kid", "must not be empty") }
+            if scenario.signingKeys.keys.contains(where: { $0.kid == key.kid }) {
+                throw ProviderChangeError(.conflict, field: "kid", "a key with kid '\(key.kid)' already exists")
+            }
+            if key.signs {
+                for index in scenario.signingKeys.keys.indices { scenario.signingKeys.keys[index].signs = false }
+            }
+            scenario.signingKeys.keys.append(key)
+            return key.kid
+        }
+    }
+
+    /// Lists the key at `/auth/keys`.
+    public func publishKey(kid: String) throws(ProviderChangeError) {
+        try changeKey(kid) { key throws(ProviderChangeError) in key.published = true }
+    }
+
+    /// Removes the key from `/auth/keys` (tokens it signed stop verifying). The signing key cannot be
+    /// retired: sign with another one first.
+    public func retireKey(kid: String) throws(ProviderChangeError) {
+        try changeKey(kid) { key throws(ProviderChangeError) in
+            if key.signs { throw ProviderChangeError(.conflict, field: "kid", "'\(kid)' signs id_tokens; make another key sign first") }
+            key.published = false
+        }
+    }
+
+    /// Makes an existing key sign id_tokens (it is published too, as Apple would).
+    public func signWithKey(kid: String) throws(ProviderChangeError) {
+        try change(rebuildKeys: true) { (scenario, _) throws(ProviderChangeError) in
+            guard scenario.signingKeys.keys.contains(where: { $0.kid == kid }) else {
+                throw ProviderChangeError(.notFound, field: "kid", "unknown key '\(kid)'")
+            }
+            for index in scenario.signingKeys.keys.indices {
+                let isTarget = scenario.signingKeys.keys[index].kid == kid
+                scenario.signingKeys.keys[index].signs = isTarget
+                if isTarget { scenario.signingKeys.keys[index].published = true }
+            }
+        }
+    }
+
+    private func changeKey(_ kid: String, _ edit: (inout SigningKey) throws(ProviderChangeError) -> Void) throws(ProviderChangeError) {
+        try change(rebuildKeys: true) { (scenario, _) throws(ProviderChangeError) in
+            guard let index = scenario.signingKeys.keys.firstIndex(where: { $0.kid == kid }) else {
+                throw ProviderChangeError(.notFound, field: "kid", "unknown key '\(kid)'")
+            }
+            try edit(&scenario.signingKeys.keys[index])
+        }
+    }
+}

@@ -1,0 +1,111 @@
+/// Runtime user changes (control API `PATCH /mock/users/{id}`, `POST /mock/users`, timeline actions).
+extension AppleIdentityProvider {
+    /// The user named by scenario id, `sub` (any team) or email.
+    public func user(named value: String) -> UserProfile? { scenario.user(matching: value)?.user }
+
+    /// Changes a user's fields atomically and returns the user as stored.
+    ///
+    /// `credentialState` `revoked` or `notFound` also ends every authorization the user holds (consent,
+    /// tokens, outstanding codes), as revoking in Settings does. Emits `consentRevoked` (for groups that
+    /// had consent) and `emailDisabled`/`emailEnabled` (when forwarding flips) to observers.
+    /// - Throws: `ProviderChangeError.notFound` for an unknown user, `.invalid` when the result is not valid.
+    @discardableResult
+    public func updateUser(_ name: String, _ change: UserChange) throws(ProviderChangeError) -> UserProfile {
+        let now = clock.nowMilliseconds
+        let result = try self.change(
+            { (scenario, _) throws(ProviderChangeError) -> (before: UserProfile, after: UserProfile) in
+                guard let found = scenario.user(matching: name)?.user,
+                    let index = scenario.users.firstIndex(where: { $0.id == found.id })
+                else { throw .unknownUser(name) }
+                if let email = change.email, email.isEmpty { throw ProviderChangeError(.invalid, field: "email", "must not be empty") }
+                let updated = change.applied(to: found)
+                scenario.users[index] = updated
+                return (found, updated)
+            },
+            commit: { result, snapshot in
+                if let state = change.credentialState, state == .revoked || state == .notFound {
+                    _ = snapshot.store.endAllAuthorizations(userID: result.after.id)
+                }
+            })
+        var events: [UserEvent] = []
+        let groups = store.consentGroupIDs(userID: result.after.id, includingRevoked: true)
+        if let state = change.credentialState, state == .revoked, result.before.credentialState != .revoked {
+            events.append(UserEvent(kind: .consentRevoked, user: result.after, appGroupIDs: groups, timeMilliseconds: now))
+        }
+        if result.before.emailForwardingEnabled != result.after.emailForwardingEnabled {
+            let kind: UserEvent.Kind = result.after.emailForwardingEnabled ? .emailEnabled : .emailDisabled
+            events.append(UserEvent(kind: kind, user: result.after, appGroupIDs: groups, timeMilliseconds: now))
+        }
+        emit(events)
+        return result.after
+    }
+
+    /// Adds a user; an empty `sub` gets a generated one (Apple's shape).
+    /// - Throws: `ProviderChangeError.invalid` for a duplicate id or sub, or another invalid field.
+    @discardableResult
+    public func addUser(_ user: UserProfile) throws(ProviderChangeError) -> UserProfile {
+        let sub = user.sub.isEmpty ? identifiers.makeSub() : user.sub
+        return try change { (scenario, _) throws(ProviderChangeError) -> UserProfile in
+            var user = user
+            user.sub = sub
+            if user.id.isEmpty { throw ProviderChangeError(.invalid, field: "id", "must not be empty") }
+            if scenario.user(id: user.id) != nil { throw ProviderChangeError(.conflict, field: "id", "user '\(user.id)' already exists") }
+            scenario.users.append(user)
+            return user
+        }
+    }
+
+    /// The user deletes their Apple Account: removed from the scenario, every authorization ended,
+    /// `accountDeleted` emitted for the groups they had used.
+    @discardableResult
+    public func deleteAccount(_ name: String) throws(ProviderChangeError) -> UserProfile {
+        let now = clock.nowMilliseconds
+        let groupsBefore = user(named: name).map { store.consentGroupIDs(userID: $0.id, includingRevoked: true) } ?? []
+        let removed = try change(
+            { (scenario, _) throws(ProviderChangeError) -> UserProfile in
+                guard let found = scenario.user(matching: name)?.user else { throw .unknownUser(name) }
+                scenario.users.removeAll { $0.id == found.id }
+                return found
+            },
+            commit: { removed, snapshot in _ = snapshot.store.endAllAuthorizations(userID: removed.id) })
+        emit([UserEvent(kind: .accountDeleted, user: removed, appGroupIDs: groupsBefore, timeMilliseconds: now)])
+        return removed
+    }
+
+    /// What `getCredentialState(forUserID:)` answers on a device running `clientID`.
+    ///
+    /// `transferred` when `user` is the sender team's id of a client that moved teams (or the user is
+    /// flagged so); else `revoked`/`notFound` when flagged; else `authorized` with a live consent for the
+    /// client's group, `revoked` when that consent was ended, `notFound` when there never was one.
+    public func credentialState(user value: String, clientID: String) throws(ProviderChangeError) -> CredentialState {
+        let snapshot = self.snapshot
+        let scenario = snapshot.scenario
+        guard let client = scenario.client(id: clientID) else { throw .unknownClient(clientID) }
+        guard let (user, matchedTeam) = scenario.user(matching: value) else { throw .unknownUser(value) }
+        if let matchedTeam, matchedTeam != client.teamID,
+            let transfer = scenario.transfer(ofClient: clientID), transfer.fromTeamID == matchedTeam
+        {
+            return .transferred
+        }
+        if user.credentialState != .authorized { return user.credentialState }
+        let group = scenario.consentGroupID(forClient: clientID)
+        switch snapshot.store.consentStatus(userID: user.id, consentGroupID: group) {
+        case .active: return .authorized
+        case .revoked: return .revoked
+        case .none: return .notFound
+        }
+    }
+}
+
+extension AppleIdentityProvider {
+    /// A new sign-in re-establishes a user flagged `revoked` or `notFound` (they authorized again).
+    func noteSignIn(userID: String) {
+        guard let user = scenario.user(id: userID), user.credentialState == .revoked || user.credentialState == .notFound
+        else { return }
+        _ = try? change { (scenario, _) throws(ProviderChangeError) in
+            if let index = scenario.users.firstIndex(where: { $0.id == userID }) {
+                scenario.users[index].credentialState = .authorized
+            }
+        }
+    }
+}

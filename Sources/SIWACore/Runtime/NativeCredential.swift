@@ -1,0 +1,99 @@
+import JOSE
+import JSON
+
+/// What `ASAuthorizationAppleIDCredential` hands a native app after Sign in with Apple
+/// (apple-api.md §11), produced by `POST /mock/credentials`.
+public struct NativeCredential: Sendable, Equatable {
+    /// The team-scoped user id (`sub`) for the app's team.
+    public var user: String
+    public var identityToken: String
+    /// Redeemable at `/auth/token` with the bundle ID and no `redirect_uri`, within 5 minutes.
+    public var authorizationCode: String
+    /// First authorization with the name scope only.
+    public var fullName: PersonName?
+    /// First authorization with the email scope only (relay address for private-email users).
+    public var email: String?
+    /// The user's status on the first authorization; `unsupported` (0) afterwards, as on a device.
+    public var realUserStatus: RealUserStatus
+    public var authorizedScopes: [Scope]
+    public var state: String?
+
+    /// `ASAuthorization.Scope` raw values: `full_name`, `email`.
+    public static func wireName(of scope: Scope) -> String {
+        switch scope {
+        case .name: "full_name"
+        case .email: "email"
+        case .openid: "openid"
+        }
+    }
+
+    /// Accepts `full_name`, `fullName`, `name` and `email`.
+    public static func scope(named name: String) -> Scope? {
+        switch name {
+        case "full_name", "fullName", "name": .name
+        case "email": .email
+        default: nil
+        }
+    }
+
+    /// `{"user","identityToken","authorizationCode","fullName","email","realUserStatus","authorizedScopes","state"}`;
+    /// `fullName`, `email` and `state` are `null` when absent, as the optional properties are nil.
+    public var json: JSONValue {
+        var object = JSONObject()
+        object["user"] = .string(user)
+        object["identityToken"] = .string(identityToken)
+        object["authorizationCode"] = .string(authorizationCode)
+        if let fullName {
+            object["fullName"] = .object(
+                JSONObject([("givenName", .string(fullName.firstName)), ("familyName", .string(fullName.lastName))]))
+        } else {
+            object["fullName"] = .null
+        }
+        object["email"] = email.map { .string($0) } ?? .null
+        object["realUserStatus"] = .int(Int64(realUserStatus.rawValue))
+        object["authorizedScopes"] = .array(authorizedScopes.map { .string(Self.wireName(of: $0)) })
+        object["state"] = state.map { .string($0) } ?? .null
+        return .object(object)
+    }
+}
+
+extension AppleIdentityProvider {
+    /// Signs `user` in to the native app `clientID` as AuthenticationServices would.
+    ///
+    /// `user` may be a scenario id, email, or a `sub` in any team: a transferred app asked with the
+    /// old team's id (silent re-authorization) gets the new team's id. The identity token carries
+    /// `nonce` (when given), `c_hash` of the code, and `real_user_status` on the first authorization.
+    /// - Throws: `ProviderChangeError` `.notFound` (user, client) or `.invalid` (a Services ID, bad scopes).
+    public func nativeCredential(
+        clientID: String, user value: String, scopes: [Scope] = [.name, .email], nonce: String? = nil,
+        state: String? = nil
+    ) throws(ProviderChangeError) -> NativeCredential {
+        let now = clock.nowSeconds
+        let snapshot = self.snapshot
+        let scenario = snapshot.scenario
+        guard let client = scenario.client(id: clientID) else { throw .unknownClient(clientID) }
+        guard client.kind == .native else {
+            throw ProviderChangeError(.invalid, field: "client_id", "'\(clientID)' is a Services ID; native credentials come from App IDs")
+        }
+        guard let user = scenario.user(matching: value)?.user else { throw .unknownUser(value) }
+        let groupID = scenario.consentGroupID(forClient: clientID)
+        let (code, grant) = snapshot.store.authorize(
+            userID: user.id, clientID: clientID, consentGroupID: groupID, requestedScopes: scopes, redirectURI: nil,
+            nonce: nonce, now: now, nativeRealUserStatus: user.realUserStatus,
+            forcedRealUserStatus: user.realUserStatusAlways ? user.realUserStatus : nil)
+        let view = scenario.view(of: user, forClient: clientID, now: now)
+        let token: String
+        do {
+            token = try snapshot.idTokens.makeIDToken(for: grant, user: view, issuedAt: now, companion: .code(code))
+        } catch {
+            throw ProviderChangeError(.invalid, field: nil, "identity token signing failed: \(error.message)")
+        }
+        noteSignIn(userID: user.id)
+        let first = grant.isFirstAuthorization
+        return NativeCredential(
+            user: view.sub, identityToken: token, authorizationCode: code,
+            fullName: first && grant.scopes.contains(.name) ? user.name : nil,
+            email: first && grant.scopes.contains(.email) ? view.deliveredEmail : nil,
+            realUserStatus: first ? user.realUserStatus : .unsupported, authorizedScopes: grant.scopes, state: state)
+    }
+}

@@ -1,0 +1,41 @@
+/// Everything the provider derives from its current scenario, swapped as one value so that a runtime
+/// change (a user edit, a key rotation, a scenario replacement) is all-or-nothing.
+///
+/// Readers take one snapshot per call site; a change never leaves a half-updated provider visible.
+public struct ProviderSnapshot: Sendable {
+    /// The scenario as changed at runtime (users, keys, …).
+    public let scenario: Scenario
+    /// Parsed key material of `scenario` (id_token signer, JWKS bytes, client-secret keys).
+    public let keys: ScenarioKeys
+    public let clientSecrets: ClientSecretValidator
+    public let idTokens: IDTokenMaker
+    public let authorizationRequests: AuthorizationRequestValidator
+    /// Consents, codes and tokens; replaced only by `reset()` and `replaceScenario(_:)`.
+    public let store: IdentityStore
+    public let identifiers: IdentifierGenerator
+
+    /// Derives everything from `scenario`, reusing `keys` when the caller already parsed them.
+    ///
+    /// - Throws: `ScenarioKeyError` when a PEM cannot be parsed.
+    init(
+        scenario: Scenario, keys: ScenarioKeys? = nil, clock: any SIWAClock, store: IdentityStore,
+        identifiers: IdentifierGenerator
+    ) throws(ScenarioKeyError) {
+        let parsed: ScenarioKeys
+        if let keys { parsed = keys } else { parsed = try ScenarioKeys(loading: scenario) }
+        self.scenario = scenario
+        self.keys = parsed
+        self.clientSecrets = ClientSecretValidator(scenario: scenario, keys: parsed, clock: clock)
+        self.idTokens = IDTokenMaker(settings: scenario.settings, keys: parsed)
+        self.authorizationRequests = AuthorizationRequestValidator(scenario: scenario)
+        self.store = store
+        self.identifiers = identifiers
+    }
+
+    /// The same snapshot with a changed scenario whose keys and teams are unchanged (user edits):
+    /// no PEM is parsed again.
+    func replacingUsers(in scenario: Scenario, clock: any SIWAClock) -> ProviderSnapshot {
+        // Keys are reused; ScenarioKeys(loading:) cannot fail here because nothing key-related changed.
+        try! ProviderSnapshot(scenario: scenario, keys: keys, clock: clock, store: store, identifiers: identifiers)
+    }
+}

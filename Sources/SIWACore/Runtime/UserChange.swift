@@ -1,0 +1,70 @@
+/// A partial edit of a user; nil fields stay as they are.
+public struct UserChange: Sendable, Equatable {
+    /// `authorized`, `revoked` (ends every authorization), `notFound` (likewise) or `transferred`.
+    public var credentialState: CredentialState?
+    /// Relay forwarding on or off (drives `email-enabled` / `email-disabled`).
+    public var emailForwardingEnabled: Bool?
+    public var realUserStatus: RealUserStatus?
+    public var email: String?
+    public var emailVerified: Bool?
+    public var privateEmail: Bool?
+    public var relayEmail: String?
+    public var firstName: String?
+    public var lastName: String?
+
+    public init(
+        credentialState: CredentialState? = nil, emailForwardingEnabled: Bool? = nil,
+        realUserStatus: RealUserStatus? = nil, email: String? = nil, emailVerified: Bool? = nil,
+        privateEmail: Bool? = nil, relayEmail: String? = nil, firstName: String? = nil, lastName: String? = nil
+    ) {
+        self.credentialState = credentialState
+        self.emailForwardingEnabled = emailForwardingEnabled
+        self.realUserStatus = realUserStatus
+        self.email = email
+        self.emailVerified = emailVerified
+        self.privateEmail = privateEmail
+        self.relayEmail = relayEmail
+        self.firstName = firstName
+        self.lastName = lastName
+    }
+
+    /// Applies the change to a copy of `user`.
+    func applied(to user: UserProfile) -> UserProfile {
+        var user = user
+        if let credentialState { user.credentialState = credentialState }
+        if let emailForwardingEnabled { user.emailForwardingEnabled = emailForwardingEnabled }
+        if let realUserStatus { user.realUserStatus = realUserStatus }
+        if let email { user.email = email }
+        if let emailVerified { user.emailVerified = emailVerified }
+        if let privateEmail { user.privateEmail = privateEmail }
+        if let relayEmail { user.relayEmail = relayEmail }
+        if let firstName { user.name.firstName = firstName }
+        if let lastName { user.name.lastName = lastName }
+        return user
+    }
+}
+
+/// A user change that Apple would announce by server-to-server notification (apple-api.md §9).
+public struct UserEvent: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        case consentRevoked
+        case emailDisabled
+        case emailEnabled
+        case accountDeleted
+    }
+
+    public var kind: Kind
+    /// The user as they were when the event happened (a deleted user is no longer in the scenario).
+    public var user: UserProfile
+    /// The app groups concerned (every group of the user's teams for deletion and forwarding).
+    public var appGroupIDs: [String]
+    /// Mock-clock time of the change, in milliseconds.
+    public var timeMilliseconds: Int64
+
+    public init(kind: Kind, user: UserProfile, appGroupIDs: [String], timeMilliseconds: Int64) {
+        self.kind = kind
+        self.user = user
+        self.appGroupIDs = appGroupIDs
+        self.timeMilliseconds = timeMilliseconds
+    }
+}

@@ -1,0 +1,78 @@
+import JOSE
+
+/// Team-scoped identities: a user's `sub` and relay address differ per team, and a transfer
+/// identifier maps one-to-one to the sender's `sub` for one recipient team (apple-api.md §8, §10).
+extension Scenario {
+    /// The team whose identifiers are the users' declared `sub` and `relayEmail` (the first team).
+    public var primaryTeamID: String? { teams.first?.id }
+
+    /// The user's `sub` as apps of `teamID` see it: declared, or derived deterministically.
+    public func sub(of user: UserProfile, inTeam teamID: String) -> String {
+        if let explicit = user.teamSubs[teamID] { return explicit }
+        if teamID == primaryTeamID || teams.count <= 1 { return user.sub }
+        return Self.derivedIdentifier(from: user.sub, salt: "sub:" + teamID)
+    }
+
+    /// The user's relay address for `teamID` (the same across one team's apps, different across teams).
+    public func relayEmail(of user: UserProfile, inTeam teamID: String) -> String? {
+        guard let relay = user.relayEmail else { return nil }
+        if teamID == primaryTeamID || teams.count <= 1 { return relay }
+        let digest = SHA256.hash(Array(("relay:\(teamID)|\(relay)").utf8))
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789".utf8)
+        let local = digest.prefix(10).map { alphabet[Int($0) % alphabet.count] }
+        return String(decoding: local, as: UTF8.self) + "@privaterelay.appleid.com"
+    }
+
+    /// The transfer identifier of `user` from team `from` for recipient team `to`.
+    public func transferSub(of user: UserProfile, from: String, to: String) -> String {
+        Self.derivedIdentifier(from: sub(of: user, inTeam: from), salt: "transfer:" + to)
+    }
+
+    /// A stable `NNNNNN.<32 hex>.NNNN` identifier derived from SHA-256 of `salt|value`.
+    static func derivedIdentifier(from value: String, salt: String) -> String {
+        let digest = SHA256.hash(Array("\(salt)|\(value)".utf8))
+        let hex = Array("0123456789abcdef".utf8)
+        let digits = digest.prefix(6).map { UInt8(0x30) + $0 % 10 }
+        var middle: [UInt8] = []
+        for byte in digest[6..<22] {
+            middle.append(hex[Int(byte >> 4)])
+            middle.append(hex[Int(byte & 0x0F)])
+        }
+        let tail = digest[22..<26].map { UInt8(0x30) + $0 % 10 }
+        return String(decoding: digits, as: UTF8.self) + "." + String(decoding: middle, as: UTF8.self) + "."
+            + String(decoding: tail, as: UTF8.self)
+    }
+
+    /// The transfer that moved `clientID` into its current team, if any.
+    public func transfer(ofClient clientID: String) -> TeamTransfer? {
+        guard let client = client(id: clientID) else { return nil }
+        return transfers.first { $0.toTeamID == client.teamID && $0.clientIDs.contains(clientID) }
+    }
+
+    /// The user as apps of `clientID`'s team see them at `now`: team-scoped `sub` and relay address,
+    /// and `transfer_sub` while the client's transfer window is open.
+    public func view(of user: UserProfile, forClient clientID: String, now: Int64) -> UserProfile {
+        guard let client = client(id: clientID) else { return user }
+        var copy = user
+        copy.sub = sub(of: user, inTeam: client.teamID)
+        copy.relayEmail = relayEmail(of: user, inTeam: client.teamID)
+        if copy.transferSub == nil, let transfer = transfer(ofClient: clientID), transfer.isWithinExchangeWindow(now: now) {
+            copy.transferSub = transferSub(of: user, from: transfer.fromTeamID, to: transfer.toTeamID)
+        }
+        return copy
+    }
+
+    /// A user named by scenario id, `sub` in any team, or email (real or relay); with the team whose
+    /// `sub` matched, when it was a sub.
+    public func user(matching value: String) -> (user: UserProfile, teamID: String?)? {
+        if let user = user(id: value) { return (user, nil) }
+        for user in users {
+            if user.sub == value { return (user, primaryTeamID) }
+            for team in teams where sub(of: user, inTeam: team.id) == value { return (user, team.id) }
+        }
+        if let user = users.first(where: { $0.email == value || ($0.relayEmail != nil && $0.relayEmail == value) }) {
+            return (user, nil)
+        }
+        return nil
+    }
+}

@@ -1,0 +1,97 @@
+import ScenarioFormat
+
+extension ScenarioLoader {
+    /// `clients: [{id, team, kind: native|services, redirect_uris, app_group}]`; `kind` defaults to
+    /// `services` when `redirect_uris` is given, else `native`; `team` defaults to the only team.
+    func readClients(_ node: Node?, _ context: LoadContext) -> [Client] {
+        guard let items = context.sequence(node, at: "clients") else { return [] }
+        let defaultTeam = context.teamIDs.count == 1 ? context.teamIDs.first : nil
+        return items.enumerated().compactMap { index, item -> Client? in
+            let path = "clients[\(index)]"
+            guard
+                let map = context.mapping(
+                    item, allowed: ["id", "team", "kind", "redirect_uris", "app_group"], at: path),
+                let id = readRequiredString(map, "id", path: "\(path).id", context)
+            else { return nil }
+            let team: String
+            if let node = map.optional("team") {
+                guard
+                    let value = context.read(
+                        node, at: "\(path).team", { node throws(ScenarioDiagnostic) in try node.string() })
+                else { return nil }
+                team = value
+            } else if let defaultTeam {
+                team = defaultTeam
+            } else {
+                context.report(item, "missing required key 'team' (needed when there is not exactly one team)")
+                return nil
+            }
+            let uris = context.strings(map.optional("redirect_uris"), at: "\(path).redirect_uris") ?? []
+            let kind =
+                readChoice(
+                    map.optional("kind"), at: "\(path).kind",
+                    [("native", Client.Kind.native), ("services", .services)], context)
+                ?? (map.optional("redirect_uris") == nil ? .native : .services)
+            let group = context.read(
+                map.optional("app_group"), { node throws(ScenarioDiagnostic) in try node.string() })
+            return Client(id: id, teamID: team, kind: kind, redirectURIs: uris, appGroupID: group)
+        }
+    }
+
+    /// `app_groups: [{id, primary, clients, notification_url}]`; `primary` defaults to the first client.
+    func readAppGroups(_ node: Node?, _ context: LoadContext) -> [AppGroup] {
+        guard let items = context.sequence(node, at: "app_groups") else { return [] }
+        return items.enumerated().compactMap { index, item -> AppGroup? in
+            let path = "app_groups[\(index)]"
+            guard let map = context.mapping(item, allowed: ["id", "primary", "clients", "notification_url"], at: path),
+                let clients = context.strings(map.optional("clients"), at: "\(path).clients")
+            else { return nil }
+            if map.optional("clients") == nil { context.report(item, "missing required key 'clients'") }
+            let primary =
+                context.read(map.optional("primary"), at: "\(path).primary") { node throws(ScenarioDiagnostic) in
+                    try node.string()
+                }
+                ?? clients.first ?? ""
+            let id =
+                context.read(map.optional("id"), at: "\(path).id") { node throws(ScenarioDiagnostic) in
+                    try node.string()
+                } ?? primary
+            var url: String?
+            if let node = map.optional("notification_url"),
+                let value = context.read(node, { node throws(ScenarioDiagnostic) in try node.string() })
+            {
+                if Scenario.isAbsoluteHTTPURL(value) {
+                    url = value
+                } else {
+                    context.report(node, "'\(value)' is not an absolute http(s) URL")
+                }
+            }
+            return AppGroup(id: id, primaryAppID: primary, clientIDs: clients, notificationURL: url)
+        }
+    }
+
+    /// `transfers: [{from, to, accepted_at, clients}]` (app transfers between teams).
+    func readTransfers(_ node: Node?, _ context: LoadContext) -> [TeamTransfer] {
+        guard let items = context.sequence(node, at: "transfers") else { return [] }
+        return items.enumerated().compactMap { index, item -> TeamTransfer? in
+            let path = "transfers[\(index)]"
+            guard let map = context.mapping(item, allowed: ["from", "to", "accepted_at", "clients"], at: path),
+                let from = readRequiredString(map, "from", path: "\(path).from", context),
+                let to = readRequiredString(map, "to", path: "\(path).to", context),
+                let acceptedNode = map.optional("accepted_at")
+                    ?? {
+                        context.report(item, "missing required key 'accepted_at'")
+                        return nil
+                    }(),
+                let accepted = context.read(acceptedNode, { node throws(ScenarioDiagnostic) in try node.timestamp() }),
+                let clients = context.strings(map.optional("clients"), at: "\(path).clients")
+            else { return nil }
+            for (name, node) in [(from, map.optional("from")!), (to, map.optional("to")!)]
+            where !context.teamIDs.contains(name) {
+                context.report(node, "unknown team '\(name)'")
+            }
+            return TeamTransfer(
+                fromTeamID: from, toTeamID: to, acceptedAt: accepted.secondsSinceEpoch, clientIDs: clients)
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import ScenarioFormat
+
+extension ScenarioLoader {
+    /// Top-level server identity: `name`, `seed`, `issuer`, lifetimes, `boolean_style`, `clock`.
+    func readSettings(_ top: MappingReader, into scenario: inout Scenario, _ context: LoadContext) {
+        if let name = context.read(top.optional("name"), { node throws(ScenarioDiagnostic) in try node.string() }) {
+            scenario.name = name
+        }
+        if let node = top.optional("seed"),
+            let seed = context.read(node, { node throws(ScenarioDiagnostic) in try node.int() })
+        {
+            if seed < 0 { context.report(node, "seed must not be negative") } else { scenario.seed = UInt64(seed) }
+        }
+        var settings = scenario.settings
+        if let issuer = context.read(
+            top.optional("issuer"), at: "settings.issuer", { node throws(ScenarioDiagnostic) in try node.string() })
+        {
+            settings.issuer = issuer
+        }
+        func seconds(_ key: String, _ path: String, _ assign: (Int64) -> Void) {
+            guard let node = top.optional(key) else { return }
+            guard
+                let ms = context.read(
+                    node, at: path, { node throws(ScenarioDiagnostic) in try node.durationMilliseconds() })
+            else { return }
+            if ms % 1000 != 0 { context.report(node, "'\(key)' must be whole seconds") } else { assign(ms / 1000) }
+        }
+        seconds("lifetime", "settings.id_token_lifetime") { settings.idTokenLifetimeSeconds = $0 }
+        seconds("code_lifetime", "settings.code_lifetime") { settings.codeLifetimeSeconds = $0 }
+        seconds("access_token_lifetime", "settings.access_token_lifetime") { settings.accessTokenLifetimeSeconds = $0 }
+        seconds("client_secret_max_lifetime", "settings.client_secret_max_lifetime") {
+            settings.clientSecretMaxLifetimeSeconds = $0
+        }
+        seconds("client_secret_clock_skew", "settings.client_secret_clock_skew") {
+            settings.clientSecretClockSkewSeconds = $0
+        }
+        if let style = readChoice(
+            top.optional("boolean_style"), at: "settings.boolean_style",
+            [("bool", ScenarioSettings.BooleanStyle.bool), ("string", .string)], context)
+        {
+            settings.booleanStyle = style
+        }
+        if let flag = context.read(
+            top.optional("include_false_private_email"), { node throws(ScenarioDiagnostic) in try node.bool() })
+        {
+            settings.includeFalsePrivateEmail = flag
+        }
+        if let mode = readChoice(
+            top.optional("default_response_mode"), at: "settings.default_response_mode",
+            [("by_response_type", ScenarioSettings.DefaultResponseMode.byResponseType), ("query", .query)], context)
+        {
+            settings.defaultResponseMode = mode
+        }
+        if let node = top.optional("notifications") { readNotifications(node, into: &settings.notifications, context) }
+        scenario.settings = settings
+        if let node = top.optional("clock"), let clock = context.mapping(node, allowed: ["start", "frozen"]) {
+            if let start = context.read(
+                clock.optional("start"), { node throws(ScenarioDiagnostic) in try node.timestamp() })
+            {
+                scenario.clock.startMilliseconds = start.secondsSinceEpoch * 1000 + Int64(start.nanoseconds / 1_000_000)
+            }
+            if let frozen = context.read(
+                clock.optional("frozen"), { node throws(ScenarioDiagnostic) in try node.bool() })
+            {
+                scenario.clock.frozen = frozen
+            }
+        }
+    }
+
+    /// `notifications: {send_on_user_changes, events_as_string, event_time_ms, account_deletion_type, …}`.
+    func readNotifications(_ node: Node, into settings: inout NotificationSettings, _ context: LoadContext) {
+        let keys = [
+            "send_on_user_changes", "events_as_string", "event_time_ms", "account_deletion_type", "max_attempts",
+            "retry_delay", "timeout",
+        ]
+        guard let map = context.mapping(node, allowed: keys) else { return }
+        func flag(_ key: String, _ assign: (Bool) -> Void) {
+            if let value = context.read(map.optional(key), { node throws(ScenarioDiagnostic) in try node.bool() }) {
+                assign(value)
+            }
+        }
+        flag("send_on_user_changes") { settings.sendOnUserChanges = $0 }
+        flag("events_as_string") { settings.eventsAsString = $0 }
+        flag("event_time_ms") { settings.eventTimeInMilliseconds = $0 }
+        if let type = readChoice(
+            map.optional("account_deletion_type"), at: "notifications.account_deletion_type",
+            [("account-delete", "account-delete"), ("account-deleted", "account-deleted")], context)
+        {
+            settings.accountDeletionType = type
+        }
+        if let node = map.optional("max_attempts"),
+            let value = context.read(node, { node throws(ScenarioDiagnostic) in try node.int() })
+        {
+            if value < 1 || value > 20 {
+                context.report(node, "max_attempts must be between 1 and 20")
+            } else {
+                settings.maxAttempts = Int(value)
+            }
+        }
+        if let value = context.read(
+            map.optional("retry_delay"), { node throws(ScenarioDiagnostic) in try node.durationMilliseconds() })
+        {
+            settings.retryDelayMilliseconds = value
+        }
+        if let value = context.read(
+            map.optional("timeout"), { node throws(ScenarioDiagnostic) in try node.durationMilliseconds() })
+        {
+            settings.timeoutMilliseconds = Int(min(value, 600_000))
+        }
+    }
+}

@@ -1,0 +1,121 @@
+import JOSE
+import ScenarioFormat
+
+/// Turns scenario text (the YAML subset or JSON) into a validated `Scenario`, reporting every problem
+/// as `file:line:column: message` (unknown keys with a "did you mean" suggestion).
+///
+/// Stage two of the format (stage one is `ScenarioDocument.parse`). Files named by `pem_file:` are
+/// read through `readFile`, because only the executable touches the file system.
+public struct ScenarioLoader {
+    /// Reads a file by path (relative paths are already resolved against the scenario's directory).
+    public var readFile: (String) -> String?
+    /// Generate RSA keys for `signing_keys` entries without a PEM (70–470 ms each). `check` turns it off.
+    public var generateMissingKeys: Bool
+    /// Receives notices worth logging (keys being generated).
+    public var note: (String) -> Void = { _ in }
+
+    public init(readFile: @escaping (String) -> String? = { _ in nil }, generateMissingKeys: Bool = true) {
+        self.readFile = readFile
+        self.generateMissingKeys = generateMissingKeys
+    }
+
+    static let topLevelKeys = [
+        "name", "seed", "issuer", "lifetime", "boolean_style", "include_false_private_email", "code_lifetime",
+        "access_token_lifetime", "client_secret_max_lifetime", "client_secret_clock_skew", "default_response_mode",
+        "clock", "teams", "clients", "app_groups", "signing_keys", "users", "transfers", "faults", "timeline",
+        "notifications",
+    ]
+
+    /// Parses and loads `text`; `file` names it in diagnostics and anchors relative `pem_file:` paths.
+    public func load(_ text: String, file: String) throws(ScenarioDiagnostics) -> Scenario {
+        let document = try ScenarioDocument.parse(text, file: file)
+        return try load(document.root, file: file)
+    }
+
+    /// Loads an already parsed document.
+    public func load(_ root: Node, file: String) throws(ScenarioDiagnostics) -> Scenario {
+        let context = LoadContext(root: root, file: file)
+        var scenario = Scenario(name: Self.baseName(file))
+        guard let top = context.mapping(root, allowed: Self.topLevelKeys) else {
+            throw ScenarioDiagnostics(context.diagnostics)
+        }
+        readSettings(top, into: &scenario, context)
+        scenario.teams = readTeams(top.optional("teams"), context)
+        context.teamIDs = scenario.teams.map(\.id)
+        scenario.clients = readClients(top.optional("clients"), context)
+        context.clientIDs = scenario.clients.map(\.id)
+        scenario.appGroups = readAppGroups(top.optional("app_groups"), context)
+        scenario.signingKeys = readSigningKeys(top.optional("signing_keys"), context)
+        scenario.transfers = readTransfers(top.optional("transfers"), context)
+        scenario.users = readUsers(top.optional("users"), scenario: scenario, context)
+        context.userIDs = scenario.users.map(\.id)
+        scenario.faults = readFaults(top.optional("faults"), scenario: scenario, context)
+        scenario.timeline = readTimeline(top.optional("timeline"), scenario: scenario, context)
+        context.report(scenario.validate())
+        guard context.diagnostics.isEmpty else {
+            throw ScenarioDiagnostics(context.diagnostics.sorted { ($0.line, $0.column) < ($1.line, $1.column) })
+        }
+        return scenario
+    }
+
+    /// `private-relay` for `scenarios/private-relay.yaml`.
+    static func baseName(_ file: String) -> String {
+        let last = file.split(separator: "/").last.map(String.init) ?? file
+        if let dot = last.lastIndex(of: "."), dot != last.startIndex { return String(last[..<dot]) }
+        return last
+    }
+
+    /// Resolves `pem_file:` relative to the scenario file's directory.
+    func resolve(_ path: String, relativeTo file: String) -> String {
+        if path.hasPrefix("/") { return path }
+        guard let slash = file.lastIndex(of: "/") else { return path }
+        return String(file[...slash]) + path
+    }
+
+    /// A PEM from `pem:` (inline) or `pem_file:` (read), trimmed of trailing whitespace.
+    func readPEM(_ map: MappingReader, path: String, _ context: LoadContext) -> String? {
+        let inline = map.optional("pem")
+        let fileNode = map.optional("pem_file")
+        if inline != nil && fileNode != nil {
+            context.report(fileNode!, "give either 'pem' or 'pem_file', not both")
+            return nil
+        }
+        if let inline {
+            return context.read(inline, at: path) { node throws(ScenarioDiagnostic) in try node.string() }.map(
+                Self.trimmed)
+        }
+        guard let fileNode,
+            let name = context.read(fileNode, at: path, { node throws(ScenarioDiagnostic) in try node.string() })
+        else { return nil }
+        let resolved = resolve(name, relativeTo: context.file)
+        guard let text = readFile(resolved) else {
+            context.report(fileNode, "cannot read PEM file '\(resolved)'")
+            return nil
+        }
+        return Self.trimmed(text)
+    }
+
+    static func trimmed(_ text: String) -> String {
+        var text = Substring(text)
+        while let last = text.last, last == "\n" || last == "\r" || last == " " { text = text.dropLast() }
+        return String(text)
+    }
+
+    /// Reads an enum-like scalar, reporting the allowed spellings.
+    func readChoice<T>(_ node: Node?, at path: String?, _ choices: [(String, T)], _ context: LoadContext) -> T? {
+        guard let node,
+            let text = context.read(node, at: path, { node throws(ScenarioDiagnostic) in try node.string() })
+        else { return nil }
+        if let match = choices.first(where: { $0.0 == text }) { return match.1 }
+        let names = choices.map { "'\($0.0)'" }.joined(separator: ", ")
+        context.report(node, "expected one of \(names), found '\(text)'")
+        return nil
+    }
+}
+
+extension ScenarioLoader {
+    /// The embedded `scenarios/default.yaml` loaded (equal to `Scenario.builtIn`; a test checks it).
+    public static func loadDefaultScenario() throws(ScenarioDiagnostics) -> Scenario {
+        try ScenarioLoader(readFile: { defaultScenarioFiles[$0] }).load(defaultScenarioText, file: "default.yaml")
+    }
+}

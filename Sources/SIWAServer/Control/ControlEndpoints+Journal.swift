@@ -1,0 +1,51 @@
+import HTTPServer
+import JSON
+import SIWACore
+
+/// The request journal and server-to-server notifications.
+extension ControlEndpoints {
+    /// `GET /mock/requests?path=…&client_id=…&user=…` (user: scenario id; a sub or email is resolved).
+    func listRequests(_ request: HTTPRequest) throws(ControlFailure) -> HTTPResponse {
+        let query = try QueryParameters(request)
+        var user = query["user"]
+        if let name = user, let resolved = provider.user(named: name) { user = resolved.id }
+        let entries = journal.entries(path: query["path"], clientID: query["client_id"], user: user)
+        return Self.ok(JSONObject([("requests", .array(entries.map(\.json)))]))
+    }
+
+    func clearRequests() -> HTTPResponse {
+        Self.ok(JSONObject([("cleared", .int(Int64(journal.clear())))]))
+    }
+
+    func listNotifications() -> HTTPResponse {
+        Self.ok(JSONObject([("notifications", .array(notifications.records.map(\.json)))]))
+    }
+
+    /// `POST /mock/notifications {type, user, client_id?}` → 202 with the queued notifications.
+    func sendNotification(_ request: HTTPRequest) throws(ControlFailure) -> HTTPResponse {
+        let body = try JSONBody.parse(request)
+        try body.allowOnly(["type", "user", "client_id"])
+        let typeName = try body.requiredString("type")
+        guard let kind = UserEvent.Kind(typeName: typeName) else {
+            throw .invalid(
+                "type", "must be email-disabled, email-enabled, consent-revoked, account-delete or account-deleted")
+        }
+        let user = try body.requiredString("user")
+        let clientID = try body.string("client_id")
+        let prepared: [PreparedNotification]
+        do throws(ProviderChangeError) {
+            prepared = try provider.prepareNotifications(kind: kind, user: user, clientID: clientID)
+        } catch {
+            throw ControlFailure(error)
+        }
+        let ids = notifications.send(prepared)
+        let queued = zip(ids, prepared).map { id, notification in
+            JSONValue.object(
+                JSONObject([
+                    ("id", .int(Int64(id))), ("type", .string(notification.type)), ("jti", .string(notification.jti)),
+                    ("url", .string(notification.url)), ("aud", .string(notification.audience)),
+                ]))
+        }
+        return Self.ok(JSONObject([("queued", .array(queued))]), status: 202)
+    }
+}

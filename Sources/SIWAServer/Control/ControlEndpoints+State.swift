@@ -1,0 +1,121 @@
+import HTTPServer
+import JSON
+import SIWACore
+
+/// Clock, keys and scenario replacement.
+extension ControlEndpoints {
+    func clockState() -> HTTPResponse {
+        let now = provider.clock.nowMilliseconds
+        return Self.ok(
+            JSONObject([
+                ("now", .string(TimeText.rfc3339(milliseconds: now))), ("epoch_seconds", .int(now / 1000)),
+                ("epoch_milliseconds", .int(now)), ("frozen", .bool(provider.controllableClock?.isFrozen ?? false)),
+                ("controllable", .bool(provider.controllableClock != nil)),
+            ]))
+    }
+
+    /// `POST /mock/clock` with exactly one of `{advance: "6m"|seconds}`, `{set: RFC3339}`, `{freeze: bool}`.
+    func changeClock(_ request: HTTPRequest) throws(ControlFailure) -> HTTPResponse {
+        let body = try JSONBody.parse(request, required: true)
+        try body.allowOnly(["advance", "set", "freeze"])
+        guard body.object.count == 1 else {
+            throw .invalid("body", "give exactly one of advance, set, freeze")
+        }
+        guard let clock = provider.controllableClock else {
+            throw ControlFailure(status: 409, error: "conflict", field: "clock", "this server's clock cannot be changed")
+        }
+        let now = clock.nowMilliseconds
+        let range: ClosedRange<Int64> = 0...TimeText.maximumMilliseconds
+        if let value = body.object["advance"] {
+            var milliseconds: Int64?
+            if let text = value.stringValue {
+                milliseconds = TimeText.parseDuration(text)
+            } else if let seconds = try? body.integer("advance"), abs(seconds) <= 400 * 365 * 86400 {
+                milliseconds = seconds * 1000
+            }
+            guard let milliseconds else {
+                throw .invalid("advance", "must be a duration like \"90s\", \"6m\", \"2h\", \"1d\" or a number of seconds")
+            }
+            let (target, overflow) = now.addingReportingOverflow(milliseconds)
+            guard !overflow, range.contains(target) else {
+                throw .invalid("advance", "would move the clock outside years 1970 to 9999")
+            }
+            clock.advance(milliseconds: milliseconds)
+        } else if body.object["set"] != nil {
+            guard let text = try body.string("set"), let milliseconds = TimeText.parseRFC3339(text) else {
+                throw .invalid("set", "must be an RFC 3339 time such as \"2026-01-01T00:00:00Z\"")
+            }
+            guard range.contains(milliseconds) else { throw .invalid("set", "must lie in years 1970 to 9999") }
+            clock.set(milliseconds: milliseconds)
+        } else if let freeze = try body.bool("freeze") {
+            clock.setFrozen(freeze)
+        }
+        return clockState()
+    }
+
+    func keyList() -> HTTPResponse {
+        let snapshot = provider.snapshot
+        let keys = snapshot.scenario.signingKeys.keys.map { key in
+            JSONValue.object(
+                JSONObject([("kid", .string(key.kid)), ("published", .bool(key.published)), ("signs", .bool(key.signs))]))
+        }
+        return Self.ok(JSONObject([("signing_kid", .string(snapshot.keys.signingKID)), ("keys", .array(keys))]))
+    }
+
+    /// `POST /mock/keys/rotate {kid?}`: a new RSA key signs from now on; the old one stays published.
+    func rotateKeys(_ request: HTTPRequest) throws(ControlFailure) -> HTTPResponse {
+        let body = try JSONBody.parse(request)
+        try body.allowOnly(["kid"])
+        let kid = try body.string("kid")
+        if let kid, kid.isEmpty || kid.count > 64 { throw .invalid("kid", "must be 1 to 64 characters") }
+        do throws(ProviderChangeError) {
+            try provider.rotateSigningKey(kid: kid)
+        } catch {
+            throw ControlFailure(error)
+        }
+        return keyList()
+    }
+
+    /// `POST /mock/keys/{kid}/publish|retire|sign`.
+    func changeKey(kid: String, action: String) throws(ControlFailure) -> HTTPResponse {
+        do throws(ProviderChangeError) {
+            switch action {
+            case "publish": try provider.publishKey(kid: kid)
+            case "retire": try provider.retireKey(kid: kid)
+            default: try provider.signWithKey(kid: kid)
+            }
+        } catch {
+            throw ControlFailure(error)
+        }
+        return keyList()
+    }
+
+    /// `PUT /mock/scenario` (scenario text): replaced atomically, or 400 with every positioned error
+    /// and the old scenario untouched; 501 when this build has no scenario loader.
+    func replaceScenario(_ request: HTTPRequest) throws(ControlFailure) -> HTTPResponse {
+        guard let scenarioLoader else {
+            throw ControlFailure(
+                status: 501, error: "not_implemented", field: nil, "this build has no scenario loader")
+        }
+        switch scenarioLoader(request.body) {
+        case .failure(let failure):
+            let errors = JSONValue.array(failure.errors.map { .string($0) })
+            return Self.ok(
+                JSONObject([
+                    ("error", .string("invalid_scenario")), ("message", .string(failure.errors.first ?? "invalid scenario")),
+                    ("errors", errors),
+                ]), status: 400)
+        case .success(let scenario):
+            do throws(ProviderChangeError) {
+                try provider.replaceScenario(scenario)
+            } catch {
+                return Self.ok(
+                    JSONObject([
+                        ("error", .string("invalid_scenario")), ("message", .string(error.description)),
+                        ("errors", .array([.string(error.description)])),
+                    ]), status: 400)
+            }
+            return Self.ok(JSONObject([("status", .string("replaced")), ("name", .string(scenario.name))]))
+        }
+    }
+}

@@ -1,0 +1,120 @@
+import HTTPServer
+import JSON
+import SIWACore
+
+/// Users, native credentials and credential state.
+extension ControlEndpoints {
+    /// `POST /mock/credentials {client_id, user, scopes?, nonce?, state?}`.
+    func credentials(_ request: HTTPRequest) throws(ControlFailure) -> HTTPResponse {
+        let body = try JSONBody.parse(request)
+        try body.allowOnly(["client_id", "user", "scopes", "nonce", "state"])
+        let clientID = try body.requiredString("client_id")
+        let user = try body.requiredString("user")
+        var scopes: [Scope] = [.name, .email]
+        if let names = try body.strings("scopes") {
+            scopes = []
+            for name in names {
+                guard let scope = NativeCredential.scope(named: name) else {
+                    throw .invalid("scopes", "unknown scope '\(name)' (use full_name, email)")
+                }
+                if !scopes.contains(scope) { scopes.append(scope) }
+            }
+        }
+        let nonce = try body.string("nonce")
+        let state = try body.string("state")
+        do throws(ProviderChangeError) {
+            let credential = try provider.nativeCredential(
+                clientID: clientID, user: user, scopes: scopes, nonce: nonce, state: state)
+            return Responses.json(credential.json)
+        } catch {
+            throw ControlFailure(error)
+        }
+    }
+
+    /// `GET /mock/credential-state?user=SUB&client_id=ID` → `{"state": "authorized"|"revoked"|"notFound"|"transferred"}`.
+    func credentialState(_ request: HTTPRequest) throws(ControlFailure) -> HTTPResponse {
+        let query = try QueryParameters(request)
+        let user = try query.required("user")
+        let clientID = try query.required("client_id")
+        let state: CredentialState
+        do throws(ProviderChangeError) {
+            state = try provider.credentialState(user: user, clientID: clientID)
+        } catch {
+            throw ControlFailure(error)
+        }
+        let name: String
+        switch state {
+        case .authorized: name = "authorized"
+        case .revoked: name = "revoked"
+        case .notFound: name = "notFound"
+        case .transferred: name = "transferred"
+        }
+        return Self.ok(JSONObject([("state", .string(name)), ("raw_value", .int(Int64(state.rawValue)))]))
+    }
+
+    func listUsers() -> HTTPResponse {
+        let users = provider.scenario.users.map { UserJSON.render($0, provider: provider) }
+        return Self.ok(JSONObject([("users", .array(users))]))
+    }
+
+    func getUser(_ name: String) throws(ControlFailure) -> HTTPResponse {
+        guard let user = provider.user(named: name) else { throw ControlFailure(.unknownUser(name, field: "id")) }
+        return Responses.json(UserJSON.render(user, provider: provider))
+    }
+
+    /// `PATCH /mock/users/{id}`: every field optional; unknown fields and bad values are 400s.
+    func patchUser(_ name: String, _ request: HTTPRequest) throws(ControlFailure) -> HTTPResponse {
+        let body = try JSONBody.parse(request, required: true)
+        try body.allowOnly([
+            "credential_state", "email_forwarding", "real_user_status", "email", "email_verified", "private_email",
+            "relay_email", "first_name", "last_name",
+        ])
+        let change = UserChange(
+            credentialState: try UserJSON.credentialState(body, "credential_state"),
+            emailForwardingEnabled: try body.bool("email_forwarding"),
+            realUserStatus: try UserJSON.realUserStatus(body, "real_user_status"), email: try body.string("email"),
+            emailVerified: try body.bool("email_verified"), privateEmail: try body.bool("private_email"),
+            relayEmail: try body.string("relay_email"), firstName: try body.string("first_name"),
+            lastName: try body.string("last_name"))
+        do throws(ProviderChangeError) {
+            let user = try provider.updateUser(name, change)
+            return Responses.json(UserJSON.render(user, provider: provider))
+        } catch {
+            throw ControlFailure(error.field == "user" ? .unknownUser(name, field: "id") : error)
+        }
+    }
+
+    /// `POST /mock/users {id, email, sub?, private_email?, relay_email?, first_name?, last_name?, …}` → 201.
+    func addUser(_ request: HTTPRequest) throws(ControlFailure) -> HTTPResponse {
+        let body = try JSONBody.parse(request, required: true)
+        try body.allowOnly([
+            "id", "sub", "email", "email_verified", "private_email", "relay_email", "first_name", "last_name",
+            "real_user_status", "email_forwarding",
+        ])
+        let privateEmail = try body.bool("private_email") ?? false
+        var relay = try body.string("relay_email")
+        if privateEmail && relay == nil { relay = provider.identifiers.makeRelayEmail() }
+        let user = UserProfile(
+            id: try body.requiredString("id"), sub: try body.string("sub") ?? "", email: try body.requiredString("email"),
+            emailVerified: try body.bool("email_verified") ?? true, privateEmail: privateEmail, relayEmail: relay,
+            name: PersonName(firstName: try body.string("first_name") ?? "", lastName: try body.string("last_name") ?? ""),
+            realUserStatus: try UserJSON.realUserStatus(body, "real_user_status") ?? .likelyReal,
+            emailForwardingEnabled: try body.bool("email_forwarding") ?? true)
+        do throws(ProviderChangeError) {
+            let added = try provider.addUser(user)
+            return Responses.json(UserJSON.render(added, provider: provider), status: 201)
+        } catch {
+            throw ControlFailure(error)
+        }
+    }
+
+    /// `DELETE /mock/users/{id}`: the user deletes their Apple Account.
+    func deleteUser(_ name: String) throws(ControlFailure) -> HTTPResponse {
+        do throws(ProviderChangeError) {
+            let removed = try provider.deleteAccount(name)
+            return Self.ok(JSONObject([("deleted", .string(removed.id))]))
+        } catch {
+            throw ControlFailure(error.field == "user" ? .unknownUser(name, field: "id") : error)
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import HTTPServer
+import JSON
+import SIWACore
+
+/// A refused control call: status plus `{"error","field"?,"message"}`. Nothing was applied.
+struct ControlFailure: Error, Sendable {
+    var status: Int
+    var error: String
+    var field: String?
+    var message: String
+    /// The `Allow` header of a 405.
+    var allow: String?
+
+    init(status: Int, error: String, field: String? = nil, _ message: String) {
+        self.status = status
+        self.error = error
+        self.field = field
+        self.message = message
+    }
+
+    static func invalid(_ field: String, _ message: String) -> ControlFailure {
+        ControlFailure(status: 400, error: "invalid_request", field: field, message)
+    }
+
+    /// notFound → 404, invalid → 400, conflict → 409.
+    init(_ error: ProviderChangeError) {
+        switch error.kind {
+        case .notFound: self.init(status: 404, error: "not_found", field: error.field, error.message)
+        case .invalid: self.init(status: 400, error: "invalid_request", field: error.field, error.message)
+        case .conflict: self.init(status: 409, error: "conflict", field: error.field, error.message)
+        }
+    }
+
+    var response: HTTPResponse {
+        var object = JSONObject([("error", .string(error))])
+        if let field { object["field"] = .string(field) }
+        object["message"] = .string(message)
+        var response = Responses.json(.object(object), status: status)
+        if let allow { response.headers.add("Allow", allow) }
+        return response
+    }
+}

@@ -1,0 +1,121 @@
+import JSON
+import SIWACore
+import Synchronization
+
+/// One request the mock received (or one notification delivery attempt it made).
+public struct JournalEntry: Sendable, Equatable {
+    /// Increasing number, unique for the server's lifetime.
+    public var sequence: Int
+    /// `request` for incoming HTTP, `notification` for an outgoing delivery attempt.
+    public var kind: String
+    public var method: String
+    public var path: String
+    /// Selected parameters; secrets (codes, tokens, client secrets) only as `sha256:` fingerprints.
+    public var parameters: [(name: String, value: String)]
+    public var clientID: String?
+    /// The scenario user the request concerned (login hint, or the owner of the code or token).
+    public var user: String?
+    /// `ok`, or the error code answered (`invalid_grant`, …), or a delivery outcome.
+    public var outcome: String
+    public var status: Int
+    /// Mock-clock time, milliseconds since the epoch.
+    public var timeMilliseconds: Int64
+
+    public init(
+        sequence: Int = 0, kind: String, method: String, path: String, parameters: [(name: String, value: String)],
+        clientID: String?, user: String?, outcome: String, status: Int, timeMilliseconds: Int64
+    ) {
+        self.sequence = sequence
+        self.kind = kind
+        self.method = method
+        self.path = path
+        self.parameters = parameters
+        self.clientID = clientID
+        self.user = user
+        self.outcome = outcome
+        self.status = status
+        self.timeMilliseconds = timeMilliseconds
+    }
+
+    public static func == (lhs: JournalEntry, rhs: JournalEntry) -> Bool {
+        lhs.sequence == rhs.sequence && lhs.kind == rhs.kind && lhs.method == rhs.method && lhs.path == rhs.path
+            && lhs.parameters.map(\.name) == rhs.parameters.map(\.name)
+            && lhs.parameters.map(\.value) == rhs.parameters.map(\.value) && lhs.clientID == rhs.clientID
+            && lhs.user == rhs.user && lhs.outcome == rhs.outcome && lhs.status == rhs.status
+            && lhs.timeMilliseconds == rhs.timeMilliseconds
+    }
+
+    /// The entry as the control API shows it.
+    public var json: JSONValue {
+        var object = JSONObject()
+        object["sequence"] = .int(Int64(sequence))
+        object["kind"] = .string(kind)
+        object["time"] = .string(TimeText.rfc3339(milliseconds: timeMilliseconds))
+        object["method"] = .string(method)
+        object["path"] = .string(path)
+        var parameterObject = JSONObject()
+        for (name, value) in parameters { parameterObject[name] = .string(value) }
+        object["parameters"] = .object(parameterObject)
+        object["client_id"] = clientID.map { .string($0) } ?? .null
+        object["user"] = user.map { .string($0) } ?? .null
+        object["status"] = .int(Int64(status))
+        object["outcome"] = .string(outcome)
+        return .object(object)
+    }
+}
+
+/// A bounded, thread-safe log of requests (the newest `capacity` entries), for `GET /mock/requests`.
+///
+/// A ring buffer behind one lock: appending is O(1) on the request path.
+public final class RequestJournal: Sendable {
+    struct State {
+        var ring: [JournalEntry] = []
+        /// Index of the oldest entry once the ring is full.
+        var head = 0
+        var nextSequence = 1
+
+        /// Entries oldest first.
+        var ordered: [JournalEntry] { Array(ring[head...] + ring[..<head]) }
+    }
+
+    private let state = Mutex(State())
+    public let capacity: Int
+
+    public init(capacity: Int = 1000) {
+        self.capacity = max(1, capacity)
+    }
+
+    /// Appends an entry (its `sequence` is assigned here), replacing the oldest beyond capacity.
+    public func append(_ entry: JournalEntry) {
+        state.withLock { state in
+            var entry = entry
+            entry.sequence = state.nextSequence
+            state.nextSequence += 1
+            if state.ring.count < capacity {
+                state.ring.append(entry)
+            } else {
+                state.ring[state.head] = entry
+                state.head = (state.head + 1) % capacity
+            }
+        }
+    }
+
+    /// Entries oldest first, filtered by exact path, client id and user (any may be nil).
+    public func entries(path: String? = nil, clientID: String? = nil, user: String? = nil) -> [JournalEntry] {
+        state.withLock { $0.ordered }.filter { entry in
+            (path == nil || entry.path == path) && (clientID == nil || entry.clientID == clientID)
+                && (user == nil || entry.user == user)
+        }
+    }
+
+    /// Forgets every entry; returns how many there were.
+    @discardableResult
+    public func clear() -> Int {
+        state.withLock { state in
+            let count = state.ring.count
+            state.ring.removeAll()
+            state.head = 0
+            return count
+        }
+    }
+}

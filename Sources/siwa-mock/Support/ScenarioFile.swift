@@ -1,0 +1,58 @@
+import SIWACore
+import SIWAServer
+import ScenarioFormat
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Reading scenario files from disk: the text, the `pem_file:`s it names, and a change stamp for reload.
+enum ScenarioFile {
+    /// Loads and validates `path`; every problem as `file:line:col: message` lines in the error.
+    static func load(
+        _ path: String, generateMissingKeys: Bool = true, log: RequestLog? = nil
+    ) throws(ScenarioFileError) -> Scenario {
+        let text: String
+        do {
+            text = try FileSystem.readText(path, limit: ScenarioDocument.maximumSize)
+        } catch {
+            throw ScenarioFileError(lines: ["\(path): \(error.message)"])
+        }
+        var loader = ScenarioLoader(
+            readFile: { try? FileSystem.readText($0) }, generateMissingKeys: generateMissingKeys)
+        loader.note = { log?.note("\(path): \($0)") }
+        do {
+            return try loader.load(text, file: path)
+        } catch {
+            throw ScenarioFileError(lines: error.diagnostics.map(\.description))
+        }
+    }
+
+    /// Modification time, size and inode: changes when the file is rewritten or replaced; nil if missing.
+    static func stamp(_ path: String) -> [Int64]? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return [Int64(info.st_mtim.tv_sec), Int64(info.st_mtim.tv_nsec), Int64(info.st_size), Int64(info.st_ino)]
+    }
+}
+
+/// A scenario file that failed to load: one rendered diagnostic per line.
+struct ScenarioFileError: Error {
+    var lines: [String]
+}
+
+extension ScenarioFile {
+    /// `PUT /mock/scenario`: scenario text from a request body; `pem_file:` paths are relative to the
+    /// working directory.
+    @Sendable static func loadBody(_ bytes: [UInt8]) -> Result<Scenario, ScenarioLoadFailure> {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            return .failure(ScenarioLoadFailure(errors: ["scenario:1:1: the body is not UTF-8 text"]))
+        }
+        let loader = ScenarioLoader(readFile: { try? FileSystem.readText($0) })
+        do {
+            return .success(try loader.load(text, file: "scenario"))
+        } catch {
+            return .failure(ScenarioLoadFailure(errors: error.diagnostics.map(\.description)))
+        }
+    }
+}

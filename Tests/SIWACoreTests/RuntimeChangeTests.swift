@@ -1,0 +1,157 @@
+import JOSE
+import JSON
+import SIWACore
+import SIWATestSupport
+import Synchronization
+import Testing
+
+@Suite struct RuntimeChangeTests {
+    @Test func revokingAUserEndsTheirTokensAndReportsRevoked() throws {
+        let clock = TestFixtures.clock()
+        let provider = try TestFixtures.provider(clock: clock)
+        let events = EventRecorder()
+        provider.observeUserEvents { events.record($0) }
+        _ = try provider.nativeCredential(clientID: TestKeys.nativeClientID, user: "alice")
+        #expect(try provider.credentialState(user: "alice", clientID: TestKeys.nativeClientID) == .authorized)
+        #expect(provider.store.counts.consents == 1)
+
+        try provider.updateUser("alice", UserChange(credentialState: .revoked))
+        #expect(provider.store.counts.consents == 0)
+        #expect(try provider.credentialState(user: "alice", clientID: TestKeys.nativeClientID) == .revoked)
+        #expect(events.kinds == [.consentRevoked])
+        #expect(events.all.first?.appGroupIDs == ["com.example.app"])
+
+        // Signing in again makes her authorized once more.
+        _ = try provider.nativeCredential(clientID: TestKeys.nativeClientID, user: "alice")
+        #expect(try provider.credentialState(user: "alice", clientID: TestKeys.nativeClientID) == .authorized)
+    }
+
+    @Test func neverSignedInIsNotFoundAndUnknownNamesAreErrors() throws {
+        let provider = try TestFixtures.provider(clock: TestFixtures.clock())
+        #expect(try provider.credentialState(user: "bob", clientID: TestKeys.nativeClientID) == .notFound)
+        #expect(throws: ProviderChangeError.unknownUser("zed")) { try provider.credentialState(user: "zed", clientID: TestKeys.nativeClientID) }
+        #expect(throws: ProviderChangeError.unknownClient("com.nope")) { try provider.credentialState(user: "bob", clientID: "com.nope") }
+    }
+
+    @Test func invalidChangesApplyNothing() throws {
+        let provider = try TestFixtures.provider(clock: TestFixtures.clock())
+        let before = provider.scenario
+        // bob is private; removing his relay address makes the user invalid → nothing changes.
+        var change = UserChange(email: "new@example.com")
+        change.privateEmail = true
+        #expect(throws: ProviderChangeError.self) {
+            try provider.addUser(UserProfile(id: "alice", sub: "", email: "dup@example.com"))
+        }
+        #expect(throws: ProviderChangeError.self) { try provider.updateUser("alice", UserChange(email: "")) }
+        #expect(provider.scenario == before)
+        let added = try provider.addUser(UserProfile(id: "dave", sub: "", email: "dave@example.com"))
+        #expect(added.sub.split(separator: ".").count == 3)
+        #expect(provider.user(named: "dave")?.email == "dave@example.com")
+    }
+
+    @Test func rotationRepublishesTheJWKSAndSignsWithTheNewKey() throws {
+        let provider = try TestFixtures.provider(clock: TestFixtures.clock())
+        let kid = try provider.rotateSigningKey()
+        let jwks = try JWKS(json: JSONValue.parse(provider.jwksBytes))
+        #expect(jwks.keys.map(\.kid) == ["Aj3F8kLq2X", "Pb7Yt1ZcQ9", kid])
+        let credential = try provider.nativeCredential(clientID: TestKeys.nativeClientID, user: "carol")
+        let token = try JWS(compact: credential.identityToken)
+        #expect(token.keyID == kid)
+        #expect(throws: ProviderChangeError.self) { try provider.retireKey(kid: kid) }
+        try provider.retireKey(kid: "Aj3F8kLq2X")
+        #expect(try JWKS(json: JSONValue.parse(provider.jwksBytes)).keys.map(\.kid) == ["Pb7Yt1ZcQ9", kid])
+        try provider.publishKey(kid: "Aj3F8kLq2X")
+        #expect(throws: ProviderChangeError(.notFound, field: "kid", "unknown key 'nope'")) { try provider.publishKey(kid: "nope") }
+        provider.reset()
+        #expect(try JWKS(json: JSONValue.parse(provider.jwksBytes)).keys.map(\.kid) == ["Aj3F8kLq2X", "Pb7Yt1ZcQ9"])
+    }
+
+    @Test func resetRestoresUsersStoreAndClock() throws {
+        let clock = TestFixtures.clock()
+        let provider = try TestFixtures.provider(clock: clock)
+        _ = try provider.nativeCredential(clientID: TestKeys.nativeClientID, user: "alice")
+        try provider.deleteAccount("bob")
+        clock.advance(seconds: 600)
+        provider.reset()
+        #expect(provider.user(named: "bob") != nil)
+        #expect(provider.store.counts.consents == 0)
+        #expect(clock.nowSeconds == TestFixtures.epoch)
+    }
+
+    @Test func nativeCredentialCarriesFirstTimeDataOnce() throws {
+        let provider = try TestFixtures.provider(clock: TestFixtures.clock())
+        let first = try provider.nativeCredential(clientID: TestKeys.nativeClientID, user: "bob", nonce: "n-1", state: "s")
+        #expect(first.user == "001234.1b2c3d4e5f60718293a4b5c6d7e8f90a.2222")
+        #expect(first.email == "k7x2m9q4ab@privaterelay.appleid.com")
+        #expect(first.fullName == PersonName(firstName: "Bob", lastName: "Bobson"))
+        #expect(first.realUserStatus == .likelyReal)
+        let claims = try JWS(compact: first.identityToken).payload
+        #expect(claims["nonce"] == .string("n-1"))
+        #expect(claims["real_user_status"] == .int(2))
+        #expect(claims["c_hash"] == .string(IDTokenMaker.halfHash(first.authorizationCode)))
+        #expect(claims["aud"] == .string(TestKeys.nativeClientID))
+        let second = try provider.nativeCredential(clientID: TestKeys.nativeClientID, user: "bob")
+        #expect(second.email == nil && second.fullName == nil)
+        #expect(try JWS(compact: second.identityToken).payload["real_user_status"] == nil)
+        #expect(throws: ProviderChangeError.self) { try provider.nativeCredential(clientID: TestKeys.webClientID, user: "bob") }
+    }
+
+    @Test func transferredAppSeesTheNewTeamsIdentity() throws {
+        let clock = TestFixtures.clock()
+        let provider = try TestFixtures.provider(scenario: .transferFixture(acceptedAt: TestFixtures.epoch), clock: clock)
+        let oldSub = "001234.0a1b2c3d4e5f60718293a4b5c6d7e8f9.1111"
+        #expect(try provider.credentialState(user: oldSub, clientID: Scenario.movedAppID) == .transferred)
+        let credential = try provider.nativeCredential(clientID: Scenario.movedAppID, user: oldSub)
+        #expect(credential.user != oldSub)
+        let claims = try JWS(compact: credential.identityToken).payload
+        #expect(claims["sub"] == .string(credential.user))
+        #expect(claims["transfer_sub"] != nil)
+        clock.advance(seconds: TeamTransfer.windowSeconds)
+        let later = try provider.nativeCredential(clientID: Scenario.movedAppID, user: "alice")
+        #expect(try JWS(compact: later.identityToken).payload["transfer_sub"] == nil)
+    }
+
+    @Test func adjustableClockAdvancesSetsAndFreezes() {
+        let clock = AdjustableClock()
+        clock.setFrozen(true)
+        clock.set(milliseconds: 1_000_000_000_000)
+        #expect(clock.nowMilliseconds == 1_000_000_000_000)
+        clock.advance(milliseconds: 360_000)
+        #expect(clock.nowMilliseconds == 1_000_000_360_000)
+        #expect(clock.isFrozen)
+        clock.reset(initialMilliseconds: 0)
+        #expect(!clock.isFrozen)
+        #expect(clock.nowMilliseconds > 1_700_000_000_000)
+    }
+}
+
+/// Collects user events from observers (which may run on any thread).
+final class EventRecorder: Sendable {
+    private let events = Mutex<[UserEvent]>([])
+    func record(_ event: UserEvent) { events.withLock { $0.append(event) } }
+    var all: [UserEvent] { events.withLock { $0 } }
+    var kinds: [UserEvent.Kind] { all.map(\.kind) }
+}
+
+@Suite struct TimeTextTests {
+    @Test func rfc3339RoundTripsAndRejectsGarbage() {
+        #expect(TimeText.parseRFC3339("2030-01-01T00:00:00Z") == 1_893_456_000_000)
+        #expect(TimeText.parseRFC3339("2030-01-01T01:00:00.5+01:00") == 1_893_456_000_500)
+        #expect(TimeText.rfc3339(milliseconds: 1_893_456_000_500) == "2030-01-01T00:00:00.500Z")
+        #expect(TimeText.rfc3339(milliseconds: 0) == "1970-01-01T00:00:00.000Z")
+        for bad in ["", "2030-01-01", "2030-13-01T00:00:00Z", "2030-01-01T00:00:00", "2030-01-01T00:00:00.Z", "x030-01-01T00:00:00Z"] {
+            #expect(TimeText.parseRFC3339(bad) == nil, "\(bad)")
+        }
+        #expect(TimeText.parseRFC3339("2030-01-01T00:00:00.123456789Z") == 1_893_456_000_123)
+    }
+
+    @Test func durationsParseWithUnitsAndNeverOverflow() {
+        #expect(TimeText.parseDuration("6m") == 360_000)
+        #expect(TimeText.parseDuration("90") == 90_000)
+        #expect(TimeText.parseDuration("-1d") == -86_400_000)
+        #expect(TimeText.parseDuration("500ms") == 500)
+        #expect(TimeText.parseDuration("999999999999d") == nil)
+        #expect(TimeText.parseDuration("1y") == nil)
+        #expect(TimeText.parseDuration("1234567890123s") == nil)
+    }
+}

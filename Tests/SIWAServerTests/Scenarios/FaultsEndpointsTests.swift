@@ -1,0 +1,77 @@
+import HTTPServer
+import JSON
+import SIWACore
+import SIWAServer
+import SIWATestSupport
+import Testing
+
+/// `/mock/faults`: add, list with counters, reset counters, delete — and the rule really applies.
+@Suite struct FaultsEndpointsTests {
+    @Test(arguments: Transport.allCases)
+    func addListResetDelete(_ transport: Transport) throws {
+        try ScenarioHarness.run("default.yaml", transport: transport) { (harness) throws in
+            let added = try harness.send(
+                RequestBuilder.post(
+                    "/mock/faults",
+                    body:
+                        #"{"id": "keys-500", "match": "GET /auth/keys", "times": 2, "status": 500, "error": "server_error"}"#,
+                    contentType: "application/json"))
+            #expect(added.status == 201, "\(added.text)")
+            #expect(added.json?["id"] == .string("keys-500"))
+            let duplicate = try harness.send(
+                RequestBuilder.post(
+                    "/mock/faults", body: #"{"id": "keys-500", "status": 500}"#, contentType: "application/json"))
+            #expect(duplicate.status == 409)
+
+            #expect(try harness.send(RequestBuilder.get("/auth/keys")).status == 500)
+            let listed = try #require(
+                try harness.send(RequestBuilder.get("/mock/faults")).json?["faults"]?.arrayValue?.first?.objectValue)
+            #expect(listed["matched"] == .int(1) && listed["fired"] == .int(1))
+            #expect(listed["match"] == .string("GET /auth/keys"))
+
+            let reset = try harness.send(RequestBuilder.post("/mock/faults/reset", body: "", contentType: nil))
+            #expect(reset.json?["faults"]?.arrayValue?.first?.objectValue?["fired"] == .int(0))
+            #expect(try harness.send(RequestBuilder.get("/auth/keys")).status == 500)
+            #expect(try harness.send(RequestBuilder.get("/auth/keys")).status == 500)
+            #expect(try harness.send(RequestBuilder.get("/auth/keys")).status == 200, "times: 2 exhausted")
+
+            let delete = HTTPRequest(method: "DELETE", target: "/mock/faults/keys-500")
+            #expect(try harness.send(delete).status == 204)
+            #expect(try harness.send(delete).status == 404)
+        }
+    }
+
+    @Test func invalidRuleIsRejectedWithPositionedProblems() throws {
+        try ScenarioHarness.run("default.yaml", transport: .inProcess) { (harness) throws in
+            let response = try harness.send(
+                RequestBuilder.post(
+                    "/mock/faults",
+                    body: #"{"match": "POST /auth/token", "user": "alcie", "probabilty": 0.5, "status": 503}"#,
+                    contentType: "application/json"))
+            #expect(response.status == 400)
+            let problems = response.json?["problems"]?.arrayValue?.compactMap(\.stringValue)
+            #expect(
+                problems == [
+                    "body:1:39: unknown user 'alcie' (did you mean 'alice'?)",
+                    "body:1:48: unknown key 'probabilty' (did you mean 'probability'?)",
+                ])
+        }
+    }
+
+    @Test func userFilterResolvesTheUserFromTheRefreshToken() throws {
+        try ScenarioHarness.run("default.yaml", transport: .inProcess) { (harness) throws in
+            let added = try harness.send(
+                RequestBuilder.post(
+                    "/mock/faults",
+                    body:
+                        #"{"match": "POST /auth/token", "form": {"grant_type": "refresh_token"}, "user": "bob", "error": "invalid_grant"}"#,
+                    contentType: "application/json"))
+            #expect(added.status == 201, "\(added.text)")
+            for (user, expected) in [("alice", 200), ("bob", 400)] {
+                let code = try #require(try harness.signIn(user)[scenarioField: "code"])
+                let refreshToken = try #require(try harness.redeem(code).json?["refresh_token"]?.stringValue)
+                #expect(try harness.refresh(refreshToken).status == expected, "\(user)")
+            }
+        }
+    }
+}

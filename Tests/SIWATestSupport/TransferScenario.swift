@@ -1,0 +1,26 @@
+import SIWACore
+
+extension Scenario {
+    /// The recipient team of `transferFixture`.
+    public static let recipientTeamID = "ZYXWV98765"
+    /// The native app that moved from `ABCDE12345` to `ZYXWV98765`.
+    public static let movedAppID = "com.moved.app"
+
+    /// The built-in scenario plus a second team that received `com.moved.app` from `ABCDE12345`,
+    /// accepted at `acceptedAt` (user migration tests, apple-api.md §8). Both teams register the
+    /// test client-secret key `KEY1234567`.
+    public static func transferFixture(acceptedAt: Int64) -> Scenario {
+        var scenario = Scenario.builtIn
+        scenario.name = "transfer"
+        scenario.teams.append(
+            Team(
+                id: recipientTeamID,
+                clientSecretKeys: [ClientSecretKey(kid: "KEY1234567", publicKeyPEM: BuiltInKeys.clientSecretPublicKeyKEY1234567)]))
+        scenario.clients.append(Client(id: movedAppID, teamID: recipientTeamID, kind: .native))
+        scenario.appGroups.append(AppGroup(id: movedAppID, primaryAppID: movedAppID, clientIDs: [movedAppID]))
+        scenario.transfers = [
+            TeamTransfer(fromTeamID: "ABCDE12345", toTeamID: recipientTeamID, acceptedAt: acceptedAt, clientIDs: [movedAppID])
+        ]
+        return scenario
+    }
+}

@@ -1,0 +1,167 @@
+# Generates Sources/SIWAServer/Control/OpenAPIDocument.swift (the document at /mock/openapi.json).
+# Run: python3 docs/openapi.py — then rebuild. Keep it in step with the routes in ControlEndpoints/AppleEndpoints.
+import json
+def ref(name): return {"$ref": f"#/components/schemas/{name}"}
+def jresp(desc, schema): return {"description": desc, "content": {"application/json": {"schema": schema}}}
+R = lambda n: {"$ref": f"#/components/responses/{n}"}
+apple_err = jresp("Apple error (ErrorResponse)", ref("AppleError"))
+ctl = {"400": R("BadRequest"), "401": R("Unauthorized"), "404": R("NotFound"), "405": R("MethodNotAllowed"), "409": R("Conflict"), "501": R("NotImplemented")}
+def c(*codes): return {k: ctl[k] for k in codes}
+form = lambda props, req=[]: {"required": True, "content": {"application/x-www-form-urlencoded": {"schema": {"type": "object", "properties": props, "required": req}}}}
+S = {"type": "string"}
+NE = {"type": "string", "minLength": 1}
+sec = [{}, {"adminToken": []}]
+def op(summary, responses, **extra):
+    d = {"summary": summary, "responses": responses, "security": sec}
+    d.update(extra); return d
+def jbody(schema, required=True): return {"required": required, "content": {"application/json": {"schema": schema}}}
+obj = lambda props, req=None, extra=False: dict({"type": "object", "properties": props, "additionalProperties": extra}, **({"required": req} if req else {}))
+authorize_params = [{"name": n, "in": "query", "required": n in ("client_id", "redirect_uri", "response_type"), "schema": S} for n in
+    ["client_id", "redirect_uri", "response_type", "scope", "response_mode", "state", "nonce", "login_hint", "cancel"]]
+authorize_resp = {
+    "200": {"description": "User picker page, or form_post page delivering the result", "content": {"text/html": {"schema": S}}},
+    "302": {"description": "Result delivered to redirect_uri (query or fragment)", "headers": {"Location": {"schema": S}}},
+    "400": apple_err}
+paths = {
+ "/.well-known/openid-configuration": {"get": {"summary": "OpenID discovery document", "security": [], "responses": {"200": jresp("Discovery document", {"type": "object"})}}},
+ "/auth/keys": {"get": {"summary": "JWKS of id_token signing keys", "security": [], "responses": {"200": jresp("JWKS", ref("JWKS"))}}},
+ "/auth/authorize": {
+   "get": {"summary": "Authorization (web flow; headless with login_hint)", "security": [], "parameters": authorize_params, "responses": authorize_resp},
+   "post": {"summary": "Authorization submitted as a form", "security": [], "requestBody": form({p["name"]: S for p in authorize_params}), "responses": authorize_resp}},
+ "/auth/token": {"post": {"summary": "Token endpoint (authorization_code, refresh_token, client_credentials)", "security": [],
+   "requestBody": form({n: S for n in ["grant_type", "client_id", "client_secret", "code", "redirect_uri", "refresh_token", "scope"]}),
+   "responses": {"200": jresp("TokenResponse", ref("TokenResponse")), "400": apple_err}}},
+ "/auth/revoke": {"post": {"summary": "Revoke a refresh or access token", "security": [],
+   "requestBody": form({n: S for n in ["client_id", "client_secret", "token", "token_type_hint"]}),
+   "responses": {"200": {"description": "Revoked (also for unknown tokens); empty body"}, "400": apple_err}}},
+ "/auth/usermigrationinfo": {"post": {"summary": "User migration between teams (transfer_sub)", "security": [],
+   "description": "Authorization: Bearer <client_credentials access token, scope user.migration>. Like Apple, a missing or bad token is a 400 invalid_request, not a 401.",
+   "parameters": [{"name": "Authorization", "in": "header", "required": False, "schema": S}],
+   "requestBody": form({n: S for n in ["client_id", "client_secret", "sub", "target", "transfer_sub"]}),
+   "responses": {"200": jresp("transfer_sub (sender) or the recipient team's identity", ref("MigrationInfo")), "400": apple_err}}},
+ "/mock/health": {"get": {"summary": "Readiness (open even with --admin-token)", "security": [], "responses": {"200": jresp("Ready", obj({"status": S}, ["status"]))}},
+                  "head": {"summary": "Readiness (no body)", "security": [], "responses": {"200": {"description": "Ready"}}}},
+ "/mock/openapi.json": {"get": op("This document", {"200": jresp("OpenAPI 3 document", {"type": "object"}), **c("401")})},
+ "/mock/reset": {"post": op("Back to the scenario's initial state", {"200": jresp("Reset", obj({"status": S}, ["status"])), **c("401")})},
+ "/mock/scenario": {"put": op("Replace the active scenario atomically",
+    {"200": jresp("Replaced", obj({"status": S, "name": S}, ["status"])), "400": jresp("Scenario errors; old scenario kept", ref("ScenarioErrors")), **c("401", "501")},
+    requestBody={"required": True, "description": "Scenario text (YAML subset or JSON, docs/scenario-syntax.md)", "content": {"text/plain": {"schema": S}, "application/yaml": {"schema": {}}, "application/json": {"schema": {"type": "object"}}}})},
+ "/mock/credentials": {"post": op("What ASAuthorizationAppleIDCredential gives a native app",
+    {"200": jresp("Native credential", ref("NativeCredential")), **c("400", "401", "404")},
+    requestBody=jbody(obj({"client_id": NE, "user": NE, "scopes": {"type": "array", "items": {"type": "string", "enum": ["full_name", "fullName", "name", "email"]}}, "nonce": S, "state": S}, ["client_id", "user"])))},
+ "/mock/credential-state": {"get": op("getCredentialState(forUserID:) as a device answers",
+    {"200": jresp("State", obj({"state": {"type": "string", "enum": ["authorized", "revoked", "notFound", "transferred"]}, "raw_value": {"type": "integer", "minimum": 0, "maximum": 3}}, ["state", "raw_value"])), **c("400", "401", "404")},
+    parameters=[{"name": "user", "in": "query", "required": True, "schema": NE}, {"name": "client_id", "in": "query", "required": True, "schema": NE}])},
+ "/mock/users": {
+    "get": op("List users", {"200": jresp("Users", obj({"users": {"type": "array", "items": ref("User")}}, ["users"])), **c("401")}),
+    "post": op("Add a user", {"201": jresp("Added", ref("User")), **c("400", "401", "409")}, requestBody=jbody(ref("NewUser")))},
+ "/mock/users/{id}": {
+    "parameters": [{"name": "id", "in": "path", "required": True, "description": "Scenario id, sub (any team) or email", "schema": S}],
+    "get": op("Read a user", {"200": jresp("User", ref("User")), **c("401", "404")}),
+    "patch": op("Change a user (nothing applied on error)", {"200": jresp("User", ref("User")), **c("400", "401", "404")}, requestBody=jbody(ref("UserChange"))),
+    "delete": op("The user deletes their Apple Account", {"200": jresp("Deleted", obj({"deleted": S}, ["deleted"])), **c("401", "404")})},
+ "/mock/clock": {
+    "get": op("Mock clock", {"200": jresp("Clock", ref("Clock")), **c("401")}),
+    "post": op("Advance, set or freeze the clock (exactly one field)", {"200": jresp("Clock", ref("Clock")), **c("400", "401", "409")},
+        requestBody=jbody({"oneOf": [obj({"advance": {"oneOf": [{"type": "string", "pattern": "^-?[0-9]{1,12}(ms|s|m|h|d)?$"}, {"type": "integer", "minimum": -12614400000, "maximum": 12614400000}]}}, ["advance"]),
+                                     obj({"set": {"type": "string", "format": "date-time"}}, ["set"]),
+                                     obj({"freeze": {"type": "boolean"}}, ["freeze"])]}))},
+ "/mock/keys": {"get": op("Signing keys", {"200": jresp("Keys", ref("KeyList")), **c("401")})},
+ "/mock/keys/rotate": {"post": op("Generate a new signing key; the old one stays published", {"200": jresp("Keys", ref("KeyList")), **c("400", "401", "409")},
+    requestBody=jbody(obj({"kid": {"type": "string", "minLength": 1, "maxLength": 64}}), required=False))},
+}
+for action, summary, extra in [("publish", "List the key at /auth/keys", ()), ("retire", "Remove the key from /auth/keys", ("409",)), ("sign", "Make the key sign id_tokens", ())]:
+    paths[f"/mock/keys/{{kid}}/{action}"] = {"parameters": [{"name": "kid", "in": "path", "required": True, "schema": S}],
+        "post": op(summary, {"200": jresp("Keys", ref("KeyList")), **c("401", "404", *extra)})}
+paths["/mock/requests"] = {
+    "get": op("Journal of received requests", {"200": jresp("Entries", obj({"requests": {"type": "array", "items": ref("JournalEntry")}}, ["requests"])), **c("400", "401")},
+        parameters=[{"name": n, "in": "query", "required": False, "schema": S} for n in ["path", "client_id", "user"]]),
+    "delete": op("Clear the journal", {"200": jresp("Cleared", obj({"cleared": {"type": "integer"}}, ["cleared"])), **c("401")})}
+paths["/mock/notifications"] = {
+    "get": op("Server-to-server notifications and their delivery attempts", {"200": jresp("Notifications", obj({"notifications": {"type": "array", "items": ref("Notification")}}, ["notifications"])), **c("401")}),
+    "post": op("Send a server-to-server notification", {"202": jresp("Queued", obj({"queued": {"type": "array", "items": obj({"id": {"type": "integer"}, "type": S, "jti": S, "url": S, "aud": S})}}, ["queued"])), **c("400", "401", "404", "409")},
+        requestBody=jbody(obj({"type": {"type": "string", "enum": ["email-disabled", "email-enabled", "consent-revoked", "account-delete", "account-deleted"]}, "user": NE, "client_id": NE}, ["type", "user"])))}
+paths["/mock/app-groups"] = {"get": op("App groups and their notification endpoints", {"200": jresp("Groups", ref("AppGroupList")), **c("401")})}
+paths["/mock/app-groups/{id}"] = {"parameters": [{"name": "id", "in": "path", "required": True, "schema": S}],
+    "patch": op("Set or remove the group's notification endpoint", {"200": jresp("Groups", ref("AppGroupList")), **c("400", "401", "404")},
+        requestBody=jbody(obj({"notification_url": {"type": ["string", "null"]}}, ["notification_url"])))}
+settings_schema = obj({"events_as_string": {"type": "boolean"}, "event_time_ms": {"type": "boolean"}, "account_deletion_type": {"type": "string", "enum": ["account-delete", "account-deleted"]},
+    "send_on_user_changes": {"type": "boolean"}, "max_attempts": {"type": "integer", "minimum": 1, "maximum": 20}, "retry_delay_ms": {"type": "integer", "minimum": 0, "maximum": 600000},
+    "timeout_ms": {"type": "integer", "minimum": 1, "maximum": 120000}})
+settings_full = dict(settings_schema, required=list(settings_schema["properties"].keys()))
+paths["/mock/notifications/settings"] = {
+    "get": op("Notification switches", {"200": jresp("Settings", settings_full), **c("401")}),
+    "patch": op("Change notification switches", {"200": jresp("Settings", settings_full), **c("400", "401")}, requestBody=jbody(settings_schema))}
+fault = obj({"id": S, "match": S, "enabled": {"type": "boolean"}, "after": {"type": "integer"}, "times": {"type": ["integer", "null"]},
+    "probability": {"type": "number"}, "action": S, "matched": {"type": "integer"}, "fired": {"type": "integer"}},
+    ["id", "match", "enabled", "after", "times", "probability", "action", "matched", "fired"])
+fault_list = jresp("Rules with counters", obj({"faults": {"type": "array", "items": fault}}, ["faults"]))
+loose_error = lambda d: jresp(d, {"type": "object", "properties": {"error": S}, "required": ["error"]})
+fault_id = [{"name": "id", "in": "path", "required": True, "schema": S}]
+paths["/mock/faults"] = {
+    "get": op("Fault rules with counters", {"200": fault_list, **c("401")}),
+    "post": op("Add a fault rule (the scenario's fault syntax as JSON)", {"201": jresp("Added", fault), "400": loose_error("Invalid rule; `problems` lists every error"), "409": loose_error("A rule with this id exists"), **c("401")},
+        requestBody={"required": True, "content": {"application/json": {"schema": {"type": "object"}}}}),
+    "delete": op("Remove every fault rule", {"204": {"description": "Removed"}, **c("401")})}
+paths["/mock/faults/reset"] = {"post": op("Reset every rule's counters", {"200": fault_list, **c("401")})}
+paths["/mock/faults/{id}"] = {"parameters": fault_id,
+    "get": op("One fault rule", {"200": jresp("Rule", fault), "404": loose_error("Unknown rule"), **c("401")}),
+    "delete": op("Remove a fault rule", {"204": {"description": "Removed"}, "404": loose_error("Unknown rule"), **c("401")})}
+paths["/mock/faults/{id}/reset"] = {"parameters": fault_id,
+    "post": op("Reset one rule's counters", {"200": fault_list, "404": loose_error("Unknown rule"), **c("401")})}
+nullable = lambda t: {"type": [t, "null"]}
+schemas = {
+ "AppleError": obj({"error": {"type": "string", "enum": ["invalid_request", "invalid_client", "invalid_grant", "unauthorized_client", "unsupported_grant_type", "invalid_scope"]}, "error_description": S}, ["error"]),
+ "AppGroupList": obj({"app_groups": {"type": "array", "items": obj({"id": S, "primary_app_id": S, "client_ids": {"type": "array", "items": S}, "notification_url": {"type": ["string", "null"]}}, ["id", "primary_app_id", "client_ids", "notification_url"])}}, ["app_groups"]),
+ "ControlError": obj({"error": S, "field": S, "message": S}, ["error", "message"]),
+ "ScenarioErrors": obj({"error": S, "message": S, "errors": {"type": "array", "items": S}}, ["error", "errors"]),
+ "JWKS": obj({"keys": {"type": "array", "items": obj({"kty": S, "kid": S, "use": S, "alg": S, "n": S, "e": S}, ["kty", "kid", "use", "alg", "n", "e"])}}, ["keys"]),
+ "TokenResponse": obj({"access_token": S, "token_type": S, "expires_in": {"type": "integer"}, "refresh_token": S, "id_token": S}, ["access_token", "token_type", "expires_in"]),
+ "MigrationInfo": obj({"transfer_sub": S, "sub": S, "email": S, "is_private_email": {"type": "boolean"}}),
+ "NativeCredential": obj({"user": S, "identityToken": S, "authorizationCode": S,
+    "fullName": {"oneOf": [obj({"givenName": S, "familyName": S}, ["givenName", "familyName"]), {"type": "null"}]},
+    "email": nullable("string"), "realUserStatus": {"type": "integer", "minimum": 0, "maximum": 2},
+    "authorizedScopes": {"type": "array", "items": S}, "state": nullable("string")},
+    ["user", "identityToken", "authorizationCode", "fullName", "email", "realUserStatus", "authorizedScopes", "state"]),
+ "User": obj({"id": S, "sub": S, "email": S, "email_verified": {"type": "boolean"}, "private_email": {"type": "boolean"}, "relay_email": nullable("string"),
+    "email_forwarding": {"type": "boolean"}, "first_name": S, "last_name": S,
+    "real_user_status": {"type": "string", "enum": ["unsupported", "unknown", "likely_real"]},
+    "credential_state": {"type": "string", "enum": ["authorized", "revoked", "not_found", "transferred"]},
+    "authorized_app_groups": {"type": "array", "items": S}},
+    ["id", "sub", "email", "email_verified", "private_email", "relay_email", "email_forwarding", "first_name", "last_name", "real_user_status", "credential_state", "authorized_app_groups"]),
+ "RealUserStatusInput": {"oneOf": [{"type": "string", "enum": ["unsupported", "unknown", "likely_real", "likelyReal"]}, {"type": "integer", "minimum": 0, "maximum": 2}]},
+ "UserChange": obj({"credential_state": {"type": "string", "enum": ["authorized", "revoked", "not_found", "notFound", "transferred"]},
+    "email_forwarding": {"type": "boolean"}, "real_user_status": ref("RealUserStatusInput"), "email": {"type": "string", "minLength": 1},
+    "email_verified": {"type": "boolean"}, "private_email": {"type": "boolean"}, "relay_email": S, "first_name": S, "last_name": S}),
+ "NewUser": obj({"id": {"type": "string", "minLength": 1}, "sub": S, "email": {"type": "string", "minLength": 1}, "email_verified": {"type": "boolean"},
+    "private_email": {"type": "boolean"}, "relay_email": S, "first_name": S, "last_name": S, "real_user_status": ref("RealUserStatusInput"), "email_forwarding": {"type": "boolean"}}, ["id", "email"]),
+ "Clock": obj({"now": {"type": "string", "format": "date-time"}, "epoch_seconds": {"type": "integer"}, "epoch_milliseconds": {"type": "integer"}, "frozen": {"type": "boolean"}, "controllable": {"type": "boolean"}},
+    ["now", "epoch_seconds", "epoch_milliseconds", "frozen", "controllable"]),
+ "KeyList": obj({"signing_kid": S, "keys": {"type": "array", "items": obj({"kid": S, "published": {"type": "boolean"}, "signs": {"type": "boolean"}}, ["kid", "published", "signs"])}}, ["signing_kid", "keys"]),
+ "JournalEntry": obj({"sequence": {"type": "integer"}, "kind": {"type": "string", "enum": ["request", "notification"]}, "time": {"type": "string", "format": "date-time"}, "method": S, "path": S,
+    "parameters": {"type": "object", "additionalProperties": S}, "client_id": nullable("string"), "user": nullable("string"), "status": {"type": "integer"}, "outcome": S},
+    ["sequence", "kind", "time", "method", "path", "parameters", "client_id", "user", "status", "outcome"]),
+ "Notification": obj({"id": {"type": "integer"}, "type": S, "user": S, "app_group": S, "aud": S, "jti": S, "url": S, "status": {"type": "string", "enum": ["pending", "delivered", "failed"]}, "payload": S,
+    "attempts": {"type": "array", "items": obj({"number": {"type": "integer"}, "time": {"type": "string", "format": "date-time"}, "status": nullable("integer"), "outcome": S}, ["number", "time", "status", "outcome"])}},
+    ["id", "type", "user", "app_group", "aud", "jti", "url", "status", "payload", "attempts"]),
+}
+responses = {n: jresp(d, ref("ControlError")) for n, d in [("BadRequest", "Invalid field (named in `field`); nothing applied"), ("Unauthorized", "Admin token missing or wrong (only with --admin-token)"),
+    ("NotFound", "Unknown user, client, key or path (named in `field`)"), ("MethodNotAllowed", "Wrong method"), ("Conflict", "Contradicts the current state"), ("NotImplemented", "No scenario loader in this build")]}
+doc = {"openapi": "3.1.0", "info": {"title": "siwa-mock", "version": "1.0.0", "description": "Apple's Sign in with Apple server endpoints (appleid.apple.com) and the mock's control API under /mock/."},
+  "paths": paths, "components": {"schemas": schemas, "responses": responses,
+    "securitySchemes": {"adminToken": {"type": "http", "scheme": "bearer", "description": "Only when serving with --admin-token"},
+                        "migrationToken": {"type": "http", "scheme": "bearer", "description": "client_credentials access token (scope user.migration)"}}}}
+# The HTTP server answers 411 to bodies sent with Transfer-Encoding (it wants Content-Length).
+for item in paths.values():
+    for method, operation in item.items():
+        if isinstance(operation, dict) and "requestBody" in operation:
+            operation["responses"]["411"] = {"$ref": "#/components/responses/LengthRequired"}
+responses["LengthRequired"] = {"description": "Body sent without Content-Length (chunked bodies are refused)", "content": {"text/plain": {"schema": S}}}
+text = json.dumps(doc, separators=(",", ":"), sort_keys=False)
+assert '"""' not in text and '\\' not in text
+open(__import__("pathlib").Path(__file__).resolve().parents[1] / "Sources/SIWAServer/Control/OpenAPIDocument.swift", "w").write(
+ "/// The OpenAPI 3.1 document served at `/mock/openapi.json`: the control API and Apple's endpoints,\n"
+ "/// with every status each operation answers. Generated by `docs/openapi.py`; keep it in step with the\n"
+ "/// routes (`ControlAPITests.openAPIDocumentIsServed` checks that every routed path is documented).\n"
+ "enum OpenAPIDocument {\n    static let bytes: [UInt8] = Array(text.utf8)\n\n    static let text = #\"\"\"\n" + json.dumps(doc, indent=1) + "\n\"\"\"#\n}\n")
+print(len(text))
