@@ -107,6 +107,9 @@ LIBRARIES = {
     "test_social_auth": ("social-auth-core (AppleIdAuth)", ["social-auth-core"]),
     "test_discovery": ("requests + PyJWT (protocol level)", ["requests", "PyJWT"]),
     "test_web_flow": ("requests + html.parser (browser-like)", ["requests"]),
+    "test_native_credentials": ("PyJWT (native app backend)", ["PyJWT"]),
+    "test_notifications": ("PyJWT (server-to-server notifications)", ["PyJWT"]),
+    "test_scenarios": ("urllib3 / PyJWT under scenario faults", ["urllib3", "PyJWT"]),
 }
 
 FLOWS = {
@@ -142,6 +145,18 @@ FLOWS = {
     "test_picker_lists_users_and_continue_signs_in": "user picker: continue and cancel",
     "test_picker_cancel_delivers_user_cancelled_authorize_form_post": "user picker: continue and cancel",
     "test_picker_cancel_delivers_error_in_query_mode": "user picker: continue and cancel",
+    "test_backend_verifies_identity_token_and_redeems_code": "identity token verified, native code redeemed",
+    "test_native_code_with_redirect_uri_or_services_id_is_refused": "native code misuse refused",
+    "test_second_authorization_has_no_name_email_or_real_user_status": "second authorization: no name, email, real_user_status",
+    "test_credential_state_follows_revocation": "credential state follows revocation",
+    "test_unknown_user_and_bad_fields_are_precise": "unknown user and bad fields: precise errors",
+    "test_consent_revoked_verifies_with_pyjwt_and_events_is_a_string": "consent-revoked event verified",
+    "test_email_disabled_carries_the_relay_address": "email-disabled event carries the relay address",
+    "test_failing_receiver_is_retried_and_every_attempt_is_journaled": "failing receiver retried and journaled",
+    "test_user_changes_notify_when_switched_on": "user changes notify when switched on",
+    "test_urllib3_retries_through_503_and_429_with_retry_after": "retries through 503 / 429 with Retry-After",
+    "test_pyjwt_sees_the_private_relay_address": "private relay address from a scenario",
+    "test_pyjwkclient_refetches_after_the_timeline_rotates_keys": "PyJWKClient refetches after a key rotation",
 }
 
 CONFORMANCE_PATH = Path(__file__).resolve().parent / "CONFORMANCE.md"
