@@ -11,6 +11,10 @@ import Testing
         ("GET / HTTP/1.1\r\nHost: a\r\nX\0: 1\r\n\r\n", 400, "NUL in name"),
         ("GET /a\0 HTTP/1.1\r\nHost: a\r\n\r\n", 400, "NUL in target"),
         ("GET / HTTP/1.1\r\nHost: a\r\nX: a\rb\r\n\r\n", 400, "bare CR in value"),
+        // Found by Tests/Adversarial: a head ended by bare LFs used to wait for the header timeout.
+        ("GET / HTTP/1.1\nHost: a\n\n", 400, "bare LF line endings"),
+        ("GET / HTTP/1.1\r\nHost: a\nX: b\r\n\r\n", 400, "bare LF inside the head"),
+        ("\nGET / HTTP/1.1\r\nHost: a\r\n\r\n", 400, "bare LF before the request line"),
         ("G(T / HTTP/1.1\r\nHost: a\r\n\r\n", 400, "bad method character"),
         (" GET / HTTP/1.1\r\nHost: a\r\n\r\n", 400, "missing method"),
         ("GET  / HTTP/1.1\r\nHost: a\r\n\r\n", 400, "double space"),
@@ -72,5 +76,25 @@ import Testing
         let again = parser.next().rejectStatus
         #expect(first == 400)
         #expect(again == 400)
+    }
+
+    /// Regression (Tests/Adversarial): bare-LF heads are refused as soon as the LF arrives, in any
+    /// chunking, instead of waiting for a CRLF CRLF that never comes.
+    @Test(arguments: [1, 2, 3, 7])
+    func bareLineFeedIsRejectedWhileDripFed(chunk: Int) {
+        let results = parseAll(Array("GET / HTTP/1.1\nHost: a\n\n".utf8), chunks: [chunk])
+        #expect(results.count == 1)
+        #expect(results.first?.rejectStatus == 400)
+    }
+
+    /// LF bytes in a body, and in a pipelined request after it, are not head bytes.
+    @Test func lineFeedsInBodiesAreNotBareLineFeeds() {
+        let text = "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\n\r\na\nbGET / HTTP/1.1\r\nHost: a\r\n\r\n"
+        for chunk in [1, 4, 100] {
+            let results = parseAll(Array(text.utf8), chunks: [chunk])
+            #expect(results.count == 2, "chunk \(chunk)")
+            #expect(results.first?.request?.body == Array("a\nb".utf8), "chunk \(chunk)")
+            #expect(results.last?.request?.method == "GET", "chunk \(chunk)")
+        }
     }
 }

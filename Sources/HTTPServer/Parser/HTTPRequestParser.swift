@@ -135,7 +135,15 @@ public struct HTTPRequestParser: Sendable {
 
     mutating func parseHead() -> Result {
         skipLeadingEmptyLines()
-        guard let headEnd = findHeadEnd() else {
+        let unscanned = max(start, scanned)
+        let headEnd = findHeadEnd()
+        // A head terminated by bare LFs would never contain CRLF CRLF and would sit until the header
+        // timeout; RFC 9112 §2.2 lets a server refuse bare LF instead of guessing, which also removes a
+        // request-smuggling ambiguity with proxies that accept it.
+        if containsBareLineFeed(from: unscanned, to: headEnd ?? buffer.count) {
+            return reject(400, "bare LF line ending in request head")
+        }
+        guard let headEnd else {
             if buffer.count - start > limits.maxHeaderBytes {
                 return reject(431, "request header fields too large")
             }
@@ -173,6 +181,18 @@ public struct HTTPRequestParser: Sendable {
             start += 2
         }
         if scanned < start { scanned = start }
+    }
+
+    /// Whether `buffer[from..<to]` holds an LF that is not preceded by CR (within the current request).
+    func containsBareLineFeed(from: Int, to end: Int) -> Bool {
+        buffer.withUnsafeBufferPointer { bytes in
+            var i = from
+            while i < end {
+                if bytes[i] == ASCII.lf && (i == start || bytes[i - 1] != ASCII.cr) { return true }
+                i += 1
+            }
+            return false
+        }
     }
 
     /// The index just past the `CRLF CRLF` ending the head, or nil; remembers how far it looked.

@@ -35,7 +35,7 @@ struct ServeCommand: Command {
                 "scenario", "file",
                 help: "Scenario file (YAML subset or JSON) instead of the built-in one; reloaded when it changes.",
                 environment: true),
-        ] + TLSOptions.specs + LogOptions.specs
+        ] + TLSOptions.specs + LogOptions.specs + LimitOptions.specs
 
     var host: String
     var port: Int
@@ -45,6 +45,7 @@ struct ServeCommand: Command {
     var scenarioFile: String?
     var tls: TLSOptions
     var logSettings: LogSettings
+    var limits: LimitOptions
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         host = arguments.value("host") ?? "127.0.0.1"
@@ -65,6 +66,7 @@ struct ServeCommand: Command {
         if scenarioFile == "" { throw UsageError("--scenario must not be empty") }
         tls = try TLSOptions(arguments)
         logSettings = try LogOptions.settings(arguments)
+        limits = try LimitOptions(arguments)
     }
 
     func run() throws -> Int32 {
@@ -121,6 +123,7 @@ struct ServeCommand: Command {
         var configuration = HTTPServerConfiguration()
         configuration.host = host
         configuration.port = port
+        limits.apply(to: &configuration)
         configuration.tls = tls
         let server = HTTPServer(
             configuration: configuration, responder: responder, onExchange: { log.record($0) },

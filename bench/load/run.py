@@ -1,0 +1,303 @@
+#!/usr/bin/env python3
+"""Load and soak: many concurrent complete sign-in flows from several processes (loopback only).
+
+Usage: bench/load/run.py --binary PATH [--seconds 60] [--processes 3] [--long | --wait-expiry] [--json FILE]
+
+Each worker process runs, on its own keep-alive connection, flows of
+  authorize (login_hint) → token (authorization_code) → token (refresh_token) → revoke (refresh token)
+  → token (refresh_token) again, which must fail with invalid_grant;
+and every 8th flow also mints a code that it redeems while the next worker redeems it too (two
+processes racing on one code). Afterwards it checks that every code got exactly one 200, every
+losing attempt was `invalid_grant` "The code has already been used.", every revoked refresh token
+was refused, every request got a status, and there was no 5xx. It samples the server's RSS during
+and after the run. `--long` runs 5 minutes and then, like `--wait-expiry`, waits out the codes'
+5-minute lifetime and triggers a sweep (1100 authorizations; the store sweeps every 1024
+mutations), to see whether memory comes back. Exit status 0 only if every check holds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing as mp
+import queue
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "Tests" / "Adversarial"))
+from siwa_proc import REDIRECT_URI, Client, MockProcess, mint_client_secret, raise_fd_limit  # noqa: E402
+
+USERS = ("alice", "bob", "carol")
+RACE_EVERY = 8
+USED = "The code has already been used."
+
+
+class Recorder:
+    """Per-process results: latencies by endpoint, status counts, per-code outcomes, problems."""
+
+    def __init__(self) -> None:
+        self.latencies: dict[str, list[float]] = {}
+        self.statuses: Counter = Counter()
+        self.lost = 0
+        self.codes: list[tuple[str, int, str]] = []  # (code, status, error_description)
+        self.problems: list[str] = []
+        self.flows = 0
+        self.revoked_checked = 0
+
+    def timed(self, kind: str, call):
+        started = time.perf_counter()
+        try:
+            result = call()
+        except Exception as error:  # noqa: BLE001 - a request without a response
+            self.lost += 1
+            if len(self.problems) < 20:
+                self.problems.append(f"{kind}: no response: {error!r}")
+            raise
+        self.latencies.setdefault(kind, []).append(time.perf_counter() - started)
+        status = result[0] if isinstance(result, tuple) else result
+        self.statuses[status] += 1
+        if status >= 500 and len(self.problems) < 20:
+            self.problems.append(f"{kind}: {status}")
+        return result
+
+
+def redeem(client: Client, rec: Recorder, code: str) -> tuple[int, dict]:
+    status, body = rec.timed("token:code", lambda: client.token(
+        {"grant_type": "authorization_code", "code": code, "redirect_uri": REDIRECT_URI}))
+    rec.codes.append((code, status, body.get("error_description", "") if status != 200 else ""))
+    return status, body
+
+
+def worker(index: int, user: str, host: str, port: int, secret: str, deadline: float,
+           inbox, partner_inbox, acks, all_acks, results) -> None:
+    """Runs flows for `user` alone (a revoke ends that user's whole authorization, Apple semantics, so
+    two processes must not share a user); every RACE_EVERY-th flow races a code with the next process."""
+    rec = Recorder()
+    client = Client(host, port, secret, timeout=15, retry=False)
+    racer = Client(host, port, secret, timeout=15, retry=False)
+
+    predecessor_done = [partner_inbox is None]
+
+    def serve_inbox() -> None:
+        """Redeems codes the previous process hands over; notes when it has finished."""
+        while True:
+            try:
+                message = inbox.get_nowait()
+            except queue.Empty:
+                return
+            if message is None:
+                predecessor_done[0] = True
+                return
+            owner, code = message
+            all_acks[owner].put("go")
+            try:
+                redeem(racer, rec, code)
+            except Exception:  # noqa: BLE001 - counted as lost
+                racer.close()
+            all_acks[owner].put("done")
+
+    def await_ack(expected: str) -> None:
+        # Keep serving our own inbox while waiting, so a ring of waiting processes cannot deadlock.
+        limit = time.monotonic() + 30
+        while time.monotonic() < limit:
+            serve_inbox()
+            try:
+                message = acks.get(timeout=0.002)
+            except queue.Empty:
+                continue
+            assert message == expected, (message, expected)
+            return
+        rec.problems.append(f"partner never answered '{expected}'")
+
+    n = 0
+    while time.time() < deadline:
+        n += 1
+        try:
+            serve_inbox()
+            code = rec.timed("authorize", lambda: (302, client.authorize(user)))[1]
+            if n % RACE_EVERY == 0 and partner_inbox is not None:
+                # Hand the code to the next process; both send their redemption once it has it.
+                partner_inbox.put((index, code))
+                await_ack("go")
+                redeem(client, rec, code)
+                await_ack("done")  # our next revoke would otherwise revoke the code under the partner
+                continue
+            status, tokens = redeem(client, rec, code)
+            if status != 200:
+                rec.problems.append(f"fresh code refused: {status} {tokens}")
+                continue
+            refresh = tokens["refresh_token"]
+            status, body = rec.timed("token:refresh", lambda: client.token(
+                {"grant_type": "refresh_token", "refresh_token": refresh}))
+            if status != 200 or "access_token" not in body:
+                rec.problems.append(f"refresh refused: {status} {body}")
+            status = rec.timed("revoke", lambda: client.revoke(refresh, "refresh_token"))
+            if status != 200:
+                rec.problems.append(f"revoke answered {status}")
+            status, body = rec.timed("token:revoked", lambda: client.token(
+                {"grant_type": "refresh_token", "refresh_token": refresh}))
+            rec.revoked_checked += 1
+            if status != 400 or body.get("error") != "invalid_grant":
+                rec.problems.append(f"revoked refresh token accepted: {status} {body}")
+            rec.flows += 1
+        except Exception:  # noqa: BLE001 - already counted; start over on a new connection
+            client.close()
+    # Tell the next process no more codes come, and serve the previous one until it says the same.
+    if partner_inbox is not None:
+        partner_inbox.put(None)
+    while not predecessor_done[0]:
+        serve_inbox()
+        time.sleep(0.005)
+    client.close()
+    racer.close()
+    results.put({
+        "latencies": rec.latencies, "statuses": dict(rec.statuses), "lost": rec.lost, "codes": rec.codes,
+        "problems": rec.problems, "flows": rec.flows, "revoked_checked": rec.revoked_checked,
+    })
+
+
+def percentile(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--binary", required=True, type=Path)
+    parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--processes", type=int, default=3,
+                        help="worker processes, at most one per built-in user (3)")
+    parser.add_argument("--long", action="store_true", help="5 minutes of load, then --wait-expiry")
+    parser.add_argument("--wait-expiry", action="store_true",
+                        help="afterwards wait out the codes' 5-minute lifetime, trigger a sweep, measure RSS")
+    parser.add_argument("--json", type=Path, help="write the figures here as JSON")
+    args = parser.parse_args()
+    seconds = 300 if args.long else args.seconds
+    raise_fd_limit()
+    secret = mint_client_secret(args.binary)
+    work = Path(tempfile.mkdtemp(prefix="siwa-load."))
+    server = MockProcess(args.binary, [], work / "serve.log")
+    ok = True
+    try:
+        warm = Client(server.host, server.port, secret)
+        warm.check_code_flow()
+        warm.close()
+        baseline = server.rss_kib()
+        rss_samples: list[int] = []
+        stop_sampling = threading.Event()
+
+        def sample() -> None:
+            while not stop_sampling.wait(0.25):
+                rss_samples.append(server.rss_kib())
+
+        sampler = threading.Thread(target=sample, daemon=True)
+        sampler.start()
+        ctx = mp.get_context("fork")
+        count = max(1, min(args.processes, len(USERS)))
+        inboxes = [ctx.Queue() for _ in range(count)]
+        acks = [ctx.Queue() for _ in range(count)]
+        results = ctx.Queue()
+        deadline = time.time() + seconds
+        started = time.monotonic()
+        procs = [ctx.Process(target=worker, args=(
+            i, USERS[i], server.host, server.port, secret, deadline, inboxes[i],
+            inboxes[(i + 1) % count] if count > 1 else None, acks[i], acks, results)) for i in range(count)]
+        for proc in procs:
+            proc.start()
+        collected = [results.get(timeout=seconds + 120) for _ in procs]
+        for proc in procs:
+            proc.join(timeout=30)
+        elapsed = time.monotonic() - started
+        stop_sampling.set()
+        sampler.join()
+        rss_end = server.rss_kib()
+        time.sleep(10)
+        rss_after_10s = server.rss_kib()
+
+        latencies: dict[str, list[float]] = {}
+        statuses: Counter = Counter()
+        per_code: dict[str, list[tuple[int, str]]] = {}
+        problems: list[str] = []
+        lost = flows = revoked = 0
+        for part in collected:
+            for kind, values in part["latencies"].items():
+                latencies.setdefault(kind, []).extend(values)
+            statuses.update({int(k): v for k, v in part["statuses"].items()})
+            for code, status, description in part["codes"]:
+                per_code.setdefault(code, []).append((status, description))
+            problems += part["problems"]
+            lost += part["lost"]
+            flows += part["flows"]
+            revoked += part["revoked_checked"]
+        requests = sum(statuses.values())
+        all_latencies = [v for values in latencies.values() for v in values]
+
+        not_once = {c: r for c, r in per_code.items() if sum(1 for s, _ in r if s == 200) != 1}
+        raced = {c: r for c, r in per_code.items() if len(r) == 2}
+        bad_losers = {c: r for c, r in raced.items()
+                      if sorted(r)[0][0] != 200 or sorted(r)[1] != (400, USED)}
+        fivexx = sum(v for k, v in statuses.items() if k >= 500)
+
+        figures = {
+            "seconds": round(elapsed, 1), "processes": count, "flows": flows, "requests": requests,
+            "requests_per_second": round(requests / elapsed, 1), "flows_per_second": round(flows / elapsed, 1),
+            "p50_ms": round(percentile(all_latencies, 50) * 1000, 2),
+            "p99_ms": round(percentile(all_latencies, 99) * 1000, 2),
+            "by_endpoint_p50_p99_ms": {k: [round(percentile(v, 50) * 1000, 2), round(percentile(v, 99) * 1000, 2)]
+                                       for k, v in sorted(latencies.items())},
+            "statuses": dict(sorted(statuses.items())), "lost": lost, "5xx": fivexx,
+            "codes": len(per_code), "codes_not_redeemed_exactly_once": len(not_once),
+            "raced_codes": len(raced), "raced_codes_wrong_outcome": len(bad_losers),
+            "revoked_refresh_tokens_checked": revoked,
+            "rss_mib": {"baseline": round(baseline / 1024, 1), "peak": round(max(rss_samples or [0]) / 1024, 1),
+                        "end": round(rss_end / 1024, 1), "after_10s": round(rss_after_10s / 1024, 1)},
+        }
+        if args.long or args.wait_expiry:
+            # Codes live 5 minutes; expired ones are dropped on the next sweep (every 1024 mutations).
+            time.sleep(310)
+            idle = Client(server.host, server.port, secret)
+            for _ in range(1100):
+                idle.authorize()
+            idle.close()
+            figures["rss_mib"]["after_code_expiry_and_sweep"] = round(server.rss_kib() / 1024, 1)
+            time.sleep(5)
+            figures["rss_mib"]["after_code_expiry_and_sweep_5s"] = round(server.rss_kib() / 1024, 1)
+
+        checks = {
+            "every request got a status": lost == 0,
+            "no 5xx": fivexx == 0,
+            "every code redeemed exactly once": not not_once and len(per_code) > 0,
+            "raced codes: one 200 and one 'already been used'": not bad_losers and len(raced) > 0,
+            "every revoked refresh token refused": revoked == flows and not any("revoked" in p for p in problems),
+            "no other problem": not problems,
+            "server alive": server.alive,
+        }
+        print(json.dumps(figures, indent=1))
+        for name, passed in checks.items():
+            print(("PASS " if passed else "FAIL ") + name)
+            ok = ok and passed
+        for problem in problems[:10]:
+            print(f"  problem: {problem}")
+        for code, outcome in list(not_once.items())[:5] + list(bad_losers.items())[:5]:
+            print(f"  code {code[:16]}…: {outcome}")
+        if args.json:
+            args.json.write_text(json.dumps({"figures": figures, "checks": checks}, indent=1) + "\n")
+        print(f"load: {sum(checks.values())} passed, {len(checks) - sum(checks.values())} failed; "
+              f"{flows} flows, {requests} requests in {elapsed:.0f} s ({requests / elapsed:.0f} req/s), "
+              f"p50 {figures['p50_ms']} ms, p99 {figures['p99_ms']} ms, peak RSS {figures['rss_mib']['peak']} MiB")
+    finally:
+        rc = server.stop()
+    if rc != 0:
+        print(f"FAIL siwa-mock exited {rc} after SIGTERM")
+        ok = False
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
