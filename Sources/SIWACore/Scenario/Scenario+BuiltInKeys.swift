@@ -1,79 +1,21 @@
-// The built-in scenario's key material, embedded so `siwa-mock` starts without reading files or
-// generating keys. These are published TEST keys (scenarios/keys/); never trust them for anything real.
+// The built-in scenario's key material: the files embedded with `scenarios/default.yaml`
+// (scenarios/keys/). These are published TEST keys; never trust them for anything real.
 
 extension Scenario {
-    /// Test-only keys shipped with the built-in scenario.
+    /// Test-only keys shipped with the built-in scenario (one copy: `ScenarioLoader.defaultScenarioFiles`).
     public enum BuiltInKeys {
         /// PKCS#8 PEM of RS256 signing key `Aj3F8kLq2X` (signs id_tokens).
-        public static let signingKeyAj3F8kLq2X = """
------BEGIN PRIVATE KEY-----
-MIIEvgIBADANBgkqhkiG9w0BAQEFAASCBKgwggSkAgEAAoIBAQDwpHcX/8ChNz2K
-/hEfEOIiJe6pwT20CTAjs6NK8uiOMnomQqw0oBCtxz2XWOCRDrqwETHNP5uA3uhv
-/yKc1vALLaY7YJQqxwlziGKFf2tWZOeL2GsUqeq3jgPBVTC6WOCP7RIokSDyapf/
-+FUM22oJGNy8/3ByrMzxdRK1GLvpmMr8WKiFVOzrhvMKZRwAlYG72wo8p4JQG6al
-iBlxoPI0FcX1oZWblglVu7kHEFXOLkOhlFOZXQz0cXvUOTl+4vZLaGxPyMmA42RS
-DiqB2GVRigAC6iwIsWwCGn4a0ms3HCKJPs/NfXRaSgOmRz1t7oYWoL3OSEKjq/kH
-p6tUb6CPAgMBAAECggEAYgPDBFHl3mRXG1VXmO0yBhGoL5lnbfyuEGSbNqxQv5Zc
-vVe7t2WY1YdJFWuccEjtDki6naxyRJ/GUdO7/+Dl/c+WnSm9v9y5A0dCRbi7+gD4
-dLPuDYkV8rST3/u4cLZBpS29DyvpnQOArMAzuBxoiJMJWau7W+H5ScHTIFMWOtL4
-axkXQrKmSoh1+tXOq613fuoQOyRxmwuIVd0RuhPiiOgHfmKfoU63Xqp/MiN60UZG
-ngJNAtFxkbBTb29u9p5RMigFQNs5vK5+ARNNKcffNT6HUjfkWjE6g74k5cRiAGkR
-o1YSUNZLHcRPag3HIVZXlHVXspYPSHBJzVL4L0+X4QKBgQD6vSGVRaEuHQx9bIva
-RbbsTt4b0iwsXhsZWhFZEkQtjIb6UtvvbJln/NMmnr5M0uujWuJrWD83TGR4JWoB
-xX37D/7qHDrml7KB1QKPmaGlmmgjrywHT7MGmyHPqFfivNyMMOABzsibnYZZmxMt
-K6EFzcaR3VeD35rVJ47VFqcRYQKBgQD1sRm3N5IEJJ3Qa4QINQokMssPYrZAbLgM
-zx8A8WOGBGRKv0THV8Q31xcJ2WYJQw/zozWD8p/wOG8/RR2OstY2LLQJPBSMYgNF
-b62hvBB5UjJE5KQsDvX6hJ+NW0WosE76tYilWheB/zKG5XzLgmyQpwVHXY7pFVSB
-V4NxcHTH7wKBgEaJ0JnS5d44M9xRHiMAu85M/bUr8ltk+hCuwvSg6+c4gnyHtPHt
-Rlb3zFswC29HYx0oo0v5nocrCZS3SdRHwAJSZK9t07Atev2FdFv7p3sULjnjvOot
-pLq2B9QIkvjpks4prcs0ZkFJFpO8ya9Kd9lPI47DiyxBSqiuoUMXRVbhAoGBANhZ
-YVmzN4Mqc0WKx7MqcYm6qJEdzXshwViWMqjz5z2mNGKV1wzqvkClyQXFSFKzmSJj
-/8X3Ktuv9lZymDqGRJdj+g1/uGB+Fn9Yfj9DigYrWVTNObwKWJSHoLArRUXsK0Ae
-BvwEP1sby/R5tNDIQq2GReG4AxZA0C8tTvPfoRZFAoGBAKVbO1iO8eZv8EwAmw7S
-v8QrzH30d3WW0sZ3cGu0akEmF0HjN51IByRsfjmtQzZTXL1qriHGjSu5ER4GT8BK
-AdFnB4IbC4SmeGr27zg9K5kYI95A+f3+NYvECxAVNnZ+YqwYtY4hdD9qMidZOohN
-H7taOVTx7CUS0OEgnwW6xMl8
------END PRIVATE KEY-----
-"""
+        public static var signingKeyAj3F8kLq2X: String { embedded("keys/signing-Aj3F8kLq2X.pem") }
+        /// PKCS#8 PEM of RS256 signing key `Pb7Yt1ZcQ9` (published, does not sign).
+        public static var signingKeyPb7Yt1ZcQ9: String { embedded("keys/signing-Pb7Yt1ZcQ9.pem") }
+        /// SubjectPublicKeyInfo PEM of the client-secret key `KEY1234567` registered for team ABCDE12345.
+        public static var clientSecretPublicKeyKEY1234567: String { embedded("keys/AuthKey_KEY1234567.pub.pem") }
 
-        /// PKCS#8 PEM of RS256 key `Pb7Yt1ZcQ9` (published, not signing).
-        public static let signingKeyPb7Yt1ZcQ9 = """
------BEGIN PRIVATE KEY-----
-MIIEvgIBADANBgkqhkiG9w0BAQEFAASCBKgwggSkAgEAAoIBAQCrtX+w+dvnFtQe
-CE8RRi7ge2Vv65vsAWtCjccnWErRbjUYtE1bBTkWjLq5OjfI2U6owH9GW5uieqC2
-CUnnBvrU24IIqIbVLtmi4Xdz2g4CTGGFzLe6SwI+TaYZFtCk/5/ySTcXxPMxlZWV
-8nmuXWnNRfTQFfKlFmpeLP9f+k7KfNIN7uq4tM5DLsCrLCirKGFH9vk4qRVw8Qq+
-52yBkB5hJynRRb3FE5OWj4/lzlzbOL7pmzHemqzSs4N0SUKTLVtUPQkwFkpgs987
-4uVuFmFVj+n4PXdJopvOe05imThllLUiegnsrdrqDjb+VqbI6nJqHQqSa9eDzIbR
-CEgM1m1ZAgMBAAECggEAE2cwEGHmTTJm3SSX4rN+lT6nE22ZXKLlvvXhx6VngaD6
-067UKvE9Jo+Cg28mYfDZvaH6/+ABh0EPgLfYp7LsjI8SyO2vnCQY0xoNSIR0dCKz
-cSOAA3Ikb8E7KrdJnnYwWc2Xhye/Sh7FcitIlWvYNSpZjrCxjvbTJY800GCq9KB/
-fb+akb6/8hdLFfD6wTztPX30EJ9YZwmsCSSRBLVp46BUWu0wT5r+ibJy6cM0SKJN
-OIkmE0WaYvG1NFP9DX6kqKyt0KL4ZrppcPIRrSXUMMqjUVQZoK1U5lTlJsSU48Cu
-8Uhrz+JZW+h1c2NY5kD/S6StujJS/UDm2PW6Mnrt7QKBgQDX+natLaO6//6EeJ/H
-mfY/uxuEIJBSUz8OhtATvoXaN/1K0yyDOFU///hmDGE6mVBqkWYaN5frrYA1gvyu
-vpesWDM9O7UhJ9fkZLiK6xLVnVzbTHOr3q9NYNV/uhw/sepK7FZqO+DPzJe0p4lL
-GqHBct3Vgd43HS3CveNMZGLmuwKBgQDLhv46G+J0GtPf4YS3LizHjg95haEBfJf8
-ykU/ZBEIT3sDvbyomUf4ydgMv0b4ER+KLyx8oma5zEbC3LxnWPrHSVUajTZu+r8w
-tVQi7iVjRsOp3CtQEyv9WsrHSKPWgJyfCGGlsebMvsx0xUcBQ63vEAWI63LFsQDG
-Srux0ylc+wKBgQDCu29ZgbcImlwPcPsPawAeQkPzA7FcqPZH0MG3q6bgNG9KkdCm
-l5o11ENRL4RS430gOOzIYqu1sX/Rv8K4g9wZZoT8huMve88qfK3vgzg+Jl5c1DfP
-FT8WE2MsgM+Lloza9PCNZGO0uJFoL06YyvBhjYH6Sdfj9YkW90MD09dglQKBgGGC
-uLTQfUuROuetna9B0TR+rI1VZ5FVx1/W7Rx07fAkXFSriALjBWd+FSPuVKsvUQQc
-m9zO1ha4d0KPDTkamXP3f22sMGM1gXpttfTSUllhIwdzs9C2jsHgyPx3of94ORG8
-q0P+mwyHcV+U0PMbIO9DptM1sxRiPHPEhG6rM8sXAoGBAK3tH0yDLBhLEU2sHVYa
-BMmyD4IbUt83J7EV6bQCm8P0N6ISpGtUnoVrcBCbfHaRIF297cPg0QkJBdZyBEYt
-lziy3+MKdqXbc2igaGLzfAy/X2/6zWyqCtP+35DocljNk4EMzcI2b0RaFjSaAvI+
-Y8wS9SBdvInQKQuyYEnyW9qM
------END PRIVATE KEY-----
-"""
-
-        /// Public key of the client-secret key `KEY1234567` registered for team `ABCDE12345`.
-        public static let clientSecretPublicKeyKEY1234567 = """
------BEGIN PUBLIC KEY-----
-MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE4Pct/xrD4oNVg3jp548AIlj0J7Zb
-Fb18x2Vf2lKeqvGRiiHCUz6yVV9dYcwM8uCd391tH/liFf0czHF2fRdkbA==
------END PUBLIC KEY-----
-"""
+        private static func embedded(_ name: String) -> String {
+            guard let text = ScenarioLoader.defaultScenarioFiles[name] else {
+                fatalError("scenarios/embed-default.sh did not embed \(name)")
+            }
+            return text
+        }
     }
 }
