@@ -28,8 +28,9 @@ fi
 nginx_bin="$(command -v nginx || echo /usr/sbin/nginx)"
 
 if [[ -z "$binary" ]]; then
-    (cd "$root" && swift build -c release --product siwa-mock)
-    binary="$root/.build/release/siwa-mock"
+    # The shipping configuration (the container image's binary): release, Swift runtime linked statically.
+    (cd "$root" && swift build -c release --static-swift-stdlib --product siwa-mock --scratch-path .build/static)
+    binary="$root/.build/static/release/siwa-mock"
 fi
 [[ -x "$binary" ]] || { echo "error: not executable: $binary" >&2; exit 1; }
 
@@ -62,7 +63,8 @@ us_per_request() { awk -v t="$1" -v n="$2" -v hz="$hz" 'BEGIN { if (n > 0) print
 # start_mock VAR: starts siwa-mock on a free port, sets VAR to its base URL and MOCK_PID.
 start_mock() {
     local ready="$work/ready.$RANDOM" line=""
-    "$binary" --host 127.0.0.1 --port 0 >"$ready" 2>>"$work/mock.stderr" &
+    # nginx runs with access_log off; the mock likewise skips its per-request log lines (--log-level warn).
+    "$binary" --host 127.0.0.1 --port 0 --log-level warn >"$ready" 2>>"$work/mock.stderr" &
     MOCK_PID=$!
     pids+=("$MOCK_PID")
     for _ in $(seq 1500); do

@@ -9,7 +9,7 @@ extension EVPKey {
             throw OpenSSLErrors.failure(.cryptoFailure, "EVP_MD_CTX_new failed")
         }
         defer { EVP_MD_CTX_free(context) }
-        guard EVP_DigestSignInit(context, nil, EVP_sha256(), nil, pointer) == 1 else {
+        guard EVP_DigestSignInit(context, nil, FetchedDigest.sha256 ?? EVP_sha256(), nil, pointer) == 1 else {
             throw OpenSSLErrors.failure(.cryptoFailure, "EVP_DigestSignInit failed")
         }
         return try message.withUnsafeBufferPointer { (input) throws(JOSEError) -> [UInt8] in
@@ -36,7 +36,7 @@ extension EVPKey {
             return false
         }
         defer { EVP_MD_CTX_free(context) }
-        guard EVP_DigestVerifyInit(context, nil, EVP_sha256(), nil, pointer) == 1 else {
+        guard EVP_DigestVerifyInit(context, nil, FetchedDigest.sha256 ?? EVP_sha256(), nil, pointer) == 1 else {
             OpenSSLErrors.clear()
             return false
         }

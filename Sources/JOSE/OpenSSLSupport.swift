@@ -146,3 +146,10 @@ enum KeySelection {
     /// `EVP_PKEY_KEYPAIR`.
     static let keyPair = publicKey | Int32(OSSL_KEYMGMT_SELECT_PRIVATE_KEY)
 }
+
+/// SHA-256 fetched from the default provider once. Passing `EVP_sha256()` makes OpenSSL 3 look the
+/// algorithm up by name on every call (string compares under a lock); a fetched `EVP_MD` is immutable
+/// and safe to share between threads.
+enum FetchedDigest {
+    nonisolated(unsafe) static let sha256: OpaquePointer? = EVP_MD_fetch(nil, "SHA256", nil)
+}

@@ -23,7 +23,7 @@ extension IdentityStore {
                 return .failure(.redirectURIMismatch(issuedTo: redirectURI ?? ""))
             }
             state.codes[code]?.state = next
-            var grant = record.grant
+            let grant = record.grant
             state.accessTokens[accessToken] = AccessTokenRecord(
                 clientID: clientID, grant: grant, scope: nil, issuedAt: now, expiresAt: now + accessTokenLifetime)
             state.refreshTokens[refreshToken] = RefreshTokenRecord(

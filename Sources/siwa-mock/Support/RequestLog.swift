@@ -20,6 +20,8 @@ struct RequestLog: Sendable {
     }
 
     func record(_ exchange: HTTPExchangeRecord) {
+        // Below --log-level nothing is formatted at all (no timestamp, no request id).
+        guard (exchange.status >= 500 ? LogSettings.Level.error : .info) >= settings.minimumLevel else { return }
         guard let line = line(for: exchange, requestID: sequence.next(), time: Self.timestamp()) else { return }
         console.err(line)
     }
