@@ -19,7 +19,7 @@ public struct HTTPRequest: Sendable {
 
     public init(
         method: String, target: String, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [],
-        remoteAddress: String = "-", version: HTTPVersion = .http1_1, keepAlive: Bool = true
+        remoteAddress: String = "-", version: HTTPVersion = .http11, keepAlive: Bool = true
     ) {
         self.method = method
         self.target = target

@@ -19,7 +19,9 @@ enum ECDSASignature {
         var raw = [UInt8](repeating: 0, count: 2 * coordinateSize)
         let written = raw.withUnsafeMutableBufferPointer { buffer in
             let size = Int32(coordinateSize)
-            return (BN_bn2binpad(r, buffer.baseAddress, size), BN_bn2binpad(s, buffer.baseAddress! + coordinateSize, size))
+            return (
+                BN_bn2binpad(r, buffer.baseAddress, size), BN_bn2binpad(s, buffer.baseAddress! + coordinateSize, size)
+            )
         }
         guard written == (Int32(coordinateSize), Int32(coordinateSize)) else {
             throw OpenSSLErrors.failure(.cryptoFailure, "ECDSA signature component larger than 32 bytes")

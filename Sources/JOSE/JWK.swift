@@ -35,7 +35,10 @@ public struct JWK: Sendable, Equatable {
 
     /// The object with members in the order `kty, kid, use, alg, n, e`.
     public var json: JSONValue {
-        ["kty": .string(kty), "kid": .string(kid), "use": .string(use), "alg": .string(alg), "n": .string(n), "e": .string(e)]
+        [
+            "kty": .string(kty), "kid": .string(kid), "use": .string(use), "alg": .string(alg), "n": .string(n),
+            "e": .string(e),
+        ]
     }
 }
 

@@ -3,13 +3,17 @@ import JSON
 extension JWS {
     /// Signs with RS256; `header` should carry `alg` and `kid` (they are not added).
     /// - Returns: `header.payload.signature`, each part base64url of the compact JSON.
-    public static func sign(header: JSONObject, payload: JSONObject, with key: RSAPrivateKey) throws(JOSEError) -> String {
+    public static func sign(header: JSONObject, payload: JSONObject, with key: RSAPrivateKey) throws(JOSEError)
+        -> String
+    {
         let input = signingInput(header: header, payload: payload)
         return compact(signingInput: input, signature: try key.signRS256(input))
     }
 
     /// Signs with ES256 (raw `r || s`).
-    public static func sign(header: JSONObject, payload: JSONObject, with key: P256PrivateKey) throws(JOSEError) -> String {
+    public static func sign(header: JSONObject, payload: JSONObject, with key: P256PrivateKey) throws(JOSEError)
+        -> String
+    {
         let input = signingInput(header: header, payload: payload)
         return compact(signingInput: input, signature: try key.signES256(input))
     }

@@ -9,7 +9,9 @@ public enum SHA256 {
         var length: UInt32 = 0
         let status = input.withUnsafeBytes { inputBuffer in
             digest.withUnsafeMutableBufferPointer { digestBuffer in
-                EVP_Digest(inputBuffer.baseAddress, inputBuffer.count, digestBuffer.baseAddress, &length, FetchedDigest.sha256 ?? EVP_sha256(), nil)
+                EVP_Digest(
+                    inputBuffer.baseAddress, inputBuffer.count, digestBuffer.baseAddress, &length,
+                    FetchedDigest.sha256 ?? EVP_sha256(), nil)
             }
         }
         // EVP_Digest with a built-in digest fails only when memory allocation fails.

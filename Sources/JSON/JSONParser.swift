@@ -31,9 +31,15 @@ struct JSONParser {
         case UInt8(ascii: "{"): return .object(try parseObject(depth: depth + 1))
         case UInt8(ascii: "["): return .array(try parseArray(depth: depth + 1))
         case UInt8(ascii: "\""): return .string(try parseString())
-        case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
-        case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
-        case UInt8(ascii: "n"): try expectLiteral("null"); return .null
+        case UInt8(ascii: "t"):
+            try expectLiteral("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try expectLiteral("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try expectLiteral("null")
+            return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
         case let byte: throw error(at: position, "unexpected \(describe(byte)), expected a value")
         }
@@ -64,7 +70,9 @@ struct JSONParser {
             skipWhitespace()
             switch peek() {
             case UInt8(ascii: ","): position += 1
-            case UInt8(ascii: "}"): position += 1; return object
+            case UInt8(ascii: "}"):
+                position += 1
+                return object
             default: throw unexpected("',' or '}' in an object")
             }
         }
@@ -85,7 +93,9 @@ struct JSONParser {
             skipWhitespace()
             switch peek() {
             case UInt8(ascii: ","): position += 1
-            case UInt8(ascii: "]"): position += 1; return elements
+            case UInt8(ascii: "]"):
+                position += 1
+                return elements
             default: throw unexpected("',' or ']' in an array")
             }
         }

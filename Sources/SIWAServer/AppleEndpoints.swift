@@ -46,11 +46,14 @@ public struct AppleEndpoints: HTTPResponder {
     }
 
     /// Serves an existing provider (shared with the control API).
-    public init(provider: AppleIdentityProvider, publicURL: String, log: @escaping @Sendable (String) -> Void = { _ in }) {
+    public init(
+        provider: AppleIdentityProvider, publicURL: String, log: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
         self.provider = provider
         self.publicURL = publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL
         self.log = log
-        self.discoveryBytes = DiscoveryDocument.serialized(publicURL: publicURL, issuer: provider.scenario.settings.issuer)
+        self.discoveryBytes = DiscoveryDocument.serialized(
+            publicURL: publicURL, issuer: provider.scenario.settings.issuer)
         for team in provider.teamsWithoutKeys {
             log("team \(team) has no registered client-secret keys: client_secret signatures are not verified")
         }

@@ -19,7 +19,8 @@ public struct MockServer: HTTPResponder {
         public var journalCapacity: Int
 
         public init(
-            adminToken: String? = nil, scenarioLoader: ControlEndpoints.ScenarioLoader? = nil, journalCapacity: Int = 1000
+            adminToken: String? = nil, scenarioLoader: ControlEndpoints.ScenarioLoader? = nil,
+            journalCapacity: Int = 1000
         ) {
             self.adminToken = adminToken
             self.scenarioLoader = scenarioLoader
@@ -38,7 +39,9 @@ public struct MockServer: HTTPResponder {
     let injector: FaultInjector
     let faultsEndpoints: FaultsEndpoints
 
-    public init(configuration: AppleEndpoints.Configuration, options: ControlOptions = ControlOptions()) throws(ScenarioKeyError) {
+    public init(configuration: AppleEndpoints.Configuration, options: ControlOptions = ControlOptions())
+        throws(ScenarioKeyError)
+    {
         let apple = try AppleEndpoints(configuration: configuration)
         let provider = apple.provider
         let journal = RequestJournal(capacity: options.journalCapacity)
@@ -73,10 +76,11 @@ public struct MockServer: HTTPResponder {
         let response: HTTPResponse
         if request.path.hasPrefix("/mock/") {
             if let adminToken, request.path != "/mock/health", !Self.presents(adminToken, in: request) {
-                response = ControlFailure(
-                    status: 401, error: "unauthorized", field: "Authorization",
-                    "control calls need Authorization: Bearer <admin token>"
-                ).response
+                response =
+                    ControlFailure(
+                        status: 401, error: "unauthorized", field: "Authorization",
+                        "control calls need Authorization: Bearer <admin token>"
+                    ).response
             } else if request.path == "/mock/faults" || request.path.hasPrefix("/mock/faults/") {
                 response = faultsEndpoints.respond(to: request)
             } else {

@@ -20,7 +20,8 @@ extension Node {
         case .failure(.outOfRange):
             throw diagnostic("duration '\(Node.excerpt(text))' is out of range")
         case .failure(.missingUnit):
-            throw diagnostic("expected a duration like 500ms, 30s, 10m or 2h, found '\(Node.excerpt(text))' (add a unit)")
+            throw diagnostic(
+                "expected a duration like 500ms, 30s, 10m or 2h, found '\(Node.excerpt(text))' (add a unit)")
         case .failure(.syntax):
             throw diagnostic("expected a duration like 500ms, 30s, 10m or 2h, found '\(Node.excerpt(text))'")
         }

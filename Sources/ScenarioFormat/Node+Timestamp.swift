@@ -8,11 +8,15 @@ extension Node {
         switch Node.parseTimestamp(Array(text.utf8)) {
         case .success(let timestamp): return timestamp
         case .failure(.syntax): throw diagnostic("\(expected), found '\(Node.excerpt(text))'")
-        case .failure(.range(let field)): throw diagnostic("invalid timestamp '\(Node.excerpt(text))': \(field) is out of range")
+        case .failure(.range(let field)):
+            throw diagnostic("invalid timestamp '\(Node.excerpt(text))': \(field) is out of range")
         }
     }
 
-    enum TimestampError: Error { case syntax, range(String) }
+    enum TimestampError: Error {
+        case syntax
+        case range(String)
+    }
 
     static func parseTimestamp(_ b: [UInt8]) -> Result<ScenarioTimestamp, TimestampError> {
         var i = 0
@@ -57,7 +61,9 @@ extension Node {
         }
         guard i == b.count else { return .failure(.syntax) }
         guard (1...12).contains(month) else { return .failure(.range("month")) }
-        guard day >= 1, day <= ScenarioTimestamp.daysInMonth(year: year, month: month) else { return .failure(.range("day")) }
+        guard day >= 1, day <= ScenarioTimestamp.daysInMonth(year: year, month: month) else {
+            return .failure(.range("day"))
+        }
         guard hour <= 23 else { return .failure(.range("hour")) }
         guard minute <= 59 else { return .failure(.range("minute")) }
         guard second <= 59 else { return .failure(.range("second")) }

@@ -8,7 +8,9 @@ extension Node {
 
     /// The items of a sequence.
     public func sequence() throws(ScenarioDiagnostic) -> [Node] {
-        guard case .sequence(let items) = kind else { throw diagnostic("expected a sequence, found \(kindDescription)") }
+        guard case .sequence(let items) = kind else {
+            throw diagnostic("expected a sequence, found \(kindDescription)")
+        }
         return items
     }
 
@@ -23,7 +25,8 @@ extension Node {
         case .scalar(let text, .plain):
             return text
         case .scalar(let text, _):
-            throw diagnostic("expected \(expected), found the quoted string '\(Node.excerpt(text))' (remove the quotes)")
+            throw diagnostic(
+                "expected \(expected), found the quoted string '\(Node.excerpt(text))' (remove the quotes)")
         default:
             throw diagnostic("expected \(expected), found \(kindDescription)")
         }
@@ -33,7 +36,9 @@ extension Node {
     public func int() throws(ScenarioDiagnostic) -> Int64 {
         let text = try plainText(expected: "an integer")
         guard let value = Node.parseInteger(Substring(text)) else {
-            if Node.isIntegerSyntax(Substring(text)) { throw diagnostic("integer '\(Node.excerpt(text))' is out of range") }
+            if Node.isIntegerSyntax(Substring(text)) {
+                throw diagnostic("integer '\(Node.excerpt(text))' is out of range")
+            }
             throw diagnostic("expected an integer, found '\(Node.excerpt(text))'")
         }
         return value

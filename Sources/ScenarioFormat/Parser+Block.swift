@@ -74,9 +74,10 @@ extension Parser {
             do throws(ParseFailure) {
                 if let entry = try parseBlockMappingEntry(indent: indent) {
                     if let first = seen[entry.keyText] {
-                        try record(entry.key.diagnostic(
-                            "duplicate key '\(entry.keyText)' (first defined at line \(first.line), column \(first.column))"
-                        ))
+                        try record(
+                            entry.key.diagnostic(
+                                "duplicate key '\(entry.keyText)' (first defined at line \(first.line), column \(first.column))"
+                            ))
                     } else {
                         seen[entry.keyText] = entry.key.position
                         entries.append(entry)
@@ -94,13 +95,16 @@ extension Parser {
     /// Parses `key: value` at the cursor; returns `nil` (after recording why) if the value is missing.
     mutating func parseBlockMappingEntry(indent: Int) throws(ParseFailure) -> MappingEntry? {
         if isSequenceEntryIndicator() {
-            throw failure("expected a mapping key, found a sequence entry '-' (a block cannot mix mapping keys and sequence entries)")
+            throw failure(
+                "expected a mapping key, found a sequence entry '-' (a block cannot mix mapping keys and sequence entries)"
+            )
         }
         let key = try parseKey(flow: false)
         skipBlanks()
         guard peek() == ":" else {
             if case .scalar(let text, .plain) = key.kind, text.contains(":") {
-                throw failure("expected ':' after mapping key (a ':' inside a key must be followed by a space to end the key)")
+                throw failure(
+                    "expected ':' after mapping key (a ':' inside a key must be followed by a space to end the key)")
             }
             throw failure("expected ':' after mapping key")
         }
@@ -164,7 +168,9 @@ extension Parser {
     mutating func parseBlockSequenceEntry(indent: Int) throws(ParseFailure) -> Node? {
         guard isSequenceEntryIndicator() else {
             if lineHasMappingKey() {
-                throw failure("expected a sequence entry '- ', found a mapping key (a block cannot mix sequence entries and mapping keys)")
+                throw failure(
+                    "expected a sequence entry '- ', found a mapping key (a block cannot mix sequence entries and mapping keys)"
+                )
             }
             throw failure("expected a sequence entry '- '")
         }
@@ -190,10 +196,11 @@ extension Parser {
         while true {
             guard let next = try nextContentLine(), next >= indent else { return false }
             if next > indent {
-                try record(diagnostic(
-                    "bad indentation: expected \(indent) spaces, found \(next)",
-                    at: SourcePosition(line: line, column: next + 1)
-                ))
+                try record(
+                    diagnostic(
+                        "bad indentation: expected \(indent) spaces, found \(next)",
+                        at: SourcePosition(line: line, column: next + 1)
+                    ))
                 skipEntry(deeperThan: indent)
                 continue
             }

@@ -4,7 +4,9 @@ extension Parser {
     mutating func parseEscape(limit: Int) throws(ParseFailure) -> Unicode.Scalar {
         let start = position
         index += 1
-        guard index < limit else { throw failure("invalid escape sequence '\\' at the end of a double-quoted scalar", at: start) }
+        guard index < limit else {
+            throw failure("invalid escape sequence '\\' at the end of a double-quoted scalar", at: start)
+        }
         let c = text[index]
         index += 1
         switch c {
@@ -32,7 +34,9 @@ extension Parser {
                 return try lowSurrogate(after: value, limit: limit, start: start)
             }
             guard let scalar = Unicode.Scalar(value) else {
-                throw failure("invalid escape sequence '\\\(Character(c))\(hexText(value, count))': not a Unicode scalar value (unpaired surrogate or above U+10FFFF)", at: start)
+                throw failure(
+                    "invalid escape sequence '\\\(Character(c))\(hexText(value, count))': not a Unicode scalar value (unpaired surrogate or above U+10FFFF)",
+                    at: start)
             }
             return scalar
         default:
@@ -41,11 +45,14 @@ extension Parser {
     }
 
     /// Reads exactly `count` hexadecimal digits.
-    mutating func hexDigits(_ count: Int, limit: Int, escape: Unicode.Scalar, start: SourcePosition) throws(ParseFailure) -> UInt32 {
+    mutating func hexDigits(_ count: Int, limit: Int, escape: Unicode.Scalar, start: SourcePosition)
+        throws(ParseFailure) -> UInt32
+    {
         var value: UInt32 = 0
         for _ in 0..<count {
             guard index < limit, let digit = Parser.hexValue(text[index]) else {
-                throw failure("invalid escape sequence '\\\(Character(escape))': expected \(count) hexadecimal digits", at: start)
+                throw failure(
+                    "invalid escape sequence '\\\(Character(escape))': expected \(count) hexadecimal digits", at: start)
             }
             value = value << 4 | digit
             index += 1
@@ -54,7 +61,9 @@ extension Parser {
     }
 
     /// Combines a `\uD8xx` high surrogate with the `\uDCxx` escape that must follow it.
-    mutating func lowSurrogate(after high: UInt32, limit: Int, start: SourcePosition) throws(ParseFailure) -> Unicode.Scalar {
+    mutating func lowSurrogate(after high: UInt32, limit: Int, start: SourcePosition) throws(ParseFailure)
+        -> Unicode.Scalar
+    {
         guard index + 1 < limit, text[index] == "\\", text[index + 1] == "u" else {
             throw failure("invalid escape sequence '\\u\(hexText(high, 4))': unpaired surrogate", at: start)
         }

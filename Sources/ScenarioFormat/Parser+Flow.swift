@@ -41,9 +41,10 @@ extension Parser {
             try skipFlowSpace(unterminated: "flow mapping", closing: "}", start: start)
             let entry = MappingEntry(key: key, value: try parseFlowNode())
             if let first = seen[entry.keyText] {
-                try record(key.diagnostic(
-                    "duplicate key '\(entry.keyText)' (first defined at line \(first.line), column \(first.column))"
-                ))
+                try record(
+                    key.diagnostic(
+                        "duplicate key '\(entry.keyText)' (first defined at line \(first.line), column \(first.column))"
+                    ))
             } else {
                 seen[entry.keyText] = key.position
                 entries.append(entry)
@@ -71,7 +72,8 @@ extension Parser {
     }
 
     /// Skips spaces, tabs, line breaks and comments between flow tokens; the end of the text is an error.
-    mutating func skipFlowSpace(unterminated what: String, closing: String, start: SourcePosition) throws(ParseFailure) {
+    mutating func skipFlowSpace(unterminated what: String, closing: String, start: SourcePosition) throws(ParseFailure)
+    {
         while let c = peek() {
             if c == " " || c == "\t" || c == "\n" {
                 advance()
@@ -79,7 +81,9 @@ extension Parser {
                 while let d = peek(), d != "\n" { index += 1 }
             } else {
                 if index == lineStart && (isMarker("-") || isMarker(".")) {
-                    throw fatal("unterminated \(what) (missing '\(closing)'); a document marker cannot appear inside it", at: start)
+                    throw fatal(
+                        "unterminated \(what) (missing '\(closing)'); a document marker cannot appear inside it",
+                        at: start)
                 }
                 return
             }

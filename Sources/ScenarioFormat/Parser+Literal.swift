@@ -19,7 +19,8 @@ extension Parser {
         let afterHeader = index
         skipBlanks()
         guard restOfLineIsEmpty(from: afterHeader), peek() != "#" || index > afterHeader else {
-            throw failure("expected '-', '+', an indentation digit or the end of the line after '|', found \(describeCurrent())")
+            throw failure(
+                "expected '-', '+', an indentation digit or the end of the line after '|', found \(describeCurrent())")
         }
         skipRestOfLine()
         let contentIndent = explicitIndent.map { max(parentIndent, 0) + $0 } ?? detectIndent(parentIndent: parentIndent)
@@ -48,7 +49,9 @@ extension Parser {
         while i < text.count {
             var spaces = 0
             while i + spaces < text.count, text[i + spaces] == " " { spaces += 1 }
-            if i + spaces < text.count, text[i + spaces] != "\n" { return spaces > parentIndent ? spaces : parentIndent + 1 }
+            if i + spaces < text.count, text[i + spaces] != "\n" {
+                return spaces > parentIndent ? spaces : parentIndent + 1
+            }
             i = i + spaces + 1
         }
         return parentIndent + 1

@@ -56,7 +56,8 @@ extension Parser {
         case "@", "`": throw failure("'\(Character(c))' is reserved and cannot start a plain scalar; quote the value")
         case "?" where followedBySpace: throw failure("complex keys (?) are not supported")
         case "-" where followedBySpace:
-            throw failure(flow ? "block sequences are not allowed inside flow collections" : "expected a value, found '-'")
+            throw failure(
+                flow ? "block sequences are not allowed inside flow collections" : "expected a value, found '-'")
         case ":" where followedBySpace: throw failure("expected a value, found ':'")
         case ",", "]", "}": throw failure("expected a value, found '\(Character(c))'")
         case "#": throw failure("expected a value, found a comment")
@@ -93,7 +94,8 @@ extension Parser {
         let quote = peek()!
         guard let end = quotedScalarEnd(from: index) else {
             let kind = quote == "\"" ? "double" : "single"
-            throw failure("unterminated \(kind)-quoted scalar (missing closing \(quote == "\"" ? "'\"'" : "\"'\"") on this line)")
+            throw failure(
+                "unterminated \(kind)-quoted scalar (missing closing \(quote == "\"" ? "'\"'" : "\"'\"") on this line)")
         }
         if quote == "'" {
             var result = String.UnicodeScalarView()

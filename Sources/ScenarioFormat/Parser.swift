@@ -157,17 +157,21 @@ struct Parser {
             var spaces = 0
             while peek(spaces) == " " { spaces += 1 }
             let c = peek(spaces)
-            if c == nil { index = text.count; return nil }
+            if c == nil {
+                index = text.count
+                return nil
+            }
             if c == "\n" || c == "#" {
                 skipRestOfLine()
                 continue
             }
             if c == "\t" {
                 if !restOfLineIsEmpty(from: index + spaces) {
-                    try record(diagnostic(
-                        "tabs are not allowed for indentation",
-                        at: SourcePosition(line: line, column: spaces + 1)
-                    ))
+                    try record(
+                        diagnostic(
+                            "tabs are not allowed for indentation",
+                            at: SourcePosition(line: line, column: spaces + 1)
+                        ))
                 }
                 skipRestOfLine()
                 continue

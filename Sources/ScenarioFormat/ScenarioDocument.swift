@@ -45,12 +45,16 @@ public struct ScenarioDocument: Sendable, Hashable {
     ///
     /// - Parameter file: the name to print in diagnostics (`file:line:column: message`).
     /// - Throws: every problem found, in source order.
-    public static func parse(bytes: some Collection<UInt8>, file: String) throws(ScenarioDiagnostics) -> ScenarioDocument {
+    public static func parse(bytes: some Collection<UInt8>, file: String) throws(ScenarioDiagnostics)
+        -> ScenarioDocument
+    {
         guard bytes.count <= maximumSize else {
-            throw ScenarioDiagnostics([ScenarioDiagnostic(
-                file: file, line: 1, column: 1,
-                message: "file is too large (\(bytes.count) bytes; the limit is \(maximumSize))"
-            )])
+            throw ScenarioDiagnostics([
+                ScenarioDiagnostic(
+                    file: file, line: 1, column: 1,
+                    message: "file is too large (\(bytes.count) bytes; the limit is \(maximumSize))"
+                )
+            ])
         }
         switch SourceText.decode(bytes, file: file) {
         case .failure(let diagnostic):
@@ -104,12 +108,13 @@ extension Parser {
             skipEntry(deeperThan: indent)
         }
         if let next = try nextContentLine() {
-            try record(diagnostic(
-                isBlockCollection
-                    ? "bad indentation: expected \(indent) spaces, found \(next)"
-                    : "unexpected content after the document's root value",
-                at: SourcePosition(line: line, column: next + 1)
-            ))
+            try record(
+                diagnostic(
+                    isBlockCollection
+                        ? "bad indentation: expected \(indent) spaces, found \(next)"
+                        : "unexpected content after the document's root value",
+                    at: SourcePosition(line: line, column: next + 1)
+                ))
         }
         return root
     }

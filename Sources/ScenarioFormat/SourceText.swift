@@ -35,7 +35,8 @@ struct SourceText {
                 }
                 if scalar == "\u{FEFF}" && scalars.isEmpty && line == 1 && column == 1 { continue }
                 if !isAllowed(scalar) {
-                    return failure("control character \(hex(scalar)) is not allowed (use a \\u escape in double quotes)")
+                    return failure(
+                        "control character \(hex(scalar)) is not allowed (use a \\u escape in double quotes)")
                 }
                 scalars.append(scalar)
                 if scalar == "\n" {

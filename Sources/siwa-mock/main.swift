@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Entry point. Work happens inside a function: closures at the top level of main.swift would be

@@ -45,7 +45,9 @@ import Testing
     }
 
     @Test func missingValueAndRepeatsAndPositionals() {
-        #expect(throws: UsageError("Missing value for '--port <port>'")) { try parser.parse(["--port"], environment: [:]) }
+        #expect(throws: UsageError("Missing value for '--port <port>'")) {
+            try parser.parse(["--port"], environment: [:])
+        }
         #expect(throws: UsageError("Option '--port' was given more than once")) {
             try parser.parse(["--port", "1", "--port", "2"], environment: [:])
         }

@@ -45,9 +45,11 @@ import Testing
         #expect(token.payload["iss"] == .string("ABCDE12345"))
         #expect(token.payload["sub"] == .string("com.example.web"))
         #expect(token.payload["aud"] == .string("https://appleid.apple.com"))
-        let iat = try #require(token.payload["iat"]?.intValue), exp = try #require(token.payload["exp"]?.intValue)
+        let iat = try #require(token.payload["iat"]?.intValue)
+        let exp = try #require(token.payload["exp"]?.intValue)
         #expect(exp - iat == 600)
-        let publicPEM = try String(contentsOfFile: Self.repoRoot + "/scenarios/keys/AuthKey_KEY1234567.pub.pem", encoding: .utf8)
+        let publicPEM = try String(
+            contentsOfFile: Self.repoRoot + "/scenarios/keys/AuthKey_KEY1234567.pub.pem", encoding: .utf8)
         let publicKey = try P256PublicKey(pem: publicPEM)
         #expect(publicKey.verifyES256(signature: token.signature, message: token.signingInput))
     }
@@ -74,7 +76,8 @@ import Testing
     }
 
     @Test func keygenWritesAPrivateKeyWithMode0600AndNeverOverwrites() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("siwa-keygen-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "siwa-keygen-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let result = try MockProcess.run(["keygen", "--out", "k.p8"], directory: directory.path)

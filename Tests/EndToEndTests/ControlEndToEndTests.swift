@@ -29,7 +29,8 @@ import Testing
         headers.add("Content-Type", "application/x-www-form-urlencoded")
         if let bearer { headers.add("Authorization", "Bearer \(bearer)") }
         return try HTTPClient.send(
-            HTTPClientRequest(method: "POST", target: target, headers: headers, body: Array(URLEncodedForm.encode(fields).utf8)),
+            HTTPClientRequest(
+                method: "POST", target: target, headers: headers, body: Array(URLEncodedForm.encode(fields).utf8)),
             host: "127.0.0.1", port: mock.port)
     }
 
@@ -47,21 +48,38 @@ import Testing
 
     @Test func nativeCredentialRedeemedByABackendAndExpiredByTheClock() throws {
         let mock = try MockProcess()
-        let credential = try json(try call(mock, "POST", "/mock/credentials", ["client_id": "com.example.app", "user": "alice", "nonce": "n-1"]))
+        let credential = try json(
+            try call(
+                mock, "POST", "/mock/credentials", ["client_id": "com.example.app", "user": "alice", "nonce": "n-1"]))
         let code = try #require(credential["authorizationCode"]?.stringValue)
         let claims = try verify(try #require(credential["identityToken"]?.stringValue), on: mock)
         #expect(claims["nonce"] == .string("n-1") && claims["real_user_status"] == .int(2) && claims["c_hash"] != nil)
         let secret = try secret("com.example.app")
-        let redeemed = try form(mock, "/auth/token", [("grant_type", "authorization_code"), ("code", code), ("client_id", "com.example.app"), ("client_secret", secret)])
+        let redeemed = try form(
+            mock, "/auth/token",
+            [
+                ("grant_type", "authorization_code"), ("code", code), ("client_id", "com.example.app"),
+                ("client_secret", secret),
+            ])
         #expect(redeemed.status == 200, "\(redeemed.bodyText)")
-        #expect(try json(try call(mock, "GET", "/mock/credential-state?user=\(Self.aliceSub)&client_id=com.example.app"))["state"] == .string("authorized"))
+        #expect(
+            try json(try call(mock, "GET", "/mock/credential-state?user=\(Self.aliceSub)&client_id=com.example.app"))[
+                "state"] == .string("authorized"))
 
         // A second code, then the clock moves past the 5-minute expiry.
-        let second = try json(try call(mock, "POST", "/mock/credentials", ["client_id": "com.example.app", "user": "alice"]))
+        let second = try json(
+            try call(mock, "POST", "/mock/credentials", ["client_id": "com.example.app", "user": "alice"]))
         #expect(second["email"] == .null)
         #expect(try call(mock, "POST", "/mock/clock", ["advance": "6m"]).status == 200)
-        let expired = try form(mock, "/auth/token", [("grant_type", "authorization_code"), ("code", second["authorizationCode"]?.stringValue ?? ""), ("client_id", "com.example.app"), ("client_secret", secret)])
-        #expect(expired.bodyText == #"{"error":"invalid_grant","error_description":"The code has expired or has been revoked."}"#)
+        let expired = try form(
+            mock, "/auth/token",
+            [
+                ("grant_type", "authorization_code"), ("code", second["authorizationCode"]?.stringValue ?? ""),
+                ("client_id", "com.example.app"), ("client_secret", secret),
+            ])
+        #expect(
+            expired.bodyText
+                == #"{"error":"invalid_grant","error_description":"The code has expired or has been revoked."}"#)
 
         // The journal shows what the backend did, without secrets.
         let journal = try call(mock, "GET", "/mock/requests?path=/auth/token&user=alice")
@@ -74,8 +92,12 @@ import Testing
     @Test func usersKeysResetAndCredentialState() throws {
         let mock = try MockProcess()
         _ = try call(mock, "POST", "/mock/credentials", ["client_id": "com.example.app", "user": "bob"])
-        #expect(try json(try call(mock, "PATCH", "/mock/users/bob", ["credential_state": "revoked"]))["credential_state"] == .string("revoked"))
-        #expect(try json(try call(mock, "GET", "/mock/credential-state?user=bob&client_id=com.example.app"))["state"] == .string("revoked"))
+        #expect(
+            try json(try call(mock, "PATCH", "/mock/users/bob", ["credential_state": "revoked"]))["credential_state"]
+                == .string("revoked"))
+        #expect(
+            try json(try call(mock, "GET", "/mock/credential-state?user=bob&client_id=com.example.app"))["state"]
+                == .string("revoked"))
         let added = try call(mock, "POST", "/mock/users", ["id": "erin", "email": "erin@example.org"])
         #expect(added.status == 201)
         #expect(try call(mock, "GET", "/mock/users/erin").status == 200)
@@ -93,8 +115,13 @@ import Testing
 
         #expect(try call(mock, "POST", "/mock/reset").status == 200)
         #expect(try call(mock, "GET", "/mock/users/erin").status == 404)
-        #expect(try JWKS(json: try JSONValue.parse(try call(mock, "GET", "/auth/keys").body)).keys.map(\.kid) == ["Aj3F8kLq2X", "Pb7Yt1ZcQ9"])
-        #expect(try json(try call(mock, "GET", "/mock/credential-state?user=bob&client_id=com.example.app"))["state"] == .string("notFound"))
+        #expect(
+            try JWKS(json: try JSONValue.parse(try call(mock, "GET", "/auth/keys").body)).keys.map(\.kid) == [
+                "Aj3F8kLq2X", "Pb7Yt1ZcQ9",
+            ])
+        #expect(
+            try json(try call(mock, "GET", "/mock/credential-state?user=bob&client_id=com.example.app"))["state"]
+                == .string("notFound"))
         let openAPI = try call(mock, "GET", "/mock/openapi.json")
         #expect(try openAPI.status == 200 && json(openAPI)["paths"]?["/mock/credentials"] != nil)
         #expect(mock.stop() == 0)
@@ -105,10 +132,12 @@ import Testing
         let keys = MigrationEndToEndTests.keys
         let broken = "teams:\n  - id: lowercase\nusers:\n  - id: x\n    emial: x@example.com\n"
         let refused = try HTTPClient.send(
-            HTTPClientRequest(method: "PUT", target: "/mock/scenario", body: Array(broken.utf8)), host: "127.0.0.1", port: mock.port)
+            HTTPClientRequest(method: "PUT", target: "/mock/scenario", body: Array(broken.utf8)), host: "127.0.0.1",
+            port: mock.port)
         #expect(refused.status == 400, "\(refused.bodyText)")
         let errors = try #require(try json(refused)["errors"]?.arrayValue?.compactMap(\.stringValue))
-        #expect(errors.contains("scenario:2:9: team id 'lowercase' must be 10 uppercase letters or digits"), "\(errors)")
+        #expect(
+            errors.contains("scenario:2:9: team id 'lowercase' must be 10 uppercase letters or digits"), "\(errors)")
         #expect(errors.contains("scenario:5:5: unknown key 'emial' (did you mean 'email'?)"), "\(errors)")
         #expect(try call(mock, "GET", "/mock/users/alice").status == 200, "old scenario untouched")
 
@@ -119,7 +148,8 @@ import Testing
             users: [{id: zoe, email: zoe@example.com}]
             """
         let replaced = try HTTPClient.send(
-            HTTPClientRequest(method: "PUT", target: "/mock/scenario", body: Array(text.utf8)), host: "127.0.0.1", port: mock.port)
+            HTTPClientRequest(method: "PUT", target: "/mock/scenario", body: Array(text.utf8)), host: "127.0.0.1",
+            port: mock.port)
         #expect(replaced.status == 200, "\(replaced.bodyText)")
         #expect(try call(mock, "GET", "/mock/users/alice").status == 404)
         let credential = try call(mock, "POST", "/mock/credentials", ["client_id": "com.example.app", "user": "zoe"])
@@ -134,7 +164,8 @@ import Testing
         #expect(try call(mock, "GET", "/auth/keys").status == 200)
         let cli = try MockProcess.run(["clock", "--url", mock.baseURL])
         #expect(cli.status == 1 && cli.stderr.contains("401"))
-        let authorized = try MockProcess.run(["clock", "--url", mock.baseURL], environment: ["SIWA_MOCK_ADMIN_TOKEN": "t0ken"])
+        let authorized = try MockProcess.run(
+            ["clock", "--url", mock.baseURL], environment: ["SIWA_MOCK_ADMIN_TOKEN": "t0ken"])
         #expect(authorized.status == 0 && authorized.stdout.contains("epoch_seconds"))
         #expect(mock.stop() == 0)
     }
@@ -142,18 +173,23 @@ import Testing
     @Test func cliVerbsDriveTheRunningMock() throws {
         let mock = try MockProcess()
         let url = ["--url", mock.baseURL]
-        let credential = try MockProcess.run(["credential", "--user", "alice", "--client", "com.example.app", "--state", "s9"] + url)
+        let credential = try MockProcess.run(
+            ["credential", "--user", "alice", "--client", "com.example.app", "--state", "s9"] + url)
         #expect(credential.status == 0, "\(credential.stderr)")
         let parsed = try JSONValue.parse(credential.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
         #expect(parsed["user"] == .string(Self.aliceSub) && parsed["state"] == .string("s9"))
         let before = try json(try call(mock, "GET", "/mock/clock"))["epoch_seconds"]?.intValue ?? 0
         let advanced = try MockProcess.run(["clock", "advance", "6m"] + url)
         #expect(advanced.status == 0)
-        let after = try JSONValue.parse(advanced.stdout.trimmingCharacters(in: .whitespacesAndNewlines))["epoch_seconds"]?.intValue ?? 0
+        let after =
+            try JSONValue.parse(advanced.stdout.trimmingCharacters(in: .whitespacesAndNewlines))["epoch_seconds"]?
+            .intValue ?? 0
         #expect(after - before >= 360 && after - before < 400)
         let requests = try MockProcess.run(["requests", "--path", "/mock/credentials"] + url)
         #expect(requests.status == 0)
-        #expect(try JSONValue.parse(requests.stdout.trimmingCharacters(in: .whitespacesAndNewlines))["requests"]?[0]?["user"] == .string("alice"))
+        #expect(
+            try JSONValue.parse(requests.stdout.trimmingCharacters(in: .whitespacesAndNewlines))["requests"]?[0]?[
+                "user"] == .string("alice"))
         let unknown = try MockProcess.run(["credential", "--user", "zed"] + url)
         #expect(unknown.status == 1 && unknown.stderr.contains("unknown user 'zed'"))
         let usage = try MockProcess.run(["notify", "party", "--user", "alice"] + url)
@@ -164,9 +200,18 @@ import Testing
     @Test func migrationSenderStepAgainstTheBinary() throws {
         let mock = try MockProcess()
         let secret = try secret("com.example.app")
-        let token = try json(try form(mock, "/auth/token", [("grant_type", "client_credentials"), ("scope", "user.migration"), ("client_id", "com.example.app"), ("client_secret", secret)]))
+        let token = try json(
+            try form(
+                mock, "/auth/token",
+                [
+                    ("grant_type", "client_credentials"), ("scope", "user.migration"), ("client_id", "com.example.app"),
+                    ("client_secret", secret),
+                ]))
         let bearer = try #require(token["access_token"]?.stringValue)
-        let fields = [("sub", Self.aliceSub), ("target", "ZYXWV98765"), ("client_id", "com.example.app"), ("client_secret", secret)]
+        let fields = [
+            ("sub", Self.aliceSub), ("target", "ZYXWV98765"), ("client_id", "com.example.app"),
+            ("client_secret", secret),
+        ]
         let created = try form(mock, "/auth/usermigrationinfo", fields, bearer: bearer)
         #expect(created.status == 200, "\(created.bodyText)")
         #expect(try json(created)["transfer_sub"]?.stringValue?.split(separator: ".").count == 3)
@@ -179,7 +224,8 @@ import Testing
         let receiver = try Receiver(failures: 2)
         defer { receiver.stop() }
         let mock = try MockProcess()
-        let group = try call(mock, "PATCH", "/mock/app-groups/com.example.app", ["notification_url": .string(receiver.url)])
+        let group = try call(
+            mock, "PATCH", "/mock/app-groups/com.example.app", ["notification_url": .string(receiver.url)])
         #expect(group.status == 200, "\(group.bodyText)")
         #expect(try call(mock, "PATCH", "/mock/notifications/settings", ["retry_delay_ms": 50]).status == 200)
         let sent = try MockProcess.run(["notify", "consent-revoked", "--user", "alice", "--url", mock.baseURL])
@@ -196,7 +242,10 @@ import Testing
             if record?["status"] == .string("delivered") { break }
             usleep(10_000)
         }
-        #expect(record?["attempts"]?.arrayValue?.compactMap { $0["outcome"]?.stringValue } == ["http_503", "http_503", "delivered"])
+        #expect(
+            record?["attempts"]?.arrayValue?.compactMap { $0["outcome"]?.stringValue } == [
+                "http_503", "http_503", "delivered",
+            ])
         // A hanging or refusing endpoint never blocks the Apple endpoints.
         #expect(try call(mock, "GET", "/auth/keys").status == 200)
         #expect(mock.stop() == 0)

@@ -9,7 +9,9 @@ import Testing
 
     @Test func scenarioSnippetsPassCheck() throws {
         let readme = try String(contentsOfFile: CLICommandTests.repoRoot + "/README.md", encoding: .utf8)
-        let blocks = readme.components(separatedBy: "```yaml\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
+        let blocks = readme.components(separatedBy: "```yaml\n").dropFirst().map {
+            $0.components(separatedBy: "```")[0]
+        }
         let scenarios = blocks.filter { block in Self.scenarioKeys.contains { block.hasPrefix($0) } }
         #expect(scenarios.count >= 2, "the README shows scenario examples")
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("readme-\(UUID().uuidString)")

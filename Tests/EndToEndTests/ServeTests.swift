@@ -95,14 +95,19 @@ import Testing
         #expect(idToken.payload["sub"] == .string("001234.0a1b2c3d4e5f60718293a4b5c6d7e8f9.1111"))
         #expect(idToken.payload["aud"] == .string("com.example.web"))
 
-        let verify = try MockProcess.run(["verify", "--url", mock.baseURL, "--audience", "com.example.web", idTokenText])
+        let verify = try MockProcess.run([
+            "verify", "--url", mock.baseURL, "--audience", "com.example.web", idTokenText,
+        ])
         #expect(verify.status == 0, "\(verify.stderr)")
         #expect(verify.stdout.contains("valid: signature and claims check out"))
-        let wrongAudience = try MockProcess.run(["verify", "--url", mock.baseURL, "--audience", "com.example.app", idTokenText])
+        let wrongAudience = try MockProcess.run([
+            "verify", "--url", mock.baseURL, "--audience", "com.example.app", idTokenText,
+        ])
         #expect(wrongAudience.status == 1)
         #expect(wrongAudience.stderr.contains("invalid: aud is not com.example.app"))
         var tampered = Array(idTokenText.utf8)
-        tampered[tampered.count - 5] = tampered[tampered.count - 5] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
+        tampered[tampered.count - 5] =
+            tampered[tampered.count - 5] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
         let forged = try MockProcess.run(["verify", "--url", mock.baseURL, String(decoding: tampered, as: UTF8.self)])
         #expect(forged.status == 1)
         #expect(forged.stderr.contains("signature does not verify"))
@@ -121,7 +126,8 @@ import Testing
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
         #expect(files == ["signing-Aj3F8kLq2X.pem", "signing-Pb7Yt1ZcQ9.pem"])
         for file in files {
-            let attributes = try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(file).path)
+            let attributes = try FileManager.default.attributesOfItem(
+                atPath: directory.appendingPathComponent(file).path)
             #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
         }
         let second = try MockProcess(["--state-dir", directory.path])
@@ -135,7 +141,8 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("siwa-bad-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        try "not a key".write(to: directory.appendingPathComponent("signing-Aj3F8kLq2X.pem"), atomically: true, encoding: .utf8)
+        try "not a key".write(
+            to: directory.appendingPathComponent("signing-Aj3F8kLq2X.pem"), atomically: true, encoding: .utf8)
         let run = try MockProcess.run(["serve", "--port", "0", "--state-dir", directory.path])
         #expect(run.status == 1)
         #expect(run.stderr.contains("signing-Aj3F8kLq2X.pem"))

@@ -1,5 +1,5 @@
-import Testing
 import HTTPServer
+import Testing
 
 /// Each `HTTPResponse.Delivery` fault, observed from the client side.
 @Suite struct DeliveryFaultTests {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import HTTPServer
 
 @Suite struct HTTPRequestParserRejectTests {
@@ -39,7 +40,10 @@ import Testing
         ("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\n", 400, "TE and CL"),
         ("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n", 400, "CL and TE"),
         ("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1048577\r\n\r\n", 413, "body over 1 MiB"),
-        ("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1234567890123456789012345678901234567890\r\n\r\n", 413, "40 digits"),
+        (
+            "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1234567890123456789012345678901234567890\r\n\r\n", 413,
+            "40 digits"
+        ),
         ("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 99999999999999999999\r\n\r\n", 413, "past Int.max"),
         ("POST / HTTP/1.1\r\nHost: a\r\nExpect: something\r\nContent-Length: 1\r\n\r\n", 417, "unknown expectation"),
     ])

@@ -1,7 +1,7 @@
 import Glibc
+import HTTPServer
 import Synchronization
 import Testing
-import HTTPServer
 
 /// The real server on a loopback port, driven by `HTTPClientConnection`.
 @Suite struct LiveServerTests {
@@ -10,7 +10,8 @@ import HTTPServer
         try withServer(loops: 2, onExchange: { record in records.withLock { $0.append(record) } }) { server in
             let connection = try connect(server)
             for i in 0..<5 {
-                let response = try connection.send(HTTPClientRequest(method: "POST", target: "/n/\(i)", body: [1, 2, 3]))
+                let response = try connection.send(
+                    HTTPClientRequest(method: "POST", target: "/n/\(i)", body: [1, 2, 3]))
                 #expect(response.status == 200)
                 #expect(response.bodyText == "POST /n/\(i) 3")
                 #expect(response.headers["Connection"] == nil)
@@ -18,7 +19,10 @@ import HTTPServer
         }
         let logged = records.withLock { $0 }
         #expect(logged.map(\.target) == (0..<5).map { "/n/\($0)" })
-        #expect(logged.allSatisfy { $0.status == 200 && $0.remoteAddress.hasPrefix("127.0.0.1:") && $0.durationMicroseconds >= 0 })
+        #expect(
+            logged.allSatisfy {
+                $0.status == 200 && $0.remoteAddress.hasPrefix("127.0.0.1:") && $0.durationMicroseconds >= 0
+            })
     }
 
     @Test func oneShotClientAndURL() throws {
@@ -121,7 +125,8 @@ import HTTPServer
     @Test func oversizedHeaderBlockGets431() throws {
         try withServer { server in
             let connection = try connect(server)
-            try connection.write("GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + String(repeating: "b", count: 20_000) + "\r\n\r\n")
+            try connection.write(
+                "GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + String(repeating: "b", count: 20_000) + "\r\n\r\n")
             #expect(try connection.readResponse().status == 431)
         }
     }
@@ -197,8 +202,11 @@ import HTTPServer
             var served = false
             for _ in 0..<50 where !served {
                 let d = try connect(server)
-                if let response = try? d.send(HTTPClientRequest(target: "/d")), response.status == 200 { served = true }
-                else { usleep(20_000) }
+                if let response = try? d.send(HTTPClientRequest(target: "/d")), response.status == 200 {
+                    served = true
+                } else {
+                    usleep(20_000)
+                }
             }
             #expect(served)
         }
@@ -229,7 +237,9 @@ import HTTPServer
         #expect(response.bodyText == "done")
         #expect(response.headers["Connection"] == "close")
         #expect(try idle.readToEnd().isEmpty)
-        #expect(throws: HTTPClientError.self) { try HTTPClientConnection(host: "127.0.0.1", port: port, timeoutMilliseconds: 1_000) }
+        #expect(throws: HTTPClientError.self) {
+            try HTTPClientConnection(host: "127.0.0.1", port: port, timeoutMilliseconds: 1_000)
+        }
     }
 }
 

@@ -1,15 +1,19 @@
 import Testing
+
 @testable import HTTPServer
 
 @Suite struct SerializationTests {
-    func text(_ response: HTTPResponse, includeBody: Bool = true, close: Bool = false, keepAliveHeader: Bool = false) -> String {
+    func text(_ response: HTTPResponse, includeBody: Bool = true, close: Bool = false, keepAliveHeader: Bool = false)
+        -> String
+    {
         var out: [UInt8] = []
         response.serialize(into: &out, includeBody: includeBody, close: close, keepAliveHeader: keepAliveHeader)
         return String(decoding: out, as: UTF8.self)
     }
 
     @Test func statusLineFieldsLengthAndBody() {
-        let response = HTTPResponse(status: 200, headers: HTTPHeaders([("Content-Type", "application/json")]), body: Array("{}".utf8))
+        let response = HTTPResponse(
+            status: 200, headers: HTTPHeaders([("Content-Type", "application/json")]), body: Array("{}".utf8))
         #expect(text(response) == "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}")
         #expect(text(response, close: true).hasSuffix("Content-Length: 2\r\nConnection: close\r\n\r\n{}"))
     }
@@ -22,13 +26,17 @@ import Testing
     @Test func serverOwnsFramingAndStripsLineBreaks() {
         let response = HTTPResponse(
             status: 302,
-            headers: HTTPHeaders([("Location", "/a\r\nSet-Cookie: x=1"), ("content-length", "99"), ("Transfer-Encoding", "chunked")]))
+            headers: HTTPHeaders([
+                ("Location", "/a\r\nSet-Cookie: x=1"), ("content-length", "99"), ("Transfer-Encoding", "chunked"),
+            ]))
         #expect(text(response) == "HTTP/1.1 302 Found\r\nLocation: /aSet-Cookie: x=1\r\nContent-Length: 0\r\n\r\n")
     }
 
     @Test func noContentHasNoLength() {
         #expect(text(HTTPResponse(status: 204, body: [1, 2])) == "HTTP/1.1 204 No Content\r\n\r\n")
-        #expect(text(HTTPResponse(status: 599), keepAliveHeader: true) == "HTTP/1.1 599 Unknown\r\nContent-Length: 0\r\nConnection: keep-alive\r\n\r\n")
+        #expect(
+            text(HTTPResponse(status: 599), keepAliveHeader: true)
+                == "HTTP/1.1 599 Unknown\r\nContent-Length: 0\r\nConnection: keep-alive\r\n\r\n")
     }
 
     @Test func clientURLParsing() throws {

@@ -32,7 +32,8 @@ func withServer<R>(
     configuration.port = 0
     configuration.eventLoops = loops
     configure(&configuration)
-    let server = HTTPServer(configuration: configuration, responder: ClosureResponder(body: respond), onExchange: onExchange)
+    let server = HTTPServer(
+        configuration: configuration, responder: ClosureResponder(body: respond), onExchange: onExchange)
     try server.start()
     defer { server.shutdown() }
     return try body(server)
@@ -50,7 +51,8 @@ func connect(_ server: HTTPServer, timeout: Int = 5_000) throws -> HTTPClientCon
 }
 
 /// Parses all requests in `bytes` fed in the given chunk sizes.
-func parseAll(_ bytes: [UInt8], chunks: [Int], limits: HTTPRequestParser.Limits = .init()) -> [HTTPRequestParser.Result] {
+func parseAll(_ bytes: [UInt8], chunks: [Int], limits: HTTPRequestParser.Limits = .init()) -> [HTTPRequestParser.Result]
+{
     var parser = HTTPRequestParser(limits: limits)
     var results: [HTTPRequestParser.Result] = []
     var offset = 0

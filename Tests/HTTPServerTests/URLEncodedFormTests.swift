@@ -1,5 +1,5 @@
-import Testing
 import HTTPServer
+import Testing
 
 @Suite struct URLEncodedFormTests {
     func decode(_ text: String) throws -> [String] {
@@ -16,7 +16,9 @@ import HTTPServer
         #expect(try decode("") == [])
         #expect(try decode("a=b=c") == ["a=b=c"])
         #expect(try decode("name=%C3%A9t%C3%A9") == ["name=été"])
-        #expect(try decode("redirect_uri=https%3A%2F%2Fapp.example.com%2Fcb") == ["redirect_uri=https://app.example.com/cb"])
+        #expect(
+            try decode("redirect_uri=https%3A%2F%2Fapp.example.com%2Fcb") == ["redirect_uri=https://app.example.com/cb"]
+        )
     }
 
     @Test(arguments: ["a=%", "a=%4", "a=%zz", "%G1=1", "a=%4g"])

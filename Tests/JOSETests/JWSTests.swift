@@ -23,7 +23,8 @@ import Testing
 
     @Test func es256SignThenDecodeAndVerify() throws {
         let key = try P256PrivateKey.generate()
-        let compact = try JWS.sign(header: ["alg": "ES256", "kid": "KEY1234567"], payload: ["sub": "com.example.web"], with: key)
+        let compact = try JWS.sign(
+            header: ["alg": "ES256", "kid": "KEY1234567"], payload: ["sub": "com.example.web"], with: key)
         let token = try JWS(compact: compact)
         #expect(token.signature.count == 64)
         #expect(token.isSigned(by: key.publicKey))
@@ -55,7 +56,10 @@ import Testing
         ("e30.e30.a+b", "signature is not valid base64url"),
         ("WzFd.e30.", "header is not a JSON object"),  // [1]
         ("e30.InMi.", "payload is not a JSON object"),  // "s"
-        ("e30.eyJhIjox.", "payload is not valid JSON: JSON error at byte 6: unexpected end of input, expected ',' or '}' in an object"),
+        (
+            "e30.eyJhIjox.",
+            "payload is not valid JSON: JSON error at byte 6: unexpected end of input, expected ',' or '}' in an object"
+        ),
     ])
     func decodeErrorsSayWhatIsWrong(compact: String, message: String) {
         let error = joseError { () throws(JOSEError) in try JWS(compact: compact) }
@@ -103,9 +107,13 @@ import Testing
     }
 
     @Test func rejectsMalformedSets() throws {
-        #expect(joseError { () throws(JOSEError) in try JWKS(json: ["keys": 1]) }?.message == "JWKS has no \"keys\" array")
-        #expect(joseError { () throws(JOSEError) in try JWKS(json: ["keys": [1]]) }?.message == "JWKS key is not an object")
+        #expect(
+            joseError { () throws(JOSEError) in try JWKS(json: ["keys": 1]) }?.message == "JWKS has no \"keys\" array")
+        #expect(
+            joseError { () throws(JOSEError) in try JWKS(json: ["keys": [1]]) }?.message == "JWKS key is not an object")
         let missing: JSONValue = ["keys": [["kty": "RSA", "kid": "k", "use": "sig", "alg": "RS256", "n": "x"]]]
-        #expect(joseError { () throws(JOSEError) in try JWKS(json: missing) }?.message == "JWK member \"e\" is missing or not a string")
+        #expect(
+            joseError { () throws(JOSEError) in try JWKS(json: missing) }?.message
+                == "JWK member \"e\" is missing or not a string")
     }
 }

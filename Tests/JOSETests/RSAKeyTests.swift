@@ -78,8 +78,12 @@ import Testing
 
     @Test func rejectsGarbageInput() {
         #expect(joseError { () throws(JOSEError) in try RSAPrivateKey(pem: "") }?.kind == .invalidKey)
-        #expect(joseError { () throws(JOSEError) in try RSAPrivateKey(pem: "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n") }?.kind == .invalidKey)
-        #expect(joseError { () throws(JOSEError) in try RSAPrivateKey(pem: PEMFixtures.rsaPublic) }?.kind == .invalidKey)
+        #expect(
+            joseError { () throws(JOSEError) in
+                try RSAPrivateKey(pem: "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n")
+            }?.kind == .invalidKey)
+        #expect(
+            joseError { () throws(JOSEError) in try RSAPrivateKey(pem: PEMFixtures.rsaPublic) }?.kind == .invalidKey)
         #expect(joseError { () throws(JOSEError) in try RSAPublicKey(pem: PEMFixtures.rsaPKCS1) }?.kind == .invalidKey)
         #expect(joseError { () throws(JOSEError) in try RSAPublicKey(modulus: [0xFF], exponent: [1, 0, 1]) } != nil)
         #expect(joseError { () throws(JOSEError) in try RSAPublicKey(modulus: [], exponent: []) } != nil)

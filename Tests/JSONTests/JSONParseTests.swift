@@ -109,16 +109,17 @@ private func parseError(_ bytes: [UInt8], maxDepth: Int = 64) -> JSONParseError?
         #expect(parseError(#""\udc00""#)?.message.contains("lone low surrogate") == true)
     }
 
-    @Test(arguments: [
-        [0x22, 0xFF, 0x22],  // never valid
-        [0x22, 0xC0, 0xAF, 0x22],  // overlong '/'
-        [0x22, 0xE0, 0x80, 0xAF, 0x22],  // overlong 3-byte
-        [0x22, 0xED, 0xA0, 0x80, 0x22],  // encoded surrogate U+D800
-        [0x22, 0xF4, 0x90, 0x80, 0x80, 0x22],  // above U+10FFFF
-        [0x22, 0xE2, 0x82, 0x22],  // truncated €
-        [0x22, 0x80, 0x22],  // stray continuation byte
-        [0x22, 0xE2, 0x82],  // truncated at end of input
-    ] as [[UInt8]])
+    @Test(
+        arguments: [
+            [0x22, 0xFF, 0x22],  // never valid
+            [0x22, 0xC0, 0xAF, 0x22],  // overlong '/'
+            [0x22, 0xE0, 0x80, 0xAF, 0x22],  // overlong 3-byte
+            [0x22, 0xED, 0xA0, 0x80, 0x22],  // encoded surrogate U+D800
+            [0x22, 0xF4, 0x90, 0x80, 0x80, 0x22],  // above U+10FFFF
+            [0x22, 0xE2, 0x82, 0x22],  // truncated €
+            [0x22, 0x80, 0x22],  // stray continuation byte
+            [0x22, 0xE2, 0x82],  // truncated at end of input
+        ] as [[UInt8]])
     func rejectsInvalidUTF8(bytes: [UInt8]) throws {
         let error = try #require(parseError(bytes))
         #expect(error.offset >= 1)

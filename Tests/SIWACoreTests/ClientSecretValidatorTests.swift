@@ -29,11 +29,14 @@ import Testing
     @Test func acceptsACorrectSecretAndCachesIt() throws {
         let secret = try maker.make(clientID: Self.web, now: now)
         let first = try validator.validate(secret, clientID: Self.web)
-        #expect(first.signatureVerified && !first.fromCache && first.teamID == "ABCDE12345" && first.keyID == "KEY1234567")
+        #expect(
+            first.signatureVerified && !first.fromCache && first.teamID == "ABCDE12345" && first.keyID == "KEY1234567")
         let second = try validator.validate(secret, clientID: Self.web)
         #expect(second.fromCache && second.signatureVerified)
         // The native client of the same team may use the same key.
-        #expect(try validator.validate(try maker.make(clientID: "com.example.app", now: now), clientID: "com.example.app").signatureVerified)
+        #expect(
+            try validator.validate(try maker.make(clientID: "com.example.app", now: now), clientID: "com.example.app")
+                .signatureVerified)
     }
 
     @Test func cachedSecretStillFailsTimeAndIdentityChecks() throws {
@@ -68,29 +71,43 @@ import Testing
     }
 
     @Test func rejectsWrongIssuerSubjectAndAudience() throws {
-        #expect(failure(try maker.make(clientID: Self.web, now: now) { $0["iss"] = .string("ZZZZZ99999") }) == .wrongIssuer("ZZZZZ99999"))
+        #expect(
+            failure(try maker.make(clientID: Self.web, now: now) { $0["iss"] = .string("ZZZZZ99999") })
+                == .wrongIssuer("ZZZZZ99999"))
         #expect(failure(try maker.make(clientID: "COM.EXAMPLE.WEB", now: now)) == .wrongSubject("COM.EXAMPLE.WEB"))
-        #expect(failure(try maker.make(clientID: Self.web, now: now) { $0["aud"] = .string("https://appleid.apple.com/") }) == .wrongAudience)
-        #expect(failure(try maker.make(clientID: "com.unknown", now: now), clientID: "com.unknown") == .unknownClient("com.unknown"))
+        #expect(
+            failure(try maker.make(clientID: Self.web, now: now) { $0["aud"] = .string("https://appleid.apple.com/") })
+                == .wrongAudience)
+        #expect(
+            failure(try maker.make(clientID: "com.unknown", now: now), clientID: "com.unknown")
+                == .unknownClient("com.unknown"))
     }
 
     @Test func rejectsMissingClaims() throws {
         for claim in ["iss", "sub", "aud", "iat", "exp"] {
             #expect(failure(try maker.make(clientID: Self.web, now: now) { $0[claim] = nil }) == .missingClaim(claim))
         }
-        #expect(failure(try maker.make(clientID: Self.web, now: now) { $0["exp"] = .string("soon") }) == .missingClaim("exp"))
+        #expect(
+            failure(try maker.make(clientID: Self.web, now: now) { $0["exp"] = .string("soon") })
+                == .missingClaim("exp"))
     }
 
     @Test func enforcesTimeRules() throws {
         #expect(failure(try maker.make(clientID: Self.web, now: now - 7200, lifetime: 3600)) == .expired)
         #expect(failure(try maker.make(clientID: Self.web, now: now, lifetime: 15_777_001)) == .expiresTooFarAhead)
-        #expect(try validator.validate(try maker.make(clientID: Self.web, now: now, lifetime: 15_777_000), clientID: Self.web).signatureVerified)
+        #expect(
+            try validator.validate(
+                try maker.make(clientID: Self.web, now: now, lifetime: 15_777_000), clientID: Self.web
+            ).signatureVerified)
         #expect(failure(try maker.make(clientID: Self.web, now: now + 3600)) == .issuedInFuture)
-        #expect(try validator.validate(try maker.make(clientID: Self.web, now: now + 30), clientID: Self.web).signatureVerified)
+        #expect(
+            try validator.validate(try maker.make(clientID: Self.web, now: now + 30), clientID: Self.web)
+                .signatureVerified)
     }
 
     @Test func rejectsDERAndBadSignatures() throws {
-        let header = maker.header(), payload = maker.claims(clientID: Self.web, now: now)
+        let header = maker.header()
+        let payload = maker.claims(clientID: Self.web, now: now)
         let der = try maker.make(header: header, payload: payload) { raw in Self.der(raw) }
         if case .signatureNotRaw(let count) = failure(der) {
             #expect(count >= 68 && count <= 72)
@@ -112,7 +129,10 @@ import Testing
 
     @Test func rejectsGarbage() {
         for garbage in ["", "abc", "a.b.c", "eyJhbGciOiJFUzI1NiJ9.e30", "....", String(repeating: "x", count: 20000)] {
-            if case .malformed = failure(garbage) {} else { Issue.record("expected malformed for \(garbage.prefix(20))") }
+            if case .malformed = failure(garbage) {
+            } else {
+                Issue.record("expected malformed for \(garbage.prefix(20))")
+            }
         }
     }
 

@@ -3,7 +3,8 @@ import Testing
 
 @Suite struct DiscoveryDocumentTests {
     @Test func goldenDocument() {
-        let bytes = DiscoveryDocument.serialized(publicURL: "http://127.0.0.1:8080/", issuer: "https://appleid.apple.com")
+        let bytes = DiscoveryDocument.serialized(
+            publicURL: "http://127.0.0.1:8080/", issuer: "https://appleid.apple.com")
         let golden = """
             {"issuer":"https://appleid.apple.com","authorization_endpoint":"http://127.0.0.1:8080/auth/authorize",\
             "token_endpoint":"http://127.0.0.1:8080/auth/token","revocation_endpoint":"http://127.0.0.1:8080/auth/revoke",\

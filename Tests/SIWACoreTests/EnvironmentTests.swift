@@ -25,7 +25,9 @@ import Testing
     }
 
     @Test func seededRandomIsReproducibleAndSeedSensitive() {
-        let a = SeededRandomSource(seed: 7), b = SeededRandomSource(seed: 7), c = SeededRandomSource(seed: 8)
+        let a = SeededRandomSource(seed: 7)
+        let b = SeededRandomSource(seed: 7)
+        let c = SeededRandomSource(seed: 8)
         let first = (0..<5).map { _ in a.next() }
         #expect(first == (0..<5).map { _ in b.next() })
         #expect(first != (0..<5).map { _ in c.next() })
@@ -54,7 +56,8 @@ import Testing
             #expect(sub[1].count == 32 && Self.isHex(sub[1]) && sub[2].count == 4 && Self.isDigits(sub[2]))
 
             for (token, prefix, letters) in [
-                (ids.makeAuthorizationCode(), "c", 4), (ids.makeAccessToken(), "a", 2), (ids.makeRefreshToken(), "r", 2),
+                (ids.makeAuthorizationCode(), "c", 4), (ids.makeAccessToken(), "a", 2),
+                (ids.makeRefreshToken(), "r", 2),
             ] {
                 let parts = token.split(separator: ".", omittingEmptySubsequences: false)
                 #expect(parts.count == 4, "\(token)")
@@ -66,7 +69,9 @@ import Testing
             let relay = ids.makeRelayEmail()
             #expect(relay.hasSuffix("@privaterelay.appleid.com"))
             let local = relay.split(separator: "@")[0]
-            #expect(local.count == 10 && local.allSatisfy { Self.isLower(Substring(String($0))) || Self.isDigits(Substring(String($0))) })
+            #expect(
+                local.count == 10
+                    && local.allSatisfy { Self.isLower(Substring(String($0))) || Self.isDigits(Substring(String($0))) })
         }
     }
 

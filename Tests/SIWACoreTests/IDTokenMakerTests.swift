@@ -11,21 +11,24 @@ import Testing
 
     func grant(scopes: [Scope], nonce: String? = "n-1", status: RealUserStatus? = nil) -> AuthorizationGrant {
         AuthorizationGrant(
-            clientID: "com.example.web", redirectURI: TestKeys.redirectURI, userID: "bob", consentGroupID: "g", scopes: scopes,
+            clientID: "com.example.web", redirectURI: TestKeys.redirectURI, userID: "bob", consentGroupID: "g",
+            scopes: scopes,
             nonce: nonce, authTime: now - 5, isFirstAuthorization: true, realUserStatus: status)
     }
 
     @Test func claimsComeInApplesOrder() throws {
         let maker = IDTokenMaker(settings: ScenarioSettings(), keys: keys)
         let bob = try #require(Scenario.builtIn.user(id: "bob"))
-        let claims = maker.claims(for: grant(scopes: [.email], status: .likelyReal), user: bob, issuedAt: now, companion: .accessToken("a1"))
+        let claims = maker.claims(
+            for: grant(scopes: [.email], status: .likelyReal), user: bob, issuedAt: now, companion: .accessToken("a1"))
         #expect(
             claims.keys == [
                 "iss", "aud", "exp", "iat", "sub", "at_hash", "nonce", "nonce_supported", "email", "email_verified",
                 "is_private_email", "auth_time", "real_user_status",
             ])
         #expect(claims["iss"] == .string("https://appleid.apple.com") && claims["aud"] == .string("com.example.web"))
-        #expect(claims["exp"] == .int(now + 86400) && claims["iat"] == .int(now) && claims["auth_time"] == .int(now - 5))
+        #expect(
+            claims["exp"] == .int(now + 86400) && claims["iat"] == .int(now) && claims["auth_time"] == .int(now - 5))
         #expect(claims["email"] == .string("k7x2m9q4ab@privaterelay.appleid.com"))
         #expect(claims["email_verified"] == .bool(true) && claims["is_private_email"] == .bool(true))
         #expect(claims["nonce_supported"] == .bool(true) && claims["real_user_status"] == .int(2))
@@ -34,14 +37,16 @@ import Testing
     @Test func emailOnlyWithConsentAndPrivateFlagOmittedWhenFalse() throws {
         let maker = IDTokenMaker(settings: ScenarioSettings(), keys: keys)
         let alice = try #require(Scenario.builtIn.user(id: "alice"))
-        let noEmail = maker.claims(for: grant(scopes: [.name], nonce: nil), user: alice, issuedAt: now, companion: .code("c1"))
+        let noEmail = maker.claims(
+            for: grant(scopes: [.name], nonce: nil), user: alice, issuedAt: now, companion: .code("c1"))
         #expect(noEmail["email"] == nil && noEmail["email_verified"] == nil && noEmail["nonce"] == nil)
         #expect(noEmail["c_hash"] != nil && noEmail["at_hash"] == nil)
         let withEmail = maker.claims(for: grant(scopes: [.email]), user: alice, issuedAt: now, companion: .none)
         #expect(withEmail["email"] == .string("alice@example.com") && withEmail["is_private_email"] == nil)
         var settings = ScenarioSettings()
         settings.includeFalsePrivateEmail = true
-        let explicit = IDTokenMaker(settings: settings, keys: keys).claims(for: grant(scopes: [.email]), user: alice, issuedAt: now, companion: .none)
+        let explicit = IDTokenMaker(settings: settings, keys: keys).claims(
+            for: grant(scopes: [.email]), user: alice, issuedAt: now, companion: .none)
         #expect(explicit["is_private_email"] == .bool(false))
     }
 
@@ -49,7 +54,8 @@ import Testing
         var settings = ScenarioSettings()
         settings.booleanStyle = .string
         let bob = try #require(Scenario.builtIn.user(id: "bob"))
-        let claims = IDTokenMaker(settings: settings, keys: keys).claims(for: grant(scopes: [.email]), user: bob, issuedAt: now, companion: .none)
+        let claims = IDTokenMaker(settings: settings, keys: keys).claims(
+            for: grant(scopes: [.email]), user: bob, issuedAt: now, companion: .none)
         #expect(claims["email_verified"] == .string("true") && claims["is_private_email"] == .string("true"))
         #expect(claims["nonce_supported"] == .bool(true), "nonce_supported is always a real boolean")
     }
@@ -65,7 +71,9 @@ import Testing
         let token = try maker.makeIDToken(for: grant(scopes: []), user: alice, issuedAt: now, companion: .none)
         let jws = try JWS(compact: token)
         #expect(jws.header.keys == ["kid", "alg"] && jws.header["kid"] == .string("Aj3F8kLq2X"))
-        #expect(try #require(keys.publicKeys["Aj3F8kLq2X"]).verifyRS256(signature: jws.signature, message: jws.signingInput))
+        #expect(
+            try #require(keys.publicKeys["Aj3F8kLq2X"]).verifyRS256(signature: jws.signature, message: jws.signingInput)
+        )
         #expect(jws.payload["sub"] == .string("001234.0a1b2c3d4e5f60718293a4b5c6d7e8f9.1111"))
     }
 }

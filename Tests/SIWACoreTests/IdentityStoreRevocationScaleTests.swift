@@ -38,7 +38,9 @@ import Testing
         store.endAuthorization(userID: "bob", consentGroupID: Self.group)
 
         for code in pending["bob"]! {
-            #expect(store.redeemCode(code, clientID: Self.web, redirectURI: Self.uri, now: now).failure == .codeExpiredOrRevoked)
+            #expect(
+                store.redeemCode(code, clientID: Self.web, redirectURI: Self.uri, now: now).failure
+                    == .codeExpiredOrRevoked)
         }
         for issued in tokens["bob"]! {
             #expect(store.refresh(issued.refreshToken!, clientID: Self.web, now: now).failure == .invalidRefreshToken)

@@ -29,8 +29,12 @@ import Testing
     @Test func neverSignedInIsNotFoundAndUnknownNamesAreErrors() throws {
         let provider = try TestFixtures.provider(clock: TestFixtures.clock())
         #expect(try provider.credentialState(user: "bob", clientID: TestKeys.nativeClientID) == .notFound)
-        #expect(throws: ProviderChangeError.unknownUser("zed")) { try provider.credentialState(user: "zed", clientID: TestKeys.nativeClientID) }
-        #expect(throws: ProviderChangeError.unknownClient("com.nope")) { try provider.credentialState(user: "bob", clientID: "com.nope") }
+        #expect(throws: ProviderChangeError.unknownUser("zed")) {
+            try provider.credentialState(user: "zed", clientID: TestKeys.nativeClientID)
+        }
+        #expect(throws: ProviderChangeError.unknownClient("com.nope")) {
+            try provider.credentialState(user: "bob", clientID: "com.nope")
+        }
     }
 
     @Test func invalidChangesApplyNothing() throws {
@@ -61,7 +65,9 @@ import Testing
         try provider.retireKey(kid: "Aj3F8kLq2X")
         #expect(try JWKS(json: JSONValue.parse(provider.jwksBytes)).keys.map(\.kid) == ["Pb7Yt1ZcQ9", kid])
         try provider.publishKey(kid: "Aj3F8kLq2X")
-        #expect(throws: ProviderChangeError(.notFound, field: "kid", "unknown key 'nope'")) { try provider.publishKey(kid: "nope") }
+        #expect(throws: ProviderChangeError(.notFound, field: "kid", "unknown key 'nope'")) {
+            try provider.publishKey(kid: "nope")
+        }
         provider.reset()
         #expect(try JWKS(json: JSONValue.parse(provider.jwksBytes)).keys.map(\.kid) == ["Aj3F8kLq2X", "Pb7Yt1ZcQ9"])
     }
@@ -80,7 +86,8 @@ import Testing
 
     @Test func nativeCredentialCarriesFirstTimeDataOnce() throws {
         let provider = try TestFixtures.provider(clock: TestFixtures.clock())
-        let first = try provider.nativeCredential(clientID: TestKeys.nativeClientID, user: "bob", nonce: "n-1", state: "s")
+        let first = try provider.nativeCredential(
+            clientID: TestKeys.nativeClientID, user: "bob", nonce: "n-1", state: "s")
         #expect(first.user == "001234.1b2c3d4e5f60718293a4b5c6d7e8f90a.2222")
         #expect(first.email == "k7x2m9q4ab@privaterelay.appleid.com")
         #expect(first.fullName == PersonName(firstName: "Bob", lastName: "Bobson"))
@@ -93,12 +100,15 @@ import Testing
         let second = try provider.nativeCredential(clientID: TestKeys.nativeClientID, user: "bob")
         #expect(second.email == nil && second.fullName == nil)
         #expect(try JWS(compact: second.identityToken).payload["real_user_status"] == nil)
-        #expect(throws: ProviderChangeError.self) { try provider.nativeCredential(clientID: TestKeys.webClientID, user: "bob") }
+        #expect(throws: ProviderChangeError.self) {
+            try provider.nativeCredential(clientID: TestKeys.webClientID, user: "bob")
+        }
     }
 
     @Test func transferredAppSeesTheNewTeamsIdentity() throws {
         let clock = TestFixtures.clock()
-        let provider = try TestFixtures.provider(scenario: .transferFixture(acceptedAt: TestFixtures.epoch), clock: clock)
+        let provider = try TestFixtures.provider(
+            scenario: .transferFixture(acceptedAt: TestFixtures.epoch), clock: clock)
         let oldSub = "001234.0a1b2c3d4e5f60718293a4b5c6d7e8f9.1111"
         #expect(try provider.credentialState(user: oldSub, clientID: Scenario.movedAppID) == .transferred)
         let credential = try provider.nativeCredential(clientID: Scenario.movedAppID, user: oldSub)
@@ -139,7 +149,10 @@ final class EventRecorder: Sendable {
         #expect(TimeText.parseRFC3339("2030-01-01T01:00:00.5+01:00") == 1_893_456_000_500)
         #expect(TimeText.rfc3339(milliseconds: 1_893_456_000_500) == "2030-01-01T00:00:00.500Z")
         #expect(TimeText.rfc3339(milliseconds: 0) == "1970-01-01T00:00:00.000Z")
-        for bad in ["", "2030-01-01", "2030-13-01T00:00:00Z", "2030-01-01T00:00:00", "2030-01-01T00:00:00.Z", "x030-01-01T00:00:00Z"] {
+        for bad in [
+            "", "2030-01-01", "2030-13-01T00:00:00Z", "2030-01-01T00:00:00", "2030-01-01T00:00:00.Z",
+            "x030-01-01T00:00:00Z",
+        ] {
             #expect(TimeText.parseRFC3339(bad) == nil, "\(bad)")
         }
         #expect(TimeText.parseRFC3339("2030-01-01T00:00:00.123456789Z") == 1_893_456_000_123)

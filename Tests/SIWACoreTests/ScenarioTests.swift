@@ -19,20 +19,24 @@ import Testing
                 "https://app.example.com/auth/apple/callback", "https://localhost:8443/callback",
                 "http://127.0.0.1:8000/callback",
             ])
-        #expect(scenario.consentGroupID(forClient: "com.example.app") == scenario.consentGroupID(forClient: "com.example.web"))
+        #expect(
+            scenario.consentGroupID(forClient: "com.example.app")
+                == scenario.consentGroupID(forClient: "com.example.web"))
         #expect(scenario.client(id: "COM.EXAMPLE.WEB") == nil)
 
         let alice = try #require(scenario.user(id: "alice"))
         #expect(alice.sub == "001234.0a1b2c3d4e5f60718293a4b5c6d7e8f9.1111")
         #expect(alice.deliveredEmail == "alice@example.com" && !alice.isDeliveredEmailPrivate)
-        #expect(alice.name == PersonName(firstName: "Alice", lastName: "Appleseed") && alice.realUserStatus == .likelyReal)
+        #expect(
+            alice.name == PersonName(firstName: "Alice", lastName: "Appleseed") && alice.realUserStatus == .likelyReal)
         let bob = try #require(scenario.user(id: "bob"))
         #expect(bob.sub == "001234.1b2c3d4e5f60718293a4b5c6d7e8f90a.2222")
         #expect(bob.email == "bob@example.com" && bob.deliveredEmail == "k7x2m9q4ab@privaterelay.appleid.com")
         #expect(bob.isDeliveredEmailPrivate && bob.name.lastName == "Bobson")
         let carol = try #require(scenario.user(id: "carol"))
         #expect(carol.sub == "001234.2c3d4e5f60718293a4b5c6d7e8f90a1b.3333")
-        #expect(carol.email == "carol@example.net" && carol.realUserStatus == .unknown && carol.name.firstName == "Carol")
+        #expect(
+            carol.email == "carol@example.net" && carol.realUserStatus == .unknown && carol.name.firstName == "Carol")
 
         #expect(scenario.signingKeys.signingKey?.kid == "Aj3F8kLq2X")
         #expect(scenario.signingKeys.publishedKeys.map(\.kid) == ["Aj3F8kLq2X", "Pb7Yt1ZcQ9"])
@@ -75,7 +79,8 @@ import Testing
     @Test func validationListsEveryProblem() {
         var scenario = Scenario.builtIn
         scenario.teams.append(Team(id: "bad"))
-        scenario.clients.append(Client(id: "com.example.web", teamID: "NOPE000000", kind: .native, redirectURIs: ["ftp://x"]))
+        scenario.clients.append(
+            Client(id: "com.example.web", teamID: "NOPE000000", kind: .native, redirectURIs: ["ftp://x"]))
         scenario.users.append(UserProfile(id: "alice", sub: "", email: "x@y", privateEmail: true))
         scenario.signingKeys.keys[1].signs = true
         scenario.settings.codeLifetimeSeconds = 0

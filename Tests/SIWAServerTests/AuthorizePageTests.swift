@@ -12,7 +12,9 @@ import Testing
             expectAppleError(
                 try h.send(RequestBuilder.authorize(responseType: "code id_token", scope: nil, responseMode: "query")),
                 "invalid_request", "Invalid response mode")
-            expectAppleError(try h.send(RequestBuilder.authorize(responseType: "id_token")), "invalid_request", "Invalid response type")
+            expectAppleError(
+                try h.send(RequestBuilder.authorize(responseType: "id_token")), "invalid_request",
+                "Invalid response type")
             expectAppleError(try h.send(RequestBuilder.authorize(scope: "profile")), "invalid_scope")
             expectAppleError(try h.send(RequestBuilder.authorize(clientID: TestKeys.nativeClientID)), "invalid_client")
             expectAppleError(
@@ -46,8 +48,10 @@ import Testing
             #expect(form.inputs.map(\.name) == ["error", "state"])
             #expect(form["error"] == "user_cancelled_authorize" && form["state"] == "st-123")
             let redirected = try h.send(
-                RequestBuilder.authorize(responseType: "code", scope: nil, responseMode: "query", extra: [("cancel", "1")]))
-            #expect(redirected.headers["Location"] == TestKeys.redirectURI + "?error=user_cancelled_authorize&state=st-123")
+                RequestBuilder.authorize(
+                    responseType: "code", scope: nil, responseMode: "query", extra: [("cancel", "1")]))
+            #expect(
+                redirected.headers["Location"] == TestKeys.redirectURI + "?error=user_cancelled_authorize&state=st-123")
         }
     }
 

@@ -40,7 +40,8 @@ import Testing
             #expect(try h.verifiedClaims(idToken)["sub"] == credential["user"])
 
             // Second sign-in: no name or email, status unsupported.
-            let again = try #require(try h.call("POST", "/mock/credentials", ["client_id": "com.example.app", "user": "alice"]).json)
+            let again = try #require(
+                try h.call("POST", "/mock/credentials", ["client_id": "com.example.app", "user": "alice"]).json)
             #expect(again["fullName"] == .null && again["email"] == .null && again["realUserStatus"] == .int(0))
         }
     }
@@ -48,15 +49,28 @@ import Testing
     @Test(arguments: Transport.allCases)
     func badInputNamesTheFieldAndAppliesNothing(_ transport: Transport) throws {
         try ControlHarness.run(transport) { h in
-            expectControlError(try h.call("POST", "/mock/credentials", ["client_id": "com.example.app", "user": "zed"]), 404, field: "user")
-            expectControlError(try h.call("POST", "/mock/credentials", ["client_id": "com.nope", "user": "alice"]), 404, field: "client_id")
-            expectControlError(try h.call("POST", "/mock/credentials", ["client_id": "com.example.web", "user": "alice"]), 400, field: "client_id")
+            expectControlError(
+                try h.call("POST", "/mock/credentials", ["client_id": "com.example.app", "user": "zed"]), 404,
+                field: "user")
+            expectControlError(
+                try h.call("POST", "/mock/credentials", ["client_id": "com.nope", "user": "alice"]), 404,
+                field: "client_id")
+            expectControlError(
+                try h.call("POST", "/mock/credentials", ["client_id": "com.example.web", "user": "alice"]), 400,
+                field: "client_id")
             expectControlError(try h.call("POST", "/mock/credentials", ["user": "alice"]), 400, field: "client_id")
-            expectControlError(try h.call("POST", "/mock/credentials", ["client_id": "com.example.app", "user": "alice", "scopes": ["profile"]]), 400, field: "scopes")
-            expectControlError(try h.call("POST", "/mock/credentials", ["client_id": "com.example.app", "user": "alice", "extra": 1]), 400, field: "extra")
-            let notJSON = try h.send(RequestBuilder.post("/mock/credentials", body: "{nope", contentType: "application/json"))
+            expectControlError(
+                try h.call(
+                    "POST", "/mock/credentials",
+                    ["client_id": "com.example.app", "user": "alice", "scopes": ["profile"]]), 400, field: "scopes")
+            expectControlError(
+                try h.call("POST", "/mock/credentials", ["client_id": "com.example.app", "user": "alice", "extra": 1]),
+                400, field: "extra")
+            let notJSON = try h.send(
+                RequestBuilder.post("/mock/credentials", body: "{nope", contentType: "application/json"))
             expectControlError(notJSON, 400, field: "body")
-            expectControlError(try h.call("PATCH", "/mock/users/alice", ["credential_state": "gone"]), 400, field: "credential_state")
+            expectControlError(
+                try h.call("PATCH", "/mock/users/alice", ["credential_state": "gone"]), 400, field: "credential_state")
             expectControlError(try h.call("PATCH", "/mock/users/alice", ["email": ""]), 400, field: "email")
             expectControlError(try h.call("PATCH", "/mock/users/zed", ["email": "z@example.com"]), 404, field: "id")
             #expect(h.provider.user(named: "alice")?.email == "alice@example.com")
@@ -70,7 +84,13 @@ import Testing
     func credentialStateFollowsUserChanges(_ transport: Transport) throws {
         try ControlHarness.run(transport) { h in
             func state() throws -> JSONValue? {
-                try h.send(RequestBuilder.get("/mock/credential-state", query: [("user", "001234.0a1b2c3d4e5f60718293a4b5c6d7e8f9.1111"), ("client_id", "com.example.app")])).json?["state"]
+                try h.send(
+                    RequestBuilder.get(
+                        "/mock/credential-state",
+                        query: [
+                            ("user", "001234.0a1b2c3d4e5f60718293a4b5c6d7e8f9.1111"), ("client_id", "com.example.app"),
+                        ])
+                ).json?["state"]
             }
             #expect(try state() == .string("notFound"))
             _ = try h.call("POST", "/mock/credentials", ["client_id": "com.example.app", "user": "alice"])
@@ -78,8 +98,14 @@ import Testing
             let patched = try h.call("PATCH", "/mock/users/alice", ["credential_state": "revoked"])
             #expect(patched.status == 200 && patched.json?["credential_state"] == .string("revoked"))
             #expect(try state() == .string("revoked"))
-            expectControlError(try h.send(RequestBuilder.get("/mock/credential-state", query: [("user", "alice")])), 400, field: "client_id")
-            expectControlError(try h.send(RequestBuilder.get("/mock/credential-state", query: [("user", "nobody"), ("client_id", "com.example.app")])), 404, field: "user")
+            expectControlError(
+                try h.send(RequestBuilder.get("/mock/credential-state", query: [("user", "alice")])), 400,
+                field: "client_id")
+            expectControlError(
+                try h.send(
+                    RequestBuilder.get(
+                        "/mock/credential-state", query: [("user", "nobody"), ("client_id", "com.example.app")])), 404,
+                field: "user")
         }
     }
 
@@ -90,15 +116,24 @@ import Testing
             #expect(bob.json?["relay_email"] == .string("k7x2m9q4ab@privaterelay.appleid.com"))
             let byEmail = try h.call("GET", "/mock/users/carol%40example.net")
             #expect(byEmail.json?["id"] == .string("carol"))
-            let added = try h.call("POST", "/mock/users", ["id": "dave", "email": "dave@example.com", "private_email": true, "first_name": "Dave"])
+            let added = try h.call(
+                "POST", "/mock/users",
+                ["id": "dave", "email": "dave@example.com", "private_email": true, "first_name": "Dave"])
             #expect(added.status == 201, "\(added.text)")
             #expect(added.json?["relay_email"]?.stringValue?.hasSuffix("@privaterelay.appleid.com") == true)
-            expectControlError(try h.call("POST", "/mock/users", ["id": "dave", "email": "d2@example.com"]), 409, field: "id")
+            expectControlError(
+                try h.call("POST", "/mock/users", ["id": "dave", "email": "d2@example.com"]), 409, field: "id")
             expectControlError(try h.call("PATCH", "/mock/users/dave"), 400, field: "body")
-            expectControlError(try h.call("PATCH", "/mock/users/dave", ["email_forwarding": nil]), 400, field: "email_forwarding")
-            #expect(try h.call("PATCH", "/mock/users/dave", ["real_user_status": 1.0]).json?["real_user_status"] == .string("unknown"))
-            let changed = try h.call("PATCH", "/mock/users/dave", ["real_user_status": "unknown", "email_forwarding": false])
-            #expect(changed.json?["real_user_status"] == .string("unknown") && changed.json?["email_forwarding"] == .bool(false))
+            expectControlError(
+                try h.call("PATCH", "/mock/users/dave", ["email_forwarding": nil]), 400, field: "email_forwarding")
+            #expect(
+                try h.call("PATCH", "/mock/users/dave", ["real_user_status": 1.0]).json?["real_user_status"]
+                    == .string("unknown"))
+            let changed = try h.call(
+                "PATCH", "/mock/users/dave", ["real_user_status": "unknown", "email_forwarding": false])
+            #expect(
+                changed.json?["real_user_status"] == .string("unknown")
+                    && changed.json?["email_forwarding"] == .bool(false))
             let credential = try h.call("POST", "/mock/credentials", ["client_id": "com.example.app", "user": "dave"])
             #expect(credential.json?["realUserStatus"] == .int(1))
             #expect(try h.call("DELETE", "/mock/users/dave").status == 200)
@@ -110,26 +145,31 @@ import Testing
     @Test(arguments: Transport.allCases)
     func clockAdvanceExpiresCodesAndResetRestores(_ transport: Transport) throws {
         try ControlHarness.run(transport) { h in
-            let credential = try #require(try h.call("POST", "/mock/credentials", ["client_id": "com.example.app", "user": "bob"]).json)
+            let credential = try #require(
+                try h.call("POST", "/mock/credentials", ["client_id": "com.example.app", "user": "bob"]).json)
             let advanced = try h.call("POST", "/mock/clock", ["advance": "6m"])
             #expect(advanced.json?["epoch_seconds"] == .int(TestFixtures.epoch + 360))
             let redeemed = try h.send(
                 RequestBuilder.form(
                     "/auth/token",
                     [
-                        ("grant_type", "authorization_code"), ("code", credential["authorizationCode"]?.stringValue ?? ""),
+                        ("grant_type", "authorization_code"),
+                        ("code", credential["authorizationCode"]?.stringValue ?? ""),
                         ("client_id", "com.example.app"), ("client_secret", try h.secret("com.example.app")),
                     ]))
             expectAppleError(redeemed, "invalid_grant", "The code has expired or has been revoked.")
             let set = try h.call("POST", "/mock/clock", ["set": "2030-01-01T00:00:00Z"])
-            #expect(set.json?["epoch_seconds"] == .int(1_893_456_000) && set.json?["now"] == .string("2030-01-01T00:00:00.000Z"))
+            #expect(
+                set.json?["epoch_seconds"] == .int(1_893_456_000)
+                    && set.json?["now"] == .string("2030-01-01T00:00:00.000Z"))
             expectControlError(try h.call("POST", "/mock/clock", ["advance": "soon"]), 400, field: "advance")
             expectControlError(try h.call("POST", "/mock/clock", ["set": "yesterday"]), 400, field: "set")
             expectControlError(try h.call("POST", "/mock/clock", ["advance": "999999999999d"]), 400, field: "advance")
             expectControlError(try h.call("POST", "/mock/clock", ["advance": 99_999_999_999]), 400, field: "advance")
             let wrongMethod = try h.call("PUT", "/mock/clock", ["freeze": true])
             #expect(wrongMethod.status == 405 && wrongMethod.headers["Allow"] == "GET, POST")
-            expectControlError(try h.call("POST", "/mock/clock", ["advance": "1m", "freeze": true]), 400, field: "body")
+            expectControlError(
+                try h.call("POST", "/mock/clock", ["advance": "1m", "freeze": true]), 400, field: "body")
             #expect(try h.call("POST", "/mock/clock", ["freeze": true]).json?["frozen"] == .bool(true))
             #expect(try h.call("POST", "/mock/reset").status == 200)
             #expect(try h.call("GET", "/mock/clock").json?["epoch_seconds"] == .int(TestFixtures.epoch))
@@ -144,7 +184,8 @@ import Testing
             #expect(rotated.json?["signing_kid"] == .string("NewKey0001"))
             let jwks = try #require(try h.send(RequestBuilder.get("/auth/keys")).json?["keys"]?.arrayValue)
             #expect(jwks.compactMap { $0["kid"]?.stringValue } == ["Aj3F8kLq2X", "Pb7Yt1ZcQ9", "NewKey0001"])
-            let credential = try #require(try h.call("POST", "/mock/credentials", ["client_id": "com.example.app", "user": "carol"]).json)
+            let credential = try #require(
+                try h.call("POST", "/mock/credentials", ["client_id": "com.example.app", "user": "carol"]).json)
             let token = try #require(credential["identityToken"]?.stringValue)
             #expect(try JWS(compact: token).keyID == "NewKey0001")
             _ = try h.verifiedClaims(token)
@@ -161,23 +202,31 @@ import Testing
     @Test(arguments: Transport.allCases)
     func journalRecordsRequestsWithFingerprintsAndFilters(_ transport: Transport) throws {
         try ControlHarness.run(transport) { h in
-            let credential = try #require(try h.call("POST", "/mock/credentials", ["client_id": "com.example.app", "user": "alice"]).json)
+            let credential = try #require(
+                try h.call("POST", "/mock/credentials", ["client_id": "com.example.app", "user": "alice"]).json)
             let code = try #require(credential["authorizationCode"]?.stringValue)
             let secret = try h.secret("com.example.app")
             _ = try h.send(
                 RequestBuilder.form(
                     "/auth/token",
-                    [("grant_type", "authorization_code"), ("code", code), ("client_id", "com.example.app"), ("client_secret", secret)]))
+                    [
+                        ("grant_type", "authorization_code"), ("code", code), ("client_id", "com.example.app"),
+                        ("client_secret", secret),
+                    ]))
             _ = try h.send(RequestBuilder.get("/auth/keys"))
-            let listed = try h.send(RequestBuilder.get("/mock/requests", query: [("path", "/auth/token"), ("client_id", "com.example.app")]))
+            let listed = try h.send(
+                RequestBuilder.get(
+                    "/mock/requests", query: [("path", "/auth/token"), ("client_id", "com.example.app")]))
             let entries = try #require(listed.json?["requests"]?.arrayValue)
             #expect(entries.count == 1)
             let entry = try #require(entries.first)
-            #expect(entry["user"] == .string("alice") && entry["status"] == .int(200) && entry["outcome"] == .string("ok"))
+            #expect(
+                entry["user"] == .string("alice") && entry["status"] == .int(200) && entry["outcome"] == .string("ok"))
             #expect(entry["parameters"]?["grant_type"] == .string("authorization_code"))
             #expect(entry["parameters"]?["code"]?.stringValue?.hasPrefix("sha256:") == true)
             #expect(!listed.text.contains(code) && !listed.text.contains(secret), "no secret in the journal")
-            let byUser = try h.send(RequestBuilder.get("/mock/requests", query: [("user", "alice"), ("path", "/auth/token")]))
+            let byUser = try h.send(
+                RequestBuilder.get("/mock/requests", query: [("user", "alice"), ("path", "/auth/token")]))
             #expect(byUser.json?["requests"]?.arrayValue?.count == 1)
             #expect(try h.call("DELETE", "/mock/requests").status == 200)
             let cleared = try h.send(RequestBuilder.get("/mock/requests", query: [("path", "/auth/token")]))
@@ -198,7 +247,8 @@ import Testing
 
     @Test func scenarioReplacementNeedsALoader() throws {
         try ControlHarness.run(.inProcess) { h in
-            let response = try h.send(RequestBuilder.post("/mock/scenario", body: "name: x", contentType: "text/yaml").with(method: "PUT"))
+            let response = try h.send(
+                RequestBuilder.post("/mock/scenario", body: "name: x", contentType: "text/yaml").with(method: "PUT"))
             expectControlError(response, 501, field: nil)
         }
     }

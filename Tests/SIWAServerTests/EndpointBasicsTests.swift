@@ -9,7 +9,10 @@ import Testing
         try EndpointHarness.run(transport) { h in
             let response = try h.send(RequestBuilder.get("/.well-known/openid-configuration"))
             #expect(response.status == 200 && response.headers["Content-Type"] == "application/json;charset=UTF-8")
-            #expect(response.body == DiscoveryDocument.serialized(publicURL: "http://127.0.0.1:8080", issuer: "https://appleid.apple.com"))
+            #expect(
+                response.body
+                    == DiscoveryDocument.serialized(
+                        publicURL: "http://127.0.0.1:8080", issuer: "https://appleid.apple.com"))
             #expect(response.json?["jwks_uri"] == .string("http://127.0.0.1:8080/auth/keys"))
         }
     }
@@ -41,22 +44,30 @@ import Testing
     func tokenEndpointErrors(_ transport: Transport) throws {
         try EndpointHarness.run(transport) { h in
             let json = try h.send(
-                RequestBuilder.post("/auth/token", body: #"{"grant_type":"authorization_code"}"#, contentType: "application/json"))
+                RequestBuilder.post(
+                    "/auth/token", body: #"{"grant_type":"authorization_code"}"#, contentType: "application/json"))
             expectAppleError(json, "unsupported_grant_type")
             let secret = try h.secret()
             let base: [(String, String)] = [("client_id", TestKeys.webClientID), ("client_secret", secret)]
             expectAppleError(try h.send(RequestBuilder.form("/auth/token", base)), "unsupported_grant_type")
-            expectAppleError(try h.send(RequestBuilder.form("/auth/token", base + [("grant_type", "password")])), "unsupported_grant_type")
             expectAppleError(
-                try h.send(RequestBuilder.form("/auth/token", base + [("grant_type", "authorization_code")])), "invalid_request")
+                try h.send(RequestBuilder.form("/auth/token", base + [("grant_type", "password")])),
+                "unsupported_grant_type")
+            expectAppleError(
+                try h.send(RequestBuilder.form("/auth/token", base + [("grant_type", "authorization_code")])),
+                "invalid_request")
             expectAppleError(
                 try h.send(
-                    RequestBuilder.form("/auth/token", base + [("grant_type", "authorization_code"), ("code", "x"), ("code", "y")])),
+                    RequestBuilder.form(
+                        "/auth/token", base + [("grant_type", "authorization_code"), ("code", "x"), ("code", "y")])),
                 "invalid_request")
             let badSecret = try h.send(
                 RequestBuilder.form(
                     "/auth/token",
-                    [("grant_type", "authorization_code"), ("code", "x"), ("client_id", TestKeys.webClientID), ("client_secret", "nope")]))
+                    [
+                        ("grant_type", "authorization_code"), ("code", "x"), ("client_id", TestKeys.webClientID),
+                        ("client_secret", "nope"),
+                    ]))
             expectAppleError(badSecret, "invalid_client")
             #expect(badSecret.json?.keys == ["error"], "invalid_client carries no description")
             let charset = try h.send(
@@ -65,7 +76,8 @@ import Testing
                     contentType: "application/x-www-form-urlencoded; charset=UTF-8"))
             expectAppleError(charset, "invalid_grant", "The code has expired or has been revoked.")
             let badEncoding = try h.send(
-                RequestBuilder.post("/auth/token", body: "grant_type=%zz", contentType: "application/x-www-form-urlencoded"))
+                RequestBuilder.post(
+                    "/auth/token", body: "grant_type=%zz", contentType: "application/x-www-form-urlencoded"))
             expectAppleError(badEncoding, "invalid_request")
         }
     }
@@ -74,11 +86,13 @@ import Testing
     func clientCredentialsGrant(_ transport: Transport) throws {
         try EndpointHarness.run(transport) { h in
             let base: [(String, String)] = [
-                ("grant_type", "client_credentials"), ("client_id", TestKeys.webClientID), ("client_secret", try h.secret()),
+                ("grant_type", "client_credentials"), ("client_id", TestKeys.webClientID),
+                ("client_secret", try h.secret()),
             ]
             let ok = try h.send(RequestBuilder.form("/auth/token", base + [("scope", "user.migration")]))
             #expect(ok.status == 200 && ok.json?.keys == ["access_token", "token_type", "expires_in"])
-            expectAppleError(try h.send(RequestBuilder.form("/auth/token", base + [("scope", "openid")])), "invalid_scope")
+            expectAppleError(
+                try h.send(RequestBuilder.form("/auth/token", base + [("scope", "openid")])), "invalid_scope")
             expectAppleError(try h.send(RequestBuilder.form("/auth/token", base)), "invalid_request")
         }
     }
@@ -93,10 +107,13 @@ import Testing
                 "invalid_request")
             expectAppleError(
                 try h.send(
-                    RequestBuilder.form("/auth/revoke", [("client_id", TestKeys.webClientID), ("client_secret", "bad"), ("token", "x")])),
+                    RequestBuilder.form(
+                        "/auth/revoke", [("client_id", TestKeys.webClientID), ("client_secret", "bad"), ("token", "x")])
+                ),
                 "invalid_client")
             expectAppleError(
-                try h.send(RequestBuilder.post("/auth/revoke", body: #"{"token":"x"}"#, contentType: "application/json")),
+                try h.send(
+                    RequestBuilder.post("/auth/revoke", body: #"{"token":"x"}"#, contentType: "application/json")),
                 "invalid_request")
             let code = try #require(try h.authorize()[field: "code"])
             let access = try #require(try h.redeem(code).json?["access_token"]?.stringValue)

@@ -78,7 +78,9 @@ struct EndpointHarness {
     }
 
     func revoke(_ token: String, hint: String? = nil, clientID: String = TestKeys.webClientID) throws -> TestResponse {
-        var fields: [(String, String)] = [("client_id", clientID), ("client_secret", try secret(clientID)), ("token", token)]
+        var fields: [(String, String)] = [
+            ("client_id", clientID), ("client_secret", try secret(clientID)), ("token", token),
+        ]
         if let hint { fields.append(("token_type_hint", hint)) }
         return try send(RequestBuilder.form("/auth/revoke", fields))
     }
@@ -88,7 +90,8 @@ struct EndpointHarness {
         let jwks = try #require(try send(RequestBuilder.get("/auth/keys")).json)
         let jws = try JWS(compact: idToken)
         let kid = try #require(jws.header["kid"]?.stringValue)
-        let jwk = try #require(jwks["keys"]?.arrayValue?.compactMap(\.objectValue).first { $0["kid"]?.stringValue == kid })
+        let jwk = try #require(
+            jwks["keys"]?.arrayValue?.compactMap(\.objectValue).first { $0["kid"]?.stringValue == kid })
         let key = try RSAPublicKey(
             modulus: try #require(Base64URL.decode(jwk["n"]?.stringValue ?? "")),
             exponent: try #require(Base64URL.decode(jwk["e"]?.stringValue ?? "")))
@@ -101,10 +104,15 @@ extension Array where Element == (name: String, value: String) {
     subscript(field name: String) -> String? { first { $0.name == name }?.value }
 }
 
-func expectAppleError(_ response: TestResponse, _ code: String, _ description: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) {
+func expectAppleError(
+    _ response: TestResponse, _ code: String, _ description: String? = nil,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
     #expect(response.status == 400, sourceLocation: sourceLocation)
     #expect(response.error == code, "body: \(response.text)", sourceLocation: sourceLocation)
     if let description { #expect(response.errorDescription == description, sourceLocation: sourceLocation) }
     #expect(response.headers["Content-Type"] == "application/json;charset=UTF-8", sourceLocation: sourceLocation)
-    #expect(response.headers["Cache-Control"] == "no-store" && response.headers["Pragma"] == "no-cache", sourceLocation: sourceLocation)
+    #expect(
+        response.headers["Cache-Control"] == "no-store" && response.headers["Pragma"] == "no-cache",
+        sourceLocation: sourceLocation)
 }

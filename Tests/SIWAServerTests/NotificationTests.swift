@@ -5,8 +5,9 @@ import SIWACore
 import SIWAServer
 import SIWATestSupport
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @Suite(.serialized) struct NotificationTests {
@@ -23,12 +24,17 @@ import Glibc
         let receiver = try NotificationReceiver()
         defer { receiver.stop() }
         try ControlHarness.run(.live, scenario: Self.scenario(url: receiver.url)) { h in
-            let queued = try h.call("POST", "/mock/notifications", ["type": "consent-revoked", "user": "alice", "client_id": "com.example.web"])
+            let queued = try h.call(
+                "POST", "/mock/notifications",
+                ["type": "consent-revoked", "user": "alice", "client_id": "com.example.web"])
             #expect(queued.status == 202, "\(queued.text)")
             #expect(receiver.waitFor(count: 1))
             let claims = try h.verifiedClaims(try #require(receiver.payloads.first))
-            #expect(claims["iss"] == .string("https://appleid.apple.com") && claims["aud"] == .string("com.example.app"))
-            #expect(claims["jti"]?.stringValue?.count == 32 && claims["exp"]?.intValue == (claims["iat"]?.intValue ?? 0) + 86400)
+            #expect(
+                claims["iss"] == .string("https://appleid.apple.com") && claims["aud"] == .string("com.example.app"))
+            #expect(
+                claims["jti"]?.stringValue?.count == 32
+                    && claims["exp"]?.intValue == (claims["iat"]?.intValue ?? 0) + 86400)
             let eventsText = try #require(claims["events"]?.stringValue, "events is a JSON string")
             let events = try JSONValue.parse(eventsText)
             #expect(events["type"] == .string("consent-revoked"))
@@ -69,11 +75,16 @@ import Glibc
                 nanosleep(&pause, nil)
             }
             #expect(record?["status"] == .string("delivered"))
-            #expect(record?["attempts"]?.arrayValue?.compactMap { $0["outcome"]?.stringValue } == ["http_503", "http_503", "delivered"])
+            #expect(
+                record?["attempts"]?.arrayValue?.compactMap { $0["outcome"]?.stringValue } == [
+                    "http_503", "http_503", "delivered",
+                ])
             let last = try #require(receiver.payloads.last)
             let eventsText = try #require(try JWS(compact: last).payload["events"]?.stringValue)
             let events = try JSONValue.parse(eventsText)
-            #expect(events["email"] == .string("k7x2m9q4ab@privaterelay.appleid.com") && events["is_private_email"] == .string("true"))
+            #expect(
+                events["email"] == .string("k7x2m9q4ab@privaterelay.appleid.com")
+                    && events["is_private_email"] == .string("true"))
             let journal = try h.send(RequestBuilder.get("/mock/requests", query: [("user", "bob")]))
             #expect(journal.json?["requests"]?.arrayValue?.filter { $0["kind"] == .string("notification") }.count == 3)
         }
@@ -86,7 +97,8 @@ import Glibc
         gone.stop()
         let scenario = Self.scenario(url: url) { $0.maxAttempts = 3 }
         try ControlHarness.run(.inProcess, scenario: scenario) { h in
-            #expect(try h.call("POST", "/mock/notifications", ["type": "consent-revoked", "user": "alice"]).status == 202)
+            #expect(
+                try h.call("POST", "/mock/notifications", ["type": "consent-revoked", "user": "alice"]).status == 202)
             #expect(try h.send(RequestBuilder.get("/auth/keys")).status == 200)
             var record: JSONValue?
             for _ in 0..<500 {
@@ -118,10 +130,15 @@ import Glibc
 
     @Test func badNotificationRequests() throws {
         try ControlHarness.run(.inProcess) { h in
-            expectControlError(try h.call("POST", "/mock/notifications", ["type": "nope", "user": "alice"]), 400, field: "type")
-            expectControlError(try h.call("POST", "/mock/notifications", ["type": "consent-revoked", "user": "zed"]), 404, field: "user")
+            expectControlError(
+                try h.call("POST", "/mock/notifications", ["type": "nope", "user": "alice"]), 400, field: "type")
+            expectControlError(
+                try h.call("POST", "/mock/notifications", ["type": "consent-revoked", "user": "zed"]), 404,
+                field: "user")
             // The built-in scenario registers no endpoint.
-            expectControlError(try h.call("POST", "/mock/notifications", ["type": "consent-revoked", "user": "alice"]), 409, field: "client_id")
+            expectControlError(
+                try h.call("POST", "/mock/notifications", ["type": "consent-revoked", "user": "alice"]), 409,
+                field: "client_id")
         }
     }
 }

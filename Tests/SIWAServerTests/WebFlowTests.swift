@@ -14,7 +14,8 @@ import Testing
             #expect(fields[field: "state"] == "st-123")
             #expect(
                 fields[field: "user"]
-                    == #"{"name":{"firstName":"Bob","lastName":"Bobson"},"email":"k7x2m9q4ab@privaterelay.appleid.com"}"#)
+                    == #"{"name":{"firstName":"Bob","lastName":"Bobson"},"email":"k7x2m9q4ab@privaterelay.appleid.com"}"#
+            )
             let code = try #require(fields[field: "code"])
             #expect(code.hasPrefix("c") && code.split(separator: ".").count == 4)
 
@@ -36,7 +37,8 @@ import Testing
             #expect(claims["iss"] == .string("https://appleid.apple.com"))
             #expect(claims["aud"] == .string(TestKeys.webClientID))
             #expect(claims["sub"] == .string("001234.1b2c3d4e5f60718293a4b5c6d7e8f90a.2222"))
-            #expect(claims["iat"] == .int(now) && claims["exp"] == .int(now + 86400) && claims["auth_time"] == .int(now))
+            #expect(
+                claims["iat"] == .int(now) && claims["exp"] == .int(now + 86400) && claims["auth_time"] == .int(now))
             #expect(claims["at_hash"] == .string(IDTokenMaker.halfHash(accessToken)))
             #expect(claims["nonce"] == .string("n-456") && claims["nonce_supported"] == .bool(true))
             #expect(claims["email"] == .string("k7x2m9q4ab@privaterelay.appleid.com"))
@@ -61,7 +63,9 @@ import Testing
             expectAppleError(try h.refresh(refreshToken), "invalid_grant")
             #expect(try h.revoke(refreshToken).status == 200, "revoke is idempotent")
             let third = try h.authorize()
-            #expect(third[field: "user"] == #"{"name":{"firstName":"Alice","lastName":"Appleseed"},"email":"alice@example.com"}"#)
+            #expect(
+                third[field: "user"]
+                    == #"{"name":{"firstName":"Alice","lastName":"Appleseed"},"email":"alice@example.com"}"#)
         }
     }
 
@@ -90,7 +94,8 @@ import Testing
             #expect(body.keys == ["access_token", "token_type", "expires_in", "id_token"])
             let claims = try h.verifiedClaims(try #require(body["id_token"]?.stringValue))
             #expect(claims["nonce"] == nil && claims["email"] == .string("alice@example.com"))
-            #expect(claims["at_hash"] == .string(IDTokenMaker.halfHash(try #require(body["access_token"]?.stringValue))))
+            #expect(
+                claims["at_hash"] == .string(IDTokenMaker.halfHash(try #require(body["access_token"]?.stringValue))))
         }
     }
 
@@ -112,7 +117,9 @@ import Testing
     func queryAndFragmentDelivery(_ transport: Transport) throws {
         try EndpointHarness.run(transport) { h in
             let query = try h.send(
-                RequestBuilder.authorize(responseType: "code", scope: nil, responseMode: nil, state: "a b&c", extra: [("login_hint", "carol")]))
+                RequestBuilder.authorize(
+                    responseType: "code", scope: nil, responseMode: nil, state: "a b&c",
+                    extra: [("login_hint", "carol")]))
             #expect(query.status == 302)
             let location = try #require(query.headers["Location"])
             #expect(location.hasPrefix(TestKeys.redirectURI + "?code=c") && location.hasSuffix("&state=a%20b%26c"))

@@ -1,8 +1,9 @@
 import HTTPServer
 import JSON
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A tiny HTTP endpoint that records server-to-server notification bodies. The first `failures`

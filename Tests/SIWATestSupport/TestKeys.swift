@@ -8,10 +8,10 @@ public enum TestKeys {
     public static let redirectURI = "https://app.example.com/auth/apple/callback"
 
     public static let clientSecretPrivateKeyPEM = """
------BEGIN PRIVATE KEY-----
-MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg4M8Vx2ZLwzS8EfTZ
-k/+nRb7w41p6faTHFjVmguKFW9WhRANCAATg9y3/GsPig1WDeOnnjwAiWPQntlsV
-vXzHZV/aUp6q8ZGKIcJTPrJVX11hzAzy4J3f3W0f+WIV/RzMcXZ9F2Rs
------END PRIVATE KEY-----
-"""
+        -----BEGIN PRIVATE KEY-----
+        MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg4M8Vx2ZLwzS8EfTZ
+        k/+nRb7w41p6faTHFjVmguKFW9WhRANCAATg9y3/GsPig1WDeOnnjwAiWPQntlsV
+        vXzHZV/aUp6q8ZGKIcJTPrJVX11hzAzy4J3f3W0f+WIV/RzMcXZ9F2Rs
+        -----END PRIVATE KEY-----
+        """
 }

@@ -15,11 +15,14 @@ extension Scenario {
         scenario.teams.append(
             Team(
                 id: recipientTeamID,
-                clientSecretKeys: [ClientSecretKey(kid: "KEY1234567", publicKeyPEM: BuiltInKeys.clientSecretPublicKeyKEY1234567)]))
+                clientSecretKeys: [
+                    ClientSecretKey(kid: "KEY1234567", publicKeyPEM: BuiltInKeys.clientSecretPublicKeyKEY1234567)
+                ]))
         scenario.clients.append(Client(id: movedAppID, teamID: recipientTeamID, kind: .native))
         scenario.appGroups.append(AppGroup(id: movedAppID, primaryAppID: movedAppID, clientIDs: [movedAppID]))
         scenario.transfers = [
-            TeamTransfer(fromTeamID: "ABCDE12345", toTeamID: recipientTeamID, acceptedAt: acceptedAt, clientIDs: [movedAppID])
+            TeamTransfer(
+                fromTeamID: "ABCDE12345", toTeamID: recipientTeamID, acceptedAt: acceptedAt, clientIDs: [movedAppID])
         ]
         return scenario
     }

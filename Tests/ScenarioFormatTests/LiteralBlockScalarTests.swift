@@ -25,7 +25,10 @@ struct LiteralBlockScalarTests {
         ("a: |\n  x\n  y\n\n\nb: 1", #"{p"a"@1:1: l"x\ny\n"@1:4, p"b"@6:1: p"1"@6:4}@1:1"#),
         ("a: |-\n  x\n\nb: 1", #"{p"a"@1:1: l"x"@1:4, p"b"@4:1: p"1"@4:4}@1:1"#),
         ("a: |+\n  x\n\n\nb: 1", #"{p"a"@1:1: l"x\n\n\n"@1:4, p"b"@5:1: p"1"@5:4}@1:1"#),
-        ("a: |  # comment\n    indented\n      more\n    # not a comment\n", #"{p"a"@1:1: l"indented\n  more\n# not a comment\n"@1:4}@1:1"#),
+        (
+            "a: |  # comment\n    indented\n      more\n    # not a comment\n",
+            #"{p"a"@1:1: l"indented\n  more\n# not a comment\n"@1:4}@1:1"#
+        ),
         ("a: |2\n    two extra\n  base", #"{p"a"@1:1: l"  two extra\nbase\n"@1:4}@1:1"#),
         ("a: |\nb: 1", #"{p"a"@1:1: l""@1:4, p"b"@2:1: p"1"@2:4}@1:1"#),
         ("- |\n  x\n- |-\n  y", #"[l"x\n"@1:3, l"y"@3:3]@1:1"#),

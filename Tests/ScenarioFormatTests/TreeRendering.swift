@@ -6,15 +6,17 @@ import ScenarioFormat
 func render(_ node: Node) -> String {
     switch node.kind {
     case .scalar(let text, let style):
-        let prefix = switch style {
-        case .plain: "p"
-        case .singleQuoted: "s"
-        case .doubleQuoted: "d"
-        case .literal: "l"
-        }
+        let prefix =
+            switch style {
+            case .plain: "p"
+            case .singleQuoted: "s"
+            case .doubleQuoted: "d"
+            case .literal: "l"
+            }
         return "\(prefix)\(text.debugDescription)@\(node.position)"
     case .mapping(let entries):
-        return "{" + entries.map { "\(render($0.key)): \(render($0.value))" }.joined(separator: ", ") + "}@\(node.position)"
+        return "{" + entries.map { "\(render($0.key)): \(render($0.value))" }.joined(separator: ", ")
+            + "}@\(node.position)"
     case .sequence(let items):
         return "[" + items.map(render).joined(separator: ", ") + "]@\(node.position)"
     }

@@ -23,9 +23,13 @@ struct TypedReaderTests {
         #expect(try value("+3").int() == 3)
         #expect(try value("-9223372036854775808").int() == Int64.min)
         #expect(try value("9223372036854775807").int() == Int64.max)
-        #expect(message({ try $0.int() }, "9223372036854775808") == "t.yaml:1:4: integer '9223372036854775808' is out of range")
+        #expect(
+            message({ try $0.int() }, "9223372036854775808")
+                == "t.yaml:1:4: integer '9223372036854775808' is out of range")
         #expect(message({ try $0.int() }, "12abc") == "t.yaml:1:4: expected an integer, found '12abc'")
-        #expect(message({ try $0.int() }, "\"42\"") == "t.yaml:1:4: expected an integer, found the quoted string '42' (remove the quotes)")
+        #expect(
+            message({ try $0.int() }, "\"42\"")
+                == "t.yaml:1:4: expected an integer, found the quoted string '42' (remove the quotes)")
         #expect(message({ try $0.int() }, "[1]") == "t.yaml:1:4: expected an integer, found a sequence")
         #expect(message({ try $0.int() }, String(repeating: "9", count: 500)).hasSuffix("is out of range"))
     }
@@ -33,9 +37,15 @@ struct TypedReaderTests {
     @Test func readsOnlyLowercaseTrueAndFalse() throws {
         #expect(try value("true").bool() == true)
         #expect(try value("false").bool() == false)
-        #expect(message({ try $0.bool() }, "yes") == "t.yaml:1:4: expected true or false, found 'yes' (YAML 1.2 booleans are only true and false)")
-        #expect(message({ try $0.bool() }, "off") == "t.yaml:1:4: expected true or false, found 'off' (YAML 1.2 booleans are only true and false)")
-        #expect(message({ try $0.bool() }, "True") == "t.yaml:1:4: expected true or false, found 'True' (booleans are lowercase)")
+        #expect(
+            message({ try $0.bool() }, "yes")
+                == "t.yaml:1:4: expected true or false, found 'yes' (YAML 1.2 booleans are only true and false)")
+        #expect(
+            message({ try $0.bool() }, "off")
+                == "t.yaml:1:4: expected true or false, found 'off' (YAML 1.2 booleans are only true and false)")
+        #expect(
+            message({ try $0.bool() }, "True")
+                == "t.yaml:1:4: expected true or false, found 'True' (booleans are lowercase)")
         #expect(message({ try $0.bool() }, "1") == "t.yaml:1:4: expected true or false, found '1'")
         #expect(try value("yes").string() == "yes")
     }
@@ -67,28 +77,48 @@ struct TypedReaderTests {
         #expect(message({ try $0.duration() }, "1.5h") == "t.yaml:1:4: \(expected), found '1.5h'")
         #expect(message({ try $0.duration() }, "-5s") == "t.yaml:1:4: \(expected), found '-5s'")
         #expect(message({ try $0.duration() }, "5 s") == "t.yaml:1:4: \(expected), found '5 s'")
-        #expect(message({ try $0.duration() }, "99999999999999d") == "t.yaml:1:4: duration '99999999999999d' is out of range")
+        #expect(
+            message({ try $0.duration() }, "99999999999999d")
+                == "t.yaml:1:4: duration '99999999999999d' is out of range")
         #expect(message({ try $0.duration() }, "{}") == "t.yaml:1:4: \(expected), found a mapping")
     }
 
     @Test func readsRFC3339Timestamps() throws {
         #expect(try value("2026-01-02T03:04:05Z").timestamp() == ScenarioTimestamp(secondsSinceEpoch: 1_767_323_045))
         #expect(try value("1970-01-01T00:00:00Z").timestamp() == ScenarioTimestamp(secondsSinceEpoch: 0))
-        #expect(try value("1969-12-31T23:59:59.5Z").timestamp() == ScenarioTimestamp(secondsSinceEpoch: -1, nanoseconds: 500_000_000))
-        #expect(try value("2026-01-02T05:04:05.123456789+02:00").timestamp()
-            == ScenarioTimestamp(secondsSinceEpoch: 1_767_323_045, nanoseconds: 123_456_789))
-        #expect(try value("2026-01-01T22:34:05-04:30").timestamp() == ScenarioTimestamp(secondsSinceEpoch: 1_767_323_045))
+        #expect(
+            try value("1969-12-31T23:59:59.5Z").timestamp()
+                == ScenarioTimestamp(secondsSinceEpoch: -1, nanoseconds: 500_000_000))
+        #expect(
+            try value("2026-01-02T05:04:05.123456789+02:00").timestamp()
+                == ScenarioTimestamp(secondsSinceEpoch: 1_767_323_045, nanoseconds: 123_456_789))
+        #expect(
+            try value("2026-01-01T22:34:05-04:30").timestamp() == ScenarioTimestamp(secondsSinceEpoch: 1_767_323_045))
         #expect(try value("2024-02-29T00:00:00Z").timestamp().secondsSinceEpoch == 1_709_164_800)
         #expect(try value("\"2000-03-01T00:00:00Z\"").timestamp().secondsSinceEpoch == 951_868_800)
         let expected = "expected an RFC 3339 timestamp like 2026-01-02T03:04:05Z"
         #expect(message({ try $0.timestamp() }, "2026-01-02") == "t.yaml:1:4: \(expected), found '2026-01-02'")
-        #expect(message({ try $0.timestamp() }, "2026-01-02 03:04:05Z") == "t.yaml:1:4: \(expected), found '2026-01-02 03:04:05Z'")
-        #expect(message({ try $0.timestamp() }, "2026-01-02T03:04:05") == "t.yaml:1:4: \(expected), found '2026-01-02T03:04:05'")
-        #expect(message({ try $0.timestamp() }, "2026-01-02T03:04:05.1234567891Z") == "t.yaml:1:4: \(expected), found '2026-01-02T03:04:05.1234567891Z'")
-        #expect(message({ try $0.timestamp() }, "2025-02-29T00:00:00Z") == "t.yaml:1:4: invalid timestamp '2025-02-29T00:00:00Z': day is out of range")
-        #expect(message({ try $0.timestamp() }, "2026-13-01T00:00:00Z") == "t.yaml:1:4: invalid timestamp '2026-13-01T00:00:00Z': month is out of range")
-        #expect(message({ try $0.timestamp() }, "2026-01-01T23:59:60Z") == "t.yaml:1:4: invalid timestamp '2026-01-01T23:59:60Z': second is out of range")
-        #expect(message({ try $0.timestamp() }, "2026-01-01T00:00:00+24:00") == "t.yaml:1:4: invalid timestamp '2026-01-01T00:00:00+24:00': offset hour is out of range")
+        #expect(
+            message({ try $0.timestamp() }, "2026-01-02 03:04:05Z")
+                == "t.yaml:1:4: \(expected), found '2026-01-02 03:04:05Z'")
+        #expect(
+            message({ try $0.timestamp() }, "2026-01-02T03:04:05")
+                == "t.yaml:1:4: \(expected), found '2026-01-02T03:04:05'")
+        #expect(
+            message({ try $0.timestamp() }, "2026-01-02T03:04:05.1234567891Z")
+                == "t.yaml:1:4: \(expected), found '2026-01-02T03:04:05.1234567891Z'")
+        #expect(
+            message({ try $0.timestamp() }, "2025-02-29T00:00:00Z")
+                == "t.yaml:1:4: invalid timestamp '2025-02-29T00:00:00Z': day is out of range")
+        #expect(
+            message({ try $0.timestamp() }, "2026-13-01T00:00:00Z")
+                == "t.yaml:1:4: invalid timestamp '2026-13-01T00:00:00Z': month is out of range")
+        #expect(
+            message({ try $0.timestamp() }, "2026-01-01T23:59:60Z")
+                == "t.yaml:1:4: invalid timestamp '2026-01-01T23:59:60Z': second is out of range")
+        #expect(
+            message({ try $0.timestamp() }, "2026-01-01T00:00:00+24:00")
+                == "t.yaml:1:4: invalid timestamp '2026-01-01T00:00:00+24:00': offset hour is out of range")
     }
 
     @Test func stringAndCollectionReaders() throws {
@@ -103,7 +133,8 @@ struct TypedReaderTests {
 
     @Test func requiredKeyReportsTheMapping() throws {
         let reader = try root("\n  team: x").mapping()
-        #expect(throws: ScenarioDiagnostic(file: "t.yaml", line: 2, column: 3, message: "missing required key 'users'")) {
+        #expect(throws: ScenarioDiagnostic(file: "t.yaml", line: 2, column: 3, message: "missing required key 'users'"))
+        {
             try reader.required("users")
         }
         #expect(reader.optional("users") == nil)

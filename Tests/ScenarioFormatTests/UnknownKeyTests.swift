@@ -7,12 +7,20 @@ struct UnknownKeyTests {
 
     @Test func suggestsTheNearestKey() throws {
         let node = try root("lifetme: 1h\nteam_id: X\nclinet_id: y\nredirect_uri: z\nzzz: 1")
-        #expect(throws: ScenarioDiagnostics([
-            ScenarioDiagnostic(file: "t.yaml", line: 1, column: 1, message: "unknown key 'lifetme' (did you mean 'lifetime'?)"),
-            ScenarioDiagnostic(file: "t.yaml", line: 3, column: 1, message: "unknown key 'clinet_id' (did you mean 'client_id'?)"),
-            ScenarioDiagnostic(file: "t.yaml", line: 4, column: 1, message: "unknown key 'redirect_uri' (did you mean 'redirect_uris'?)"),
-            ScenarioDiagnostic(file: "t.yaml", line: 5, column: 1, message: "unknown key 'zzz' (expected one of 'lifetime', 'team_id', 'client_id', 'redirect_uris')"),
-        ])) {
+        #expect(
+            throws: ScenarioDiagnostics([
+                ScenarioDiagnostic(
+                    file: "t.yaml", line: 1, column: 1, message: "unknown key 'lifetme' (did you mean 'lifetime'?)"),
+                ScenarioDiagnostic(
+                    file: "t.yaml", line: 3, column: 1, message: "unknown key 'clinet_id' (did you mean 'client_id'?)"),
+                ScenarioDiagnostic(
+                    file: "t.yaml", line: 4, column: 1,
+                    message: "unknown key 'redirect_uri' (did you mean 'redirect_uris'?)"),
+                ScenarioDiagnostic(
+                    file: "t.yaml", line: 5, column: 1,
+                    message: "unknown key 'zzz' (expected one of 'lifetime', 'team_id', 'client_id', 'redirect_uris')"),
+            ])
+        ) {
             try node.checkKeys(allowed: Self.allowed)
         }
     }
@@ -23,7 +31,11 @@ struct UnknownKeyTests {
     }
 
     @Test func checkingANonMappingIsAnError() {
-        #expect(throws: ScenarioDiagnostics([ScenarioDiagnostic(file: "t.yaml", line: 1, column: 1, message: "expected a mapping, found a sequence")])) {
+        #expect(
+            throws: ScenarioDiagnostics([
+                ScenarioDiagnostic(file: "t.yaml", line: 1, column: 1, message: "expected a mapping, found a sequence")
+            ])
+        ) {
             try root("- a").checkKeys(allowed: Self.allowed)
         }
     }

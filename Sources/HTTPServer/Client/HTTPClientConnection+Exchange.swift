@@ -1,7 +1,8 @@
 extension HTTPClientConnection {
     /// Sends a request and reads its final response (skipping `100 Continue`).
     /// - Parameter keepAlive: false adds `Connection: close`.
-    public func send(_ request: HTTPClientRequest, keepAlive: Bool = true) throws(HTTPClientError) -> HTTPClientResponse {
+    public func send(_ request: HTTPClientRequest, keepAlive: Bool = true) throws(HTTPClientError) -> HTTPClientResponse
+    {
         try write(request.serialized(host: hostHeader, keepAlive: keepAlive))
         while true {
             let response = try readResponse(method: request.method)
@@ -50,7 +51,8 @@ extension HTTPClientConnection {
             }
             guard try fill() else {
                 throw HTTPClientError(
-                    kind: .connectionClosed, message: "connection closed after \(inbound.count) bytes, before a response head")
+                    kind: .connectionClosed,
+                    message: "connection closed after \(inbound.count) bytes, before a response head")
             }
         }
     }
@@ -105,7 +107,8 @@ extension HTTPClientConnection {
         guard !lines.isEmpty else { throw HTTPClientError(kind: .malformedResponse, message: "empty response head") }
         let statusLine = lines.removeFirst()
         let parts = statusLine.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
-        guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), parts[1].utf8.count == 3, let status = Int(parts[1]) else {
+        guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), parts[1].utf8.count == 3, let status = Int(parts[1])
+        else {
             throw HTTPClientError(kind: .malformedResponse, message: "bad status line '\(statusLine)'")
         }
         var headers = HTTPHeaders()

@@ -31,7 +31,8 @@ public final class HTTPClientConnection {
             let code = errno
             guard code == EINPROGRESS || code == EINTR else {
                 Syscall.close(fd)
-                throw HTTPClientError(kind: .connectFailed, message: "connect to \(host):\(port): \(SocketError.message(for: code))")
+                throw HTTPClientError(
+                    kind: .connectFailed, message: "connect to \(host):\(port): \(SocketError.message(for: code))")
             }
             do {
                 try wait(for: Int16(POLLOUT))
@@ -44,7 +45,8 @@ public final class HTTPClientConnection {
             getsockopt(fd, SOL_SOCKET, SO_ERROR, &soError, &length)
             if soError != 0 {
                 Syscall.close(fd)
-                throw HTTPClientError(kind: .connectFailed, message: "connect to \(host):\(port): \(SocketError.message(for: soError))")
+                throw HTTPClientError(
+                    kind: .connectFailed, message: "connect to \(host):\(port): \(SocketError.message(for: soError))")
             }
         }
     }

@@ -56,7 +56,9 @@ extension EventLoop {
         connections[Int(fd)] = connection
         connectionCount += 1
         guard attachTLS(connection) else { return }
-        setDeadline(connection, now + MonotonicClock.nanoseconds(milliseconds: context.configuration.idleTimeoutMilliseconds), .idle)
+        setDeadline(
+            connection, now + MonotonicClock.nanoseconds(milliseconds: context.configuration.idleTimeoutMilliseconds),
+            .idle)
     }
 
     static let overCapacityResponse: [UInt8] = {

@@ -82,11 +82,15 @@ extension EventLoop {
             close(connection)
         } else if connection.parser.isReadingBody {
             if connection.deadlineKind != .body {
-                setDeadline(connection, now + MonotonicClock.nanoseconds(milliseconds: configuration.bodyTimeoutMilliseconds), .body)
+                setDeadline(
+                    connection, now + MonotonicClock.nanoseconds(milliseconds: configuration.bodyTimeoutMilliseconds),
+                    .body)
             }
         } else if connection.parser.hasPartialRequest {
             if connection.deadlineKind != .header {
-                setDeadline(connection, now + MonotonicClock.nanoseconds(milliseconds: configuration.headerTimeoutMilliseconds), .header)
+                setDeadline(
+                    connection, now + MonotonicClock.nanoseconds(milliseconds: configuration.headerTimeoutMilliseconds),
+                    .header)
             }
         }
     }

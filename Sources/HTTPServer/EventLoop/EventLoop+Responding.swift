@@ -8,7 +8,7 @@ extension EventLoop {
         let response = context.responder.respond(to: request)
         let includeBody = request.method != "HEAD"
         if !request.keepAlive || response.asksToClose { connection.closeAfterWrite = true }
-        let keepAliveHeader = request.version == .http1_0 && !connection.closeAfterWrite
+        let keepAliveHeader = request.version == .http10 && !connection.closeAfterWrite
         connection.exchange = Connection.Exchange(
             method: request.method, target: request.target, status: response.status, started: started,
             logFields: response.logFields)
@@ -17,9 +17,12 @@ extension EventLoop {
         case .normal:
             let close = connection.closeAfterWrite
             guard
-                queue(connection, {
-                    response.serialize(into: &$0, includeBody: includeBody, close: close, keepAliveHeader: keepAliveHeader)
-                })
+                queue(
+                    connection,
+                    {
+                        response.serialize(
+                            into: &$0, includeBody: includeBody, close: close, keepAliveHeader: keepAliveHeader)
+                    })
             else { return }
             connection.phase = .writing
             flushResponse(connection)
@@ -38,11 +41,13 @@ extension EventLoop {
         case .truncatedBody:
             let close = connection.closeAfterWrite
             guard
-                queue(connection, { bytes in
-                    let layout = response.serialize(
-                        into: &bytes, includeBody: includeBody, close: close, keepAliveHeader: keepAliveHeader)
-                    bytes.removeLast(layout.bodyLength - layout.bodyLength / 2)
-                })
+                queue(
+                    connection,
+                    { bytes in
+                        let layout = response.serialize(
+                            into: &bytes, includeBody: includeBody, close: close, keepAliveHeader: keepAliveHeader)
+                        bytes.removeLast(layout.bodyLength - layout.bodyLength / 2)
+                    })
             else { return }
             connection.closeAfterWrite = true
             connection.phase = .writing
@@ -50,9 +55,12 @@ extension EventLoop {
         case .slowBody(let chunkSize, let intervalMilliseconds):
             let close = connection.closeAfterWrite
             guard
-                queue(connection, {
-                    response.serialize(into: &$0, includeBody: includeBody, close: close, keepAliveHeader: keepAliveHeader)
-                })
+                queue(
+                    connection,
+                    {
+                        response.serialize(
+                            into: &$0, includeBody: includeBody, close: close, keepAliveHeader: keepAliveHeader)
+                    })
             else { return }
             connection.phase = .dribbling(
                 chunkSize: max(1, chunkSize), interval: MonotonicClock.nanoseconds(milliseconds: intervalMilliseconds))
@@ -65,7 +73,10 @@ extension EventLoop {
     func reject(_ connection: Connection, status: Int, reason: String) {
         connection.exchange = Connection.Exchange(method: "-", target: "-", status: status, started: now)
         connection.closeAfterWrite = true
-        guard queue(connection, { HTTPResponse.plainText(status: status, reason).serialize(into: &$0, includeBody: true, close: true) })
+        guard
+            queue(
+                connection,
+                { HTTPResponse.plainText(status: status, reason).serialize(into: &$0, includeBody: true, close: true) })
         else { return }
         connection.phase = .writing
         flushResponse(connection)
@@ -76,9 +87,12 @@ extension EventLoop {
         guard case .delayed(let response, let includeBody, let keepAliveHeader) = connection.phase else { return }
         let close = connection.closeAfterWrite
         guard
-            queue(connection, {
-                response.serialize(into: &$0, includeBody: includeBody, close: close, keepAliveHeader: keepAliveHeader)
-            })
+            queue(
+                connection,
+                {
+                    response.serialize(
+                        into: &$0, includeBody: includeBody, close: close, keepAliveHeader: keepAliveHeader)
+                })
         else { return }
         connection.phase = .writing
         flushResponse(connection)

@@ -23,7 +23,8 @@ extension EventLoop {
                 connection.deadline = .max
                 fire(kind, for: connection)
             } else if connection.deadline != .max && connection.deadline < connection.armedDeadline {
-                timers.push(TimerHeap.Entry(deadline: connection.deadline, fd: connection.fd, serial: connection.serial))
+                timers.push(
+                    TimerHeap.Entry(deadline: connection.deadline, fd: connection.fd, serial: connection.serial))
                 connection.armedDeadline = connection.deadline
             }
         }

@@ -45,7 +45,8 @@ extension EventLoop {
         case .pending:
             setInterest(connection, csys_EPOLLOUT)
             setDeadline(
-                connection, now + MonotonicClock.nanoseconds(milliseconds: context.configuration.idleTimeoutMilliseconds),
+                connection,
+                now + MonotonicClock.nanoseconds(milliseconds: context.configuration.idleTimeoutMilliseconds),
                 .writeStall)
         case .complete:
             responseWritten(connection)
@@ -77,7 +78,8 @@ extension EventLoop {
         connection.phase = .reading
         setInterest(connection, csys_EPOLLIN | csys_EPOLLRDHUP)
         setDeadline(
-            connection, now + MonotonicClock.nanoseconds(milliseconds: context.configuration.idleTimeoutMilliseconds), .idle)
+            connection, now + MonotonicClock.nanoseconds(milliseconds: context.configuration.idleTimeoutMilliseconds),
+            .idle)
     }
 
     /// Lingering close (RFC 9112 §9.6): shut the write side so the client sees the whole response and EOF,

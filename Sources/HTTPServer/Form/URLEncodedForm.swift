@@ -12,7 +12,8 @@ public enum URLEncodedForm {
     }
 
     /// Decodes `a=1&b=2` into ordered pairs. Bad percent-escapes or invalid UTF-8 throw.
-    public static func decode(_ bytes: some Collection<UInt8>) throws(DecodingError) -> [(name: String, value: String)] {
+    public static func decode(_ bytes: some Collection<UInt8>) throws(DecodingError) -> [(name: String, value: String)]
+    {
         let input = Array(bytes)
         var pairs: [(name: String, value: String)] = []
         var segmentStart = 0

@@ -116,13 +116,13 @@ enum HeadParser {
             if contentLength != nil { throw Failure(400, "both Transfer-Encoding and Content-Length") }
             throw Failure(411, "Transfer-Encoding is not accepted; send Content-Length")
         }
-        if version == .http1_1 && !sawHost { throw Failure(400, "missing Host field") }
+        if version == .http11 && !sawHost { throw Failure(400, "missing Host field") }
         let length = contentLength ?? 0
         if length > limits.maxBodyBytes { throw Failure(413, "request body larger than \(limits.maxBodyBytes) bytes") }
-        let keepAlive = version == .http1_1 ? !connectionClose : (connectionKeepAlive && !connectionClose)
+        let keepAlive = version == .http11 ? !connectionClose : (connectionKeepAlive && !connectionClose)
         return Head(
             method: method, target: target, version: version, headers: headers, contentLength: length,
-            keepAlive: keepAlive, expectsContinue: expectsContinue && version == .http1_1 && length > 0)
+            keepAlive: keepAlive, expectsContinue: expectsContinue && version == .http11 && length > 0)
     }
 
     /// `Content-Length = 1*DIGIT` (RFC 9110 §8.6), with the digit count bounded before accumulating.
@@ -147,7 +147,8 @@ enum HeadParser {
     static func scanConnectionTokens(_ value: UnsafeBufferPointer<UInt8>, close: inout Bool, keepAlive: inout Bool) {
         var i = 0
         while i < value.count {
-            while i < value.count && (value[i] == ASCII.space || value[i] == ASCII.tab || value[i] == UInt8(ascii: ",")) {
+            while i < value.count && (value[i] == ASCII.space || value[i] == ASCII.tab || value[i] == UInt8(ascii: ","))
+            {
                 i += 1
             }
             let tokenStart = i

@@ -35,7 +35,8 @@ enum RequestLine {
     /// `HTTP-version = "HTTP/" DIGIT "." DIGIT`; 1.0 and 1.1 are served, other well-formed versions get 505.
     static func parseVersion(_ bytes: UnsafeBufferPointer<UInt8>) throws(HeadParser.Failure) -> HTTPVersion {
         guard bytes.count == 8, bytes[0] == UInt8(ascii: "H"), bytes[1] == UInt8(ascii: "T"),
-            bytes[2] == UInt8(ascii: "T"), bytes[3] == UInt8(ascii: "P"), bytes[4] == UInt8(ascii: "/"), bytes[6] == UInt8(ascii: "."),
+            bytes[2] == UInt8(ascii: "T"), bytes[3] == UInt8(ascii: "P"), bytes[4] == UInt8(ascii: "/"),
+            bytes[6] == UInt8(ascii: "."),
             let major = digit(bytes[5]), let minor = digit(bytes[7])
         else { throw HeadParser.Failure(400, "malformed HTTP version") }
         guard major == 1, minor <= 1 else {

@@ -80,7 +80,8 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// Shuts several servers down in parallel (an HTTP and an HTTPS listener drain within one grace period).
     public static func shutdown(_ servers: [HTTPServer]) {
-        let stopping: [(threads: [pthread_t], wakeFDs: [Int32], context: ServerContext)] = servers.compactMap { server in
+        let stopping: [(threads: [pthread_t], wakeFDs: [Int32], context: ServerContext)] = servers.compactMap {
+            server in
             let threads: [pthread_t] = server.state.withLock { run in
                 guard run.started, !run.stopped else { return [] }
                 run.stopped = true

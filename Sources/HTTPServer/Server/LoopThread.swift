@@ -12,12 +12,14 @@ enum LoopThread {
     static func start(_ loop: EventLoop) -> pthread_t? {
         let handoff = Unmanaged.passRetained(Handoff(loop)).toOpaque()
         var thread = pthread_t()
-        let result = pthread_create(&thread, nil, { raw in
-            guard let raw else { return nil }
-            let handoff = Unmanaged<Handoff>.fromOpaque(raw).takeRetainedValue()
-            handoff.loop.run()
-            return nil
-        }, handoff)
+        let result = pthread_create(
+            &thread, nil,
+            { raw in
+                guard let raw else { return nil }
+                let handoff = Unmanaged<Handoff>.fromOpaque(raw).takeRetainedValue()
+                handoff.loop.run()
+                return nil
+            }, handoff)
         guard result == 0 else {
             Unmanaged<Handoff>.fromOpaque(handoff).release()
             return nil

@@ -10,7 +10,8 @@ enum Listener {
     static func bind(host: String, port: Int, count: Int) throws(HTTPServerError) -> (fds: [Int32], port: Int) {
         guard var address = SocketAddress.resolve(host: host, port: port) else {
             throw HTTPServerError(
-                kind: .invalidAddress, message: "invalid listen address '\(host)' port \(port): not an IP address or known host")
+                kind: .invalidAddress,
+                message: "invalid listen address '\(host)' port \(port): not an IP address or known host")
         }
         if port != 0 {
             // SO_REUSEPORT would silently share the port with another process of the same user; probe first.
@@ -32,7 +33,8 @@ enum Listener {
     static func makeListener(_ address: SocketAddress, host: String) throws(HTTPServerError) -> Int32 {
         let fd = socket(address.family, csys_SOCK_STREAM | csys_SOCK_NONBLOCK | csys_SOCK_CLOEXEC, 0)
         guard fd >= 0 else {
-            throw HTTPServerError(kind: .systemResource, message: "socket: \(SocketError(errno: errno, function: "socket"))")
+            throw HTTPServerError(
+                kind: .systemResource, message: "socket: \(SocketError(errno: errno, function: "socket"))")
         }
         do {
             try Syscall.setOption(fd, SOL_SOCKET, SO_REUSEADDR, 1)

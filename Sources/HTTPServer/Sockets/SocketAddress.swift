@@ -21,7 +21,10 @@ struct SocketAddress: Sendable {
         var chosen: UnsafeMutablePointer<addrinfo>? = nil
         var cursor: UnsafeMutablePointer<addrinfo>? = first
         while let entry = cursor {
-            if entry.pointee.ai_family == AF_INET { chosen = entry; break }
+            if entry.pointee.ai_family == AF_INET {
+                chosen = entry
+                break
+            }
             if chosen == nil && entry.pointee.ai_family == AF_INET6 { chosen = entry }
             cursor = entry.pointee.ai_next
         }

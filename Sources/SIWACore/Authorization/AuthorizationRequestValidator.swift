@@ -46,7 +46,9 @@ public struct AuthorizationRequestValidator: Sendable {
 
         let responseMode: AuthorizationRequest.ResponseMode
         if let raw = value("response_mode") {
-            guard let mode = AuthorizationRequest.ResponseMode(rawValue: raw) else { return .failure(.invalidResponseMode) }
+            guard let mode = AuthorizationRequest.ResponseMode(rawValue: raw) else {
+                return .failure(.invalidResponseMode)
+            }
             responseMode = mode
         } else {
             switch scenario.settings.defaultResponseMode {

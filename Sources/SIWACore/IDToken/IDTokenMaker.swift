@@ -32,11 +32,14 @@ public struct IDTokenMaker: Sendable {
         for grant: AuthorizationGrant, user: UserProfile, issuedAt now: Int64, companion: Companion
     ) throws(JOSEError) -> String {
         let header = JSONObject([("kid", .string(keyID)), ("alg", .string("RS256"))])
-        return try JWS.sign(header: header, payload: claims(for: grant, user: user, issuedAt: now, companion: companion), with: key)
+        return try JWS.sign(
+            header: header, payload: claims(for: grant, user: user, issuedAt: now, companion: companion), with: key)
     }
 
     /// The claim set, in Apple's order.
-    public func claims(for grant: AuthorizationGrant, user: UserProfile, issuedAt now: Int64, companion: Companion) -> JSONObject {
+    public func claims(for grant: AuthorizationGrant, user: UserProfile, issuedAt now: Int64, companion: Companion)
+        -> JSONObject
+    {
         var claims = JSONObject()
         claims["iss"] = .string(settings.issuer)
         claims["aud"] = .string(grant.clientID)

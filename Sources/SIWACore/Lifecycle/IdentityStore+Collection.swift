@@ -24,7 +24,8 @@ extension IdentityStore {
             state.codes = Dictionary(uniqueKeysWithValues: keep.map { ($0.key, $0.value) })
         }
         if state.accessTokens.count > limits.maxAccessTokens {
-            let keep = state.accessTokens.sorted { $0.value.issuedAt > $1.value.issuedAt }.prefix(limits.maxAccessTokens / 2)
+            let keep = state.accessTokens.sorted { $0.value.issuedAt > $1.value.issuedAt }.prefix(
+                limits.maxAccessTokens / 2)
             state.accessTokens = Dictionary(uniqueKeysWithValues: keep.map { ($0.key, $0.value) })
         }
         if state.refreshTokens.count > limits.maxRefreshTokens {

@@ -57,12 +57,15 @@ extension IdentityStore {
             noteMutation(&state, now: now)
             return .success(
                 IssuedTokens(
-                    accessToken: accessToken, refreshToken: nil, grant: grant, accessTokenExpiresIn: accessTokenLifetime))
+                    accessToken: accessToken, refreshToken: nil, grant: grant, accessTokenExpiresIn: accessTokenLifetime
+                ))
         }
     }
 
     /// Issues a `client_credentials` access token (scope `user.migration`) for the team-transfer flow.
-    public func issueClientCredentialsToken(clientID: String, scope: String, now: Int64) -> (token: String, expiresIn: Int64) {
+    public func issueClientCredentialsToken(clientID: String, scope: String, now: Int64) -> (
+        token: String, expiresIn: Int64
+    ) {
         let accessToken = identifiers.makeAccessToken()
         state.withLock { state in
             state.accessTokens[accessToken] = AccessTokenRecord(

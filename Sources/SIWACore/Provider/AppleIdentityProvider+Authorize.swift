@@ -24,7 +24,9 @@ extension AppleIdentityProvider {
     /// The user continues: record consent, issue a code (and id_token with `c_hash` for `code id_token`).
     ///
     /// Web flow: no `real_user_status` (Apple sends it only to native first sign-ins).
-    public func authorize(_ request: AuthorizationRequest, as user: UserProfile) throws(JOSEError) -> AuthorizationResponse {
+    public func authorize(_ request: AuthorizationRequest, as user: UserProfile) throws(JOSEError)
+        -> AuthorizationResponse
+    {
         let now = clock.nowSeconds
         let snapshot = self.snapshot
         let scenario = snapshot.scenario

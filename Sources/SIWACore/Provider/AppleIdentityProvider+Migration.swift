@@ -60,7 +60,8 @@ extension AppleIdentityProvider {
             throw EndpointFailure(.invalidRequest("Invalid target"), reason: "target '\(target)'")
         }
         guard let user = scenario.users.first(where: { scenario.sub(of: $0, inTeam: client.teamID) == sub }) else {
-            throw EndpointFailure(.invalidRequest("Invalid sub"), reason: "no user with sub '\(sub)' in team \(client.teamID)")
+            throw EndpointFailure(
+                .invalidRequest("Invalid sub"), reason: "no user with sub '\(sub)' in team \(client.teamID)")
         }
         guard user.credentialState != .revoked else {
             throw EndpointFailure(.invalidRequest("The user has revoked authorization"), reason: "user '\(user.id)'")
@@ -68,7 +69,8 @@ extension AppleIdentityProvider {
         if let transfer = scenario.transfers.first(where: { $0.fromTeamID == client.teamID && $0.toTeamID == target }),
             !transfer.allowsCreatingTransferSubs(now: now)
         {
-            throw EndpointFailure(.invalidRequest("The transfer window has closed"), reason: "accepted at \(transfer.acceptedAt)")
+            throw EndpointFailure(
+                .invalidRequest("The transfer window has closed"), reason: "accepted at \(transfer.acceptedAt)")
         }
         let value = scenario.transferSub(of: user, from: client.teamID, to: target)
         return .object(JSONObject([("transfer_sub", .string(value))]))
@@ -80,19 +82,23 @@ extension AppleIdentityProvider {
     ) throws(EndpointFailure) -> JSONValue {
         let transfers = scenario.transfers.filter { $0.toTeamID == client.teamID }
         guard !transfers.isEmpty else {
-            throw EndpointFailure(.invalidRequest("Invalid transfer_sub"), reason: "no transfer into team \(client.teamID)")
+            throw EndpointFailure(
+                .invalidRequest("Invalid transfer_sub"), reason: "no transfer into team \(client.teamID)")
         }
         for transfer in transfers {
-            guard let user = scenario.users.first(where: {
-                scenario.transferSub(of: $0, from: transfer.fromTeamID, to: transfer.toTeamID) == transferSub
-            }) else { continue }
+            guard
+                let user = scenario.users.first(where: {
+                    scenario.transferSub(of: $0, from: transfer.fromTeamID, to: transfer.toTeamID) == transferSub
+                })
+            else { continue }
             guard transfer.isWithinExchangeWindow(now: now) else {
                 throw EndpointFailure(
                     .invalidRequest("The transfer window has closed"),
                     reason: "accepted at \(transfer.acceptedAt), now \(now)")
             }
             guard user.credentialState != .revoked else {
-                throw EndpointFailure(.invalidRequest("The user has revoked authorization"), reason: "user '\(user.id)'")
+                throw EndpointFailure(
+                    .invalidRequest("The user has revoked authorization"), reason: "user '\(user.id)'")
             }
             var object = JSONObject([("sub", .string(scenario.sub(of: user, inTeam: client.teamID)))])
             if user.privateEmail, let relay = scenario.relayEmail(of: user, inTeam: client.teamID) {

@@ -21,7 +21,9 @@ extension AppleIdentityProvider {
             } catch {
                 throw EndpointFailure(.invalidClient, reason: error.description)
             }
-            return store.revoke(token, clientID: clientID, hint: hint, now: clock.nowSeconds).mapError { EndpointFailure($0) }
+            return store.revoke(token, clientID: clientID, hint: hint, now: clock.nowSeconds).mapError {
+                EndpointFailure($0)
+            }
         } catch {
             return .failure(error)
         }

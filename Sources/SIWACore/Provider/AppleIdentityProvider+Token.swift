@@ -38,7 +38,8 @@ extension AppleIdentityProvider {
     private func tokenThrowing(_ form: FormFields) throws(EndpointFailure) -> TokenResponse {
         let grantType = form["grant_type"]
         guard let grantType, ["authorization_code", "refresh_token", "client_credentials"].contains(grantType) else {
-            throw EndpointFailure(.unsupportedGrantType(), reason: "grant_type \(grantType.map { "'\($0)'" } ?? "missing")")
+            throw EndpointFailure(
+                .unsupportedGrantType(), reason: "grant_type \(grantType.map { "'\($0)'" } ?? "missing")")
         }
         let clientID = try form.required("client_id")
         let secret = try form.required("client_secret")
@@ -56,7 +57,9 @@ extension AppleIdentityProvider {
             return try response(for: tokens, now: now)
         case "refresh_token":
             let refreshToken = try form.required("refresh_token")
-            let tokens = try store.refresh(refreshToken, clientID: clientID, now: now).get(orThrow: { EndpointFailure($0) })
+            let tokens = try store.refresh(refreshToken, clientID: clientID, now: now).get(orThrow: {
+                EndpointFailure($0)
+            })
             return try response(for: tokens, now: now)
         default:
             guard let scope = form["scope"], !scope.isEmpty else {
@@ -77,7 +80,8 @@ extension AppleIdentityProvider {
         let idToken: String
         do {
             idToken = try snapshot.idTokens.makeIDToken(
-                for: tokens.grant, user: snapshot.scenario.view(of: user, forClient: tokens.grant.clientID, now: now), issuedAt: now, companion: .accessToken(tokens.accessToken))
+                for: tokens.grant, user: snapshot.scenario.view(of: user, forClient: tokens.grant.clientID, now: now),
+                issuedAt: now, companion: .accessToken(tokens.accessToken))
         } catch {
             throw EndpointFailure.internalError("id_token signing failed: \(error.message)")
         }

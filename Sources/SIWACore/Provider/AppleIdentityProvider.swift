@@ -44,7 +44,8 @@ public final class AppleIdentityProvider: Sendable {
     static func makeSnapshot(
         scenario: Scenario, clock: any SIWAClock, random: (any RandomSource)?, limits: IdentityStore.Limits
     ) throws(ScenarioKeyError) -> ProviderSnapshot {
-        let source: any RandomSource = random ?? scenario.seed.map { SeededRandomSource(seed: $0) } ?? SystemRandomSource()
+        let source: any RandomSource =
+            random ?? scenario.seed.map { SeededRandomSource(seed: $0) } ?? SystemRandomSource()
         let identifiers = IdentifierGenerator(random: source)
         let store = IdentityStore(settings: scenario.settings, identifiers: identifiers, limits: limits)
         store.seedReturningUsers(of: scenario, now: clock.nowSeconds)

@@ -42,7 +42,10 @@ extension AppleIdentityProvider {
     /// retired: sign with another one first.
     public func retireKey(kid: String) throws(ProviderChangeError) {
         try changeKey(kid) { key throws(ProviderChangeError) in
-            if key.signs { throw ProviderChangeError(.conflict, field: "kid", "'\(kid)' signs id_tokens; make another key sign first") }
+            if key.signs {
+                throw ProviderChangeError(
+                    .conflict, field: "kid", "'\(kid)' signs id_tokens; make another key sign first")
+            }
             key.published = false
         }
     }
@@ -61,7 +64,9 @@ extension AppleIdentityProvider {
         }
     }
 
-    private func changeKey(_ kid: String, _ edit: (inout SigningKey) throws(ProviderChangeError) -> Void) throws(ProviderChangeError) {
+    private func changeKey(_ kid: String, _ edit: (inout SigningKey) throws(ProviderChangeError) -> Void)
+        throws(ProviderChangeError)
+    {
         try change(rebuildKeys: true) { (scenario, _) throws(ProviderChangeError) in
             guard let index = scenario.signingKeys.keys.firstIndex(where: { $0.kid == kid }) else {
                 throw ProviderChangeError(.notFound, field: "kid", "unknown key '\(kid)'")

@@ -26,7 +26,8 @@ extension AppleIdentityProvider {
             throw ProviderChangeError(.invalid, field: "timeout_ms", "must be from 1 to 120000")
         }
         if !["account-delete", "account-deleted"].contains(settings.accountDeletionType) {
-            throw ProviderChangeError(.invalid, field: "account_deletion_type", "must be account-delete or account-deleted")
+            throw ProviderChangeError(
+                .invalid, field: "account_deletion_type", "must be account-delete or account-deleted")
         }
         try change { (scenario, _) throws(ProviderChangeError) in scenario.settings.notifications = settings }
     }

@@ -17,7 +17,9 @@ extension AppleIdentityProvider {
                 guard let found = scenario.user(matching: name)?.user,
                     let index = scenario.users.firstIndex(where: { $0.id == found.id })
                 else { throw .unknownUser(name) }
-                if let email = change.email, email.isEmpty { throw ProviderChangeError(.invalid, field: "email", "must not be empty") }
+                if let email = change.email, email.isEmpty {
+                    throw ProviderChangeError(.invalid, field: "email", "must not be empty")
+                }
                 let updated = change.applied(to: found)
                 scenario.users[index] = updated
                 return (found, updated)
@@ -30,7 +32,8 @@ extension AppleIdentityProvider {
         var events: [UserEvent] = []
         let groups = store.consentGroupIDs(userID: result.after.id, includingRevoked: true)
         if let state = change.credentialState, state == .revoked, result.before.credentialState != .revoked {
-            events.append(UserEvent(kind: .consentRevoked, user: result.after, appGroupIDs: groups, timeMilliseconds: now))
+            events.append(
+                UserEvent(kind: .consentRevoked, user: result.after, appGroupIDs: groups, timeMilliseconds: now))
         }
         if result.before.emailForwardingEnabled != result.after.emailForwardingEnabled {
             let kind: UserEvent.Kind = result.after.emailForwardingEnabled ? .emailEnabled : .emailDisabled
@@ -49,7 +52,9 @@ extension AppleIdentityProvider {
             var user = user
             user.sub = sub
             if user.id.isEmpty { throw ProviderChangeError(.invalid, field: "id", "must not be empty") }
-            if scenario.user(id: user.id) != nil { throw ProviderChangeError(.conflict, field: "id", "user '\(user.id)' already exists") }
+            if scenario.user(id: user.id) != nil {
+                throw ProviderChangeError(.conflict, field: "id", "user '\(user.id)' already exists")
+            }
             scenario.users.append(user)
             return user
         }
@@ -100,7 +105,8 @@ extension AppleIdentityProvider {
 extension AppleIdentityProvider {
     /// A new sign-in re-establishes a user flagged `revoked` or `notFound` (they authorized again).
     func noteSignIn(userID: String) {
-        guard let user = scenario.user(id: userID), user.credentialState == .revoked || user.credentialState == .notFound
+        guard let user = scenario.user(id: userID),
+            user.credentialState == .revoked || user.credentialState == .notFound
         else { return }
         _ = try? change { (scenario, _) throws(ProviderChangeError) in
             if let index = scenario.users.firstIndex(where: { $0.id == userID }) {

@@ -36,7 +36,11 @@ public final class AdjustableClock: ControllableClock {
 
     public func advance(milliseconds: Int64) {
         state.withLock { state in
-            if let frozen = state.frozenAt { state.frozenAt = frozen + milliseconds } else { state.offset += milliseconds }
+            if let frozen = state.frozenAt {
+                state.frozenAt = frozen + milliseconds
+            } else {
+                state.offset += milliseconds
+            }
         }
     }
 
@@ -68,7 +72,10 @@ public final class AdjustableClock: ControllableClock {
 
 /// A `ManualClock` is always frozen; thawing it is a no-op (tests keep full control of time).
 extension ManualClock: ControllableClock {
-    public func set(milliseconds: Int64) { set(seconds: 0); advance(milliseconds: milliseconds) }
+    public func set(milliseconds: Int64) {
+        set(seconds: 0)
+        advance(milliseconds: milliseconds)
+    }
     public func setFrozen(_ frozen: Bool) {}
     public var isFrozen: Bool { true }
     public func reset(initialMilliseconds: Int64) { set(milliseconds: initialMilliseconds) }

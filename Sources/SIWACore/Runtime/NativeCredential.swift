@@ -73,7 +73,8 @@ extension AppleIdentityProvider {
         let scenario = snapshot.scenario
         guard let client = scenario.client(id: clientID) else { throw .unknownClient(clientID) }
         guard client.kind == .native else {
-            throw ProviderChangeError(.invalid, field: "client_id", "'\(clientID)' is a Services ID; native credentials come from App IDs")
+            throw ProviderChangeError(
+                .invalid, field: "client_id", "'\(clientID)' is a Services ID; native credentials come from App IDs")
         }
         guard let user = scenario.user(matching: value)?.user else { throw .unknownUser(value) }
         let groupID = scenario.consentGroupID(forClient: clientID)

@@ -57,7 +57,8 @@ extension AppleIdentityProvider {
             guard scenario.client(id: clientID) != nil else { throw .unknownClient(clientID) }
             let group = scenario.consentGroupID(forClient: clientID)
             guard scenario.appGroups.first(where: { $0.id == group })?.notificationURL != nil else {
-                throw ProviderChangeError(.conflict, field: "client_id", "app group '\(group)' has no notification endpoint")
+                throw ProviderChangeError(
+                    .conflict, field: "client_id", "app group '\(group)' has no notification endpoint")
             }
             groups = [group]
         } else {

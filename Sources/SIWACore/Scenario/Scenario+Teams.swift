@@ -56,7 +56,9 @@ extension Scenario {
         var copy = user
         copy.sub = sub(of: user, inTeam: client.teamID)
         copy.relayEmail = relayEmail(of: user, inTeam: client.teamID)
-        if copy.transferSub == nil, let transfer = transfer(ofClient: clientID), transfer.isWithinExchangeWindow(now: now) {
+        if copy.transferSub == nil, let transfer = transfer(ofClient: clientID),
+            transfer.isWithinExchangeWindow(now: now)
+        {
             copy.transferSub = transferSub(of: user, from: transfer.fromTeamID, to: transfer.toTeamID)
         }
         return copy

@@ -48,8 +48,10 @@ public struct ScenarioKeys: Sendable {
         self.signingKey = privateKeys[signing.kid]!
         self.publicKeys = publicKeys
         self.teamKeys = teamKeys
-        self.jwksBytes = JWKS(keys: scenario.signingKeys.publishedKeys.compactMap { publicKeys[$0.kid]?.jwk(kid: $0.kid) })
-            .serialized()
+        self.jwksBytes = JWKS(
+            keys: scenario.signingKeys.publishedKeys.compactMap { publicKeys[$0.kid]?.jwk(kid: $0.kid) }
+        )
+        .serialized()
     }
 }
 

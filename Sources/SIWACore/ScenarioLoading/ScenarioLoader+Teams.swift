@@ -56,7 +56,9 @@ extension ScenarioLoader {
             ]
             return SigningKeySet(
                 keys: (0..<Int(count)).map { index in
-                    SigningKey(kid: kids[index], privateKeyPEM: generatedPEM(kid: kids[index]), published: true, signs: index == 0)
+                    SigningKey(
+                        kid: kids[index], privateKeyPEM: generatedPEM(kid: kids[index]), published: true,
+                        signs: index == 0)
                 })
         }
         guard let items = context.sequence(node, at: "signing_keys") else { return SigningKeySet() }

@@ -22,7 +22,8 @@ extension ControlEndpoints {
             throw .invalid("body", "give exactly one of advance, set, freeze")
         }
         guard let clock = provider.controllableClock else {
-            throw ControlFailure(status: 409, error: "conflict", field: "clock", "this server's clock cannot be changed")
+            throw ControlFailure(
+                status: 409, error: "conflict", field: "clock", "this server's clock cannot be changed")
         }
         let now = clock.nowMilliseconds
         let range: ClosedRange<Int64> = 0...TimeText.maximumMilliseconds
@@ -34,7 +35,8 @@ extension ControlEndpoints {
                 milliseconds = seconds * 1000
             }
             guard let milliseconds else {
-                throw .invalid("advance", "must be a duration like \"90s\", \"6m\", \"2h\", \"1d\" or a number of seconds")
+                throw .invalid(
+                    "advance", "must be a duration like \"90s\", \"6m\", \"2h\", \"1d\" or a number of seconds")
             }
             let (target, overflow) = now.addingReportingOverflow(milliseconds)
             guard !overflow, range.contains(target) else {
@@ -57,7 +59,9 @@ extension ControlEndpoints {
         let snapshot = provider.snapshot
         let keys = snapshot.scenario.signingKeys.keys.map { key in
             JSONValue.object(
-                JSONObject([("kid", .string(key.kid)), ("published", .bool(key.published)), ("signs", .bool(key.signs))]))
+                JSONObject([
+                    ("kid", .string(key.kid)), ("published", .bool(key.published)), ("signs", .bool(key.signs)),
+                ]))
         }
         return Self.ok(JSONObject([("signing_kid", .string(snapshot.keys.signingKID)), ("keys", .array(keys))]))
     }
@@ -102,7 +106,8 @@ extension ControlEndpoints {
             let errors = JSONValue.array(failure.errors.map { .string($0) })
             return Self.ok(
                 JSONObject([
-                    ("error", .string("invalid_scenario")), ("message", .string(failure.errors.first ?? "invalid scenario")),
+                    ("error", .string("invalid_scenario")),
+                    ("message", .string(failure.errors.first ?? "invalid scenario")),
                     ("errors", errors),
                 ]), status: 400)
         case .success(let scenario):

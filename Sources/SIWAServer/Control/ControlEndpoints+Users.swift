@@ -95,9 +95,11 @@ extension ControlEndpoints {
         var relay = try body.string("relay_email")
         if privateEmail && relay == nil { relay = provider.identifiers.makeRelayEmail() }
         let user = UserProfile(
-            id: try body.requiredString("id"), sub: try body.string("sub") ?? "", email: try body.requiredString("email"),
+            id: try body.requiredString("id"), sub: try body.string("sub") ?? "",
+            email: try body.requiredString("email"),
             emailVerified: try body.bool("email_verified") ?? true, privateEmail: privateEmail, relayEmail: relay,
-            name: PersonName(firstName: try body.string("first_name") ?? "", lastName: try body.string("last_name") ?? ""),
+            name: PersonName(
+                firstName: try body.string("first_name") ?? "", lastName: try body.string("last_name") ?? ""),
             realUserStatus: try UserJSON.realUserStatus(body, "real_user_status") ?? .likelyReal,
             emailForwardingEnabled: try body.bool("email_forwarding") ?? true)
         do throws(ProviderChangeError) {

@@ -37,7 +37,8 @@ public struct ControlEndpoints: HTTPResponder {
     }
 
     private func route(_ request: HTTPRequest) throws(ControlFailure) -> HTTPResponse {
-        let segments = request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst(2).map(String.init)
+        let segments = request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst(2).map(
+            String.init)
         let method = request.method
         switch segments {
         case ["health"]:

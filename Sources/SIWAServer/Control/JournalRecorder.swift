@@ -48,7 +48,9 @@ struct JournalRecorder: Sendable {
                 shown.append((name, value))
             } else if Self.secretParameters.contains(name) {
                 shown.append((name, Self.fingerprint(value)))
-                if user == nil, ["code", "refresh_token", "token"].contains(name) { user = provider.store.userID(forToken: value) }
+                if user == nil, ["code", "refresh_token", "token"].contains(name) {
+                    user = provider.store.userID(forToken: value)
+                }
             }
         }
         if user == nil, let hint = fields.first(where: { $0.name == "login_hint" || $0.name == "user" })?.value {
@@ -74,7 +76,9 @@ struct JournalRecorder: Sendable {
 
     /// `ok`, the `error` of a JSON error body, or the `error` carried by a redirect's Location.
     static func outcome(of response: HTTPResponse) -> String {
-        if response.status >= 400, let body = try? JSONValue.parse(response.body), let error = body["error"]?.stringValue {
+        if response.status >= 400, let body = try? JSONValue.parse(response.body),
+            let error = body["error"]?.stringValue
+        {
             return error
         }
         if response.status == 302, let location = response.headers["Location"],

@@ -88,7 +88,8 @@ public final class NotificationDispatcher: Sendable {
         let final = delivered || number >= max(1, settings.maxAttempts)
         state.withLock { state in
             guard let index = state.records.firstIndex(where: { $0.id == id }) else { return }
-            state.records[index].attempts.append(Attempt(number: number, timeMilliseconds: now, status: status, outcome: outcome))
+            state.records[index].attempts.append(
+                Attempt(number: number, timeMilliseconds: now, status: status, outcome: outcome))
             if final { state.records[index].status = delivered ? "delivered" : "failed" }
         }
         journal.append(

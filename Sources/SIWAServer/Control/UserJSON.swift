@@ -41,7 +41,8 @@ enum UserJSON {
     static func realUserStatus(_ body: JSONBody, _ key: String) throws(ControlFailure) -> RealUserStatus? {
         guard let value = body.object[key] else { return nil }
         if value.stringValue == nil {
-            guard let number = try? body.integer(key), let status = RealUserStatus(rawValue: Int(truncatingIfNeeded: number))
+            guard let number = try? body.integer(key),
+                let status = RealUserStatus(rawValue: Int(truncatingIfNeeded: number))
             else { throw .invalid(key, "must be unsupported, unknown or likely_real (or 0, 1, 2)") }
             return status
         }

@@ -24,8 +24,9 @@ struct ArgumentParser {
             }
             let (name, inlineValue) = split(argument)
             guard let spec = lookUp(name) else {
-                throw UsageError("Unknown option '\(argument.split(separator: "=").first.map(String.init) ?? argument)'"
-                    + suggestion(for: name))
+                throw UsageError(
+                    "Unknown option '\(argument.split(separator: "=").first.map(String.init) ?? argument)'"
+                        + suggestion(for: name))
             }
             switch spec.kind {
             case .flag:
@@ -93,7 +94,8 @@ struct ArgumentParser {
 /// Levenshtein distance, for "did you mean" hints.
 enum EditDistance {
     static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
+        let a = Array(a)
+        let b = Array(b)
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         var previous = Array(0...b.count)

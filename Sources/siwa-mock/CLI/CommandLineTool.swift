@@ -16,13 +16,19 @@ struct CommandLineTool {
             return 0
         }
         if arguments.first == "-h" || arguments.first == "--help" {
-            console.out(HelpFormatter.toolHelp(toolName: Self.name, abstract: Self.abstract, commands: commands, defaultCommand: defaultCommand), terminator: "")
+            console.out(
+                HelpFormatter.toolHelp(
+                    toolName: Self.name, abstract: Self.abstract, commands: commands, defaultCommand: defaultCommand),
+                terminator: "")
             return 0
         }
         if arguments.first == "help" {
             arguments.removeFirst()
             guard let name = arguments.first else {
-                console.out(HelpFormatter.toolHelp(toolName: Self.name, abstract: Self.abstract, commands: commands, defaultCommand: defaultCommand), terminator: "")
+                console.out(
+                    HelpFormatter.toolHelp(
+                        toolName: Self.name, abstract: Self.abstract, commands: commands, defaultCommand: defaultCommand
+                    ), terminator: "")
                 return 0
             }
             guard let command = commands.first(where: { $0.name == name }) else {
@@ -47,7 +53,8 @@ struct CommandLineTool {
         }
         let instance: any Command
         do {
-            let parser = ArgumentParser(options: command.options, acceptsPositionals: command.positionalsSynopsis != nil)
+            let parser = ArgumentParser(
+                options: command.options, acceptsPositionals: command.positionalsSynopsis != nil)
             instance = try command.init(try parser.parse(arguments, environment: environment))
         } catch {
             return usageFailure(error, command: command)

@@ -25,7 +25,9 @@ enum HelpFormatter {
         return text
     }
 
-    static func toolHelp(toolName: String, abstract: String, commands: [any Command.Type], defaultCommand: String) -> String {
+    static func toolHelp(toolName: String, abstract: String, commands: [any Command.Type], defaultCommand: String)
+        -> String
+    {
         var text = "OVERVIEW: \(abstract)\n\nUSAGE: \(toolName) <subcommand>\n\nOPTIONS:\n"
         text += row("--version", "Show the version.")
         text += row("-h, --help", "Show help information.")
@@ -39,7 +41,9 @@ enum HelpFormatter {
     }
 
     private static func row(_ left: String, _ right: String) -> String {
-        let padded = left.count < 28 ? left + String(repeating: " ", count: 28 - left.count) : left + "\n" + String(repeating: " ", count: 30)
+        let padded =
+            left.count < 28
+            ? left + String(repeating: " ", count: 28 - left.count) : left + "\n" + String(repeating: " ", count: 30)
         return "  \(padded)\(right)\n"
     }
 }

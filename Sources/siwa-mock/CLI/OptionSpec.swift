@@ -1,7 +1,10 @@
 /// One `--option` a command accepts, declared as data so parsing, `--help` and env-var fallbacks
 /// all come from the same place (like swift-argument-parser's `@Option`/`@Flag`).
 struct OptionSpec: Sendable {
-    enum Kind: Sendable { case value(placeholder: String), flag }
+    enum Kind: Sendable {
+        case value(placeholder: String)
+        case flag
+    }
 
     var name: String
     var short: Character?

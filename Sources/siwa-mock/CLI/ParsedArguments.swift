@@ -22,7 +22,8 @@ struct ParsedArguments: Sendable {
     func integer(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
         guard let text = value(name) else { return nil }
         guard text.count <= 12, let number = Int(text), range.contains(number) else {
-            throw UsageError("\(source(of: name)) must be an integer from \(range.lowerBound) to \(range.upperBound), got '\(text)'")
+            throw UsageError(
+                "\(source(of: name)) must be an integer from \(range.lowerBound) to \(range.upperBound), got '\(text)'")
         }
         return number
     }

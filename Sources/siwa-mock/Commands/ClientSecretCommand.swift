@@ -17,7 +17,9 @@ struct ClientSecretCommand: Command {
         .value("client-id", "client-id", help: "The bundle ID or Services ID (the `sub` claim).", required: true),
         .value("key-id", "key-id", help: "The 10-character key ID (the `kid` header).", required: true),
         .value("key", "file", help: "The P-256 private key (.p8) to sign with.", required: true),
-        .value("expires-in", "seconds", help: "Lifetime in seconds, at most \(maximumLifetime).", default: "15552000 (180 days)"),
+        .value(
+            "expires-in", "seconds", help: "Lifetime in seconds, at most \(maximumLifetime).",
+            default: "15552000 (180 days)"),
     ]
 
     var teamID: String

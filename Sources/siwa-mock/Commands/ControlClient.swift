@@ -6,7 +6,8 @@ import JSON
 struct ControlClient: Sendable {
     /// Options every driving verb accepts.
     static let options: [OptionSpec] = [
-        .value("url", "url", help: "Base URL of the running mock.", default: "http://127.0.0.1:8080", environment: true),
+        .value(
+            "url", "url", help: "Base URL of the running mock.", default: "http://127.0.0.1:8080", environment: true),
         .value("admin-token", "token", help: "Bearer token when the mock runs with --admin-token.", environment: true),
     ]
 
@@ -28,7 +29,8 @@ struct ControlClient: Sendable {
         var headers = HTTPHeaders()
         if body != nil { headers.add("Content-Type", "application/json") }
         if let adminToken { headers.add("Authorization", "Bearer \(adminToken)") }
-        let request = HTTPClientRequest(method: method, target: target, headers: headers, body: body?.serialized() ?? [])
+        let request = HTTPClientRequest(
+            method: method, target: target, headers: headers, body: body?.serialized() ?? [])
         let response: HTTPClientResponse
         do {
             response = try HTTPClient.send(request, to: baseURL + target, timeoutMilliseconds: 15_000)

@@ -13,7 +13,9 @@ struct CredentialCommand: Command {
         [
             .value("user", "user", help: "Scenario user id, sub or email.", required: true),
             .value("client", "bundle-id", help: "The native app's bundle ID.", default: "com.example.app"),
-            .value("scope", "scope", help: "full_name or email (repeatable).", default: "full_name and email", repeatable: true),
+            .value(
+                "scope", "scope", help: "full_name or email (repeatable).", default: "full_name and email",
+                repeatable: true),
             .value("nonce", "nonce", help: "Nonce to put in the identity token."),
             .value("state", "state", help: "State echoed in the credential."),
         ] + ControlClient.options

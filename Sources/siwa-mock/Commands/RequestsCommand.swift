@@ -22,9 +22,12 @@ struct RequestsCommand: Command {
     init(_ arguments: ParsedArguments) throws(UsageError) {
         client = try ControlClient(arguments)
         clear = arguments.has("clear")
-        target = "/mock/requests" + ControlClient.query([
-            ("path", arguments.value("path")), ("client_id", arguments.value("client")), ("user", arguments.value("user")),
-        ])
+        target =
+            "/mock/requests"
+            + ControlClient.query([
+                ("path", arguments.value("path")), ("client_id", arguments.value("client")),
+                ("user", arguments.value("user")),
+            ])
         if clear && target != "/mock/requests" { throw UsageError("--clear takes no filters") }
     }
 

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Writes whole lines to stdout/stderr with one `write(2)` each, so lines from several threads never interleave.

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Blocks SIGINT/SIGTERM in every thread (call before starting threads, which inherit the mask)

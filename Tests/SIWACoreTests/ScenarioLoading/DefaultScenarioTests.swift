@@ -24,7 +24,9 @@ import Testing
                 "https://app.example.com/auth/apple/callback", "https://localhost:8443/callback",
                 "http://127.0.0.1:8000/callback",
             ])
-        #expect(scenario.consentGroupID(forClient: "com.example.web") == scenario.consentGroupID(forClient: "com.example.app"))
+        #expect(
+            scenario.consentGroupID(forClient: "com.example.web")
+                == scenario.consentGroupID(forClient: "com.example.app"))
         #expect(scenario.users.map(\.id) == ["alice", "bob", "carol"])
         let alice = try #require(scenario.user(id: "alice"))
         #expect(alice.sub == "001234.0a1b2c3d4e5f60718293a4b5c6d7e8f9.1111")
