@@ -26,6 +26,7 @@ let package = Package(
         fuzzTarget("fuzz-scenario-loader", ["SIWACore"]),
         fuzzTarget("fuzz-json", ["JSON"]),
         fuzzTarget("fuzz-jws", ["JOSE"]),
+        fuzzTarget("fuzz-client-secret", ["SIWACore", "JOSE"]),
         fuzzTarget("fuzz-http-parser", ["HTTPServer"]),
         fuzzTarget("fuzz-form", ["HTTPServer"]),
     ]
