@@ -105,6 +105,22 @@ import Testing
                 .signatureVerified)
     }
 
+    /// Extreme NumericDates on a clock before the epoch must be refused, not overflow `exp - now`.
+    @Test func extremeDatesDoNotOverflow() throws {
+        let early = ManualClock(seconds: -1000)
+        let keys = try ScenarioKeys(loading: .builtIn)
+        let validator = ClientSecretValidator(scenario: .builtIn, keys: keys, clock: early)
+        let farFuture = try maker.make(clientID: Self.web, now: -1000) { $0["exp"] = .int(Int64.max) }
+        #expect(throws: ClientSecretFailure.expiresTooFarAhead) {
+            try validator.validate(farFuture, clientID: Self.web)
+        }
+        let late = ClientSecretValidator(scenario: .builtIn, keys: keys, clock: ManualClock(seconds: Int64.max / 1000))
+        let issuedLate = try maker.make(clientID: Self.web, now: Int64.max / 1000 - 10, lifetime: 3600) {
+            $0["iat"] = .int(Int64.max)
+        }
+        #expect(throws: ClientSecretFailure.issuedInFuture) { try late.validate(issuedLate, clientID: Self.web) }
+    }
+
     @Test func rejectsDERAndBadSignatures() throws {
         let header = maker.header()
         let payload = maker.claims(clientID: Self.web, now: now)

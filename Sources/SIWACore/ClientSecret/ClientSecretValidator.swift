@@ -74,8 +74,11 @@ public struct ClientSecretValidator: Sendable {
         guard claims.audienceMatches else { throw .wrongAudience }
         let settings = scenario.settings
         guard claims.expiresAt > now else { throw .expired }
-        guard claims.expiresAt - now <= settings.clientSecretMaxLifetimeSeconds else { throw .expiresTooFarAhead }
-        guard claims.issuedAt <= now + settings.clientSecretClockSkewSeconds else { throw .issuedInFuture }
+        // Any Int64 is a valid claim and the mock clock may be set before the epoch: never overflow.
+        let (lifetime, lifetimeOverflow) = claims.expiresAt.subtractingReportingOverflow(now)
+        guard !lifetimeOverflow, lifetime <= settings.clientSecretMaxLifetimeSeconds else { throw .expiresTooFarAhead }
+        let (latestIssue, issueOverflow) = now.addingReportingOverflow(settings.clientSecretClockSkewSeconds)
+        guard issueOverflow || claims.issuedAt <= latestIssue else { throw .issuedInFuture }
     }
 
     static func readClaims(_ jws: JWS) throws(ClientSecretFailure) -> ClientSecretClaims {
