@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "csys.h"
+#include <malloc.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
 
@@ -33,3 +34,5 @@ int csys_core_count(void) {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n < 1 ? 1 : (int)n;
 }
+
+int csys_malloc_trim(void) { return malloc_trim(0); }

@@ -35,6 +35,9 @@ static const int csys_MSG_NOSIGNAL = MSG_NOSIGNAL;
 /// Number of online CPUs (sysconf(_SC_NPROCESSORS_ONLN)), at least 1.
 int csys_core_count(void);
 
+/// Returns free heap memory to the OS (glibc `malloc_trim(0)`); 1 if some was released.
+int csys_malloc_trim(void);
+
 /// libFuzzer's driver; declared here so fuzz executables can call it explicitly.
 int LLVMFuzzerRunDriver(int *argc, char ***argv, int (*UserCb)(const uint8_t *Data, size_t Size));
 

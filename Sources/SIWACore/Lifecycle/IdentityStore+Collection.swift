@@ -1,7 +1,15 @@
 extension IdentityStore {
-    /// Drops expired codes and access tokens now (normally done every `sweepInterval` mutations).
-    public func collectExpired(now: Int64) {
-        state.withLock { sweep(&$0, now: now) }
+    /// Drops expired codes and access tokens now (also done every `sweepInterval` mutations, and by
+    /// the server's periodic maintenance tick so an idle server collects them too).
+    ///
+    /// - Returns: how many entries were removed.
+    @discardableResult
+    public func collectExpired(now: Int64) -> Int {
+        state.withLock { state in
+            let before = state.codes.count + state.accessTokens.count + state.refreshTokens.count
+            sweep(&state, now: now)
+            return before - (state.codes.count + state.accessTokens.count + state.refreshTokens.count)
+        }
     }
 
     func noteMutation(_ state: inout State, now: Int64) {

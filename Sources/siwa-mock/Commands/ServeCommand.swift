@@ -106,6 +106,10 @@ struct ServeCommand: Command {
                 options: MockServer.ControlOptions(adminToken: adminToken, scenarioLoader: ScenarioFile.loadBody))
             responder.install(tlsSetup.map { CAResponder(certificatePEM: $0.caPEM ?? "", next: mock) } ?? mock)
             if let scenarioFile { ScenarioWatcher(path: scenarioFile, server: mock, log: log).start() }
+            let ticker = MaintenanceTicker(provider: mock.apple.provider)
+            if !ticker.start() {
+                log.note("expired codes are collected only under load: cannot start the maintenance thread")
+            }
         } catch {
             throw RuntimeError("\(error)")
         }

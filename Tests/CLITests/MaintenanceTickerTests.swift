@@ -1,0 +1,55 @@
+import SIWACore
+import Synchronization
+import Testing
+
+@testable import siwa_mock
+
+/// The serve command's maintenance tick: an idle server still loses its expired codes and tokens.
+@Suite struct MaintenanceTickerTests {
+    static let web = "com.example.web"
+    static let uri = "https://app.example.com/auth/apple/callback"
+
+    let clock = ManualClock(seconds: 1_800_000_000)
+    let provider: AppleIdentityProvider
+
+    init() throws {
+        provider = try AppleIdentityProvider(scenario: .builtIn, clock: clock)
+    }
+
+    /// Issues a code for alice; with `redeem`, turns it into an access and a refresh token.
+    func authorize(redeem: Bool) {
+        let now = clock.nowSeconds
+        let (code, _) = provider.store.authorize(
+            userID: "alice", clientID: Self.web, consentGroupID: "com.example.app", requestedScopes: [],
+            redirectURI: Self.uri, nonce: nil, now: now)
+        if redeem {
+            let result = provider.store.redeemCode(code, clientID: Self.web, redirectURI: Self.uri, now: now)
+            #expect((try? result.get()) != nil)
+        }
+    }
+
+    @Test func idleStoreDropsExpiredCodesAndAccessTokensOnTheTick() {
+        let collected = Mutex(0)
+        let ticker = MaintenanceTicker(provider: provider, onCollected: { count in collected.withLock { $0 += count } })
+        authorize(redeem: false)
+        authorize(redeem: false)
+        authorize(redeem: true)
+        let before = provider.store.counts
+        #expect(before.codes == 3 && before.accessTokens == 1 && before.refreshTokens == 1)
+
+        // Nothing has expired yet: the tick keeps everything and does not report a collection.
+        #expect(ticker.tick() == 0)
+        #expect(provider.store.counts == before)
+
+        // Past the 5-minute code lifetime: the codes go, the 1-hour access token stays.
+        clock.advance(seconds: 301)
+        #expect(ticker.tick() == 3)
+        #expect(provider.store.counts.codes == 0 && provider.store.counts.accessTokens == 1)
+
+        // Past the access token's hour: it goes too; refresh tokens do not expire.
+        clock.advance(seconds: 3600)
+        #expect(ticker.tick() == 1)
+        #expect(provider.store.counts.accessTokens == 0 && provider.store.counts.refreshTokens == 1)
+        #expect(collected.withLock { $0 } == 4)
+    }
+}
