@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Load and soak: many concurrent complete sign-in flows from several processes (loopback only).
 
-Usage: bench/load/run.py --binary PATH [--seconds 60] [--processes 3] [--long | --wait-expiry] [--json FILE]
+Usage: bench/load/run.py --binary PATH [--seconds 60] [--processes 3] [--scenario FILE]
+                         [--long | --wait-expiry | --expire-now] [--json FILE]
 
 Each worker process runs, on its own keep-alive connection, flows of
   authorize (login_hint) → token (authorization_code) → token (refresh_token) → revoke (refresh token)
@@ -12,12 +13,23 @@ losing attempt was `invalid_grant` "The code has already been used.", every revo
 was refused, every request got a status, and there was no 5xx. It samples the server's RSS during
 and after the run. `--long` runs 5 minutes and then, like `--wait-expiry`, waits out the codes'
 5-minute lifetime and triggers a sweep (1100 authorizations; the store sweeps every 1024
-mutations), to see whether memory comes back. Exit status 0 only if every check holds.
+mutations), to see whether memory comes back. `--expire-now` instead moves the mock clock 61 minutes
+ahead (POST /mock/clock), so every code and access token is expired at once, waits 20 s for the
+server's maintenance tick (every 15 s: sweep, then malloc_trim) and samples RSS again.
+
+`--scenario FILE` serves FILE instead of the built-in scenario, e.g. bench/load/faults.yaml (probabilistic
+503 and 429 + Retry-After on /auth/token, delayed revokes, /auth/keys connections closed without a
+response). Workers then also fetch /auth/keys every flow and retry like a backend: a 503 after 20 ms,
+a 429 after its Retry-After, a closed keys connection at once. Extra checks: a faulted redemption did
+not consume its code (its retry got the one 200), every injected 503/429/close seen by the clients
+equals the rule's `fired` counter in GET /mock/faults, and no 5xx other than the injected ones.
+Exit status 0 only if every check holds.
 """
 
 from __future__ import annotations
 
 import argparse
+import http.client
 import json
 import multiprocessing as mp
 import queue
@@ -47,6 +59,11 @@ class Recorder:
         self.problems: list[str] = []
         self.flows = 0
         self.revoked_checked = 0
+        self.injected: Counter = Counter()  # faults seen by the client: "503", "429", "keys-closed"
+        self.revokes = 0
+        self.faulted_codes: list[str] = []  # codes whose redemption met an injected fault first
+        self.retry_sleep = 0.0
+        self.faults = False  # with a fault scenario, 503s are injected (counted and checked separately)
 
     def timed(self, kind: str, call):
         started = time.perf_counter()
@@ -60,23 +77,78 @@ class Recorder:
         self.latencies.setdefault(kind, []).append(time.perf_counter() - started)
         status = result[0] if isinstance(result, tuple) else result
         self.statuses[status] += 1
-        if status >= 500 and len(self.problems) < 20:
+        if status >= 500 and not (self.faults and status == 503) and len(self.problems) < 20:
             self.problems.append(f"{kind}: {status}")
         return result
 
 
-def redeem(client: Client, rec: Recorder, code: str) -> tuple[int, dict]:
-    status, body = rec.timed("token:code", lambda: client.token(
-        {"grant_type": "authorization_code", "code": code, "redirect_uri": REDIRECT_URI}))
+MAX_ATTEMPTS = 20
+
+
+def with_retries(rec: Recorder, kind: str, call, faults: bool):
+    """Runs `call` through rec.timed; with faults on, retries injected 503 (after 20 ms) and 429 (after
+    its Retry-After) as a backend would. Returns the first answer that is not an injected fault."""
+    for _ in range(MAX_ATTEMPTS if faults else 1):
+        result = rec.timed(kind, call)
+        status = result[0] if isinstance(result, tuple) else result
+        if not faults or status not in (503, 429):
+            return result
+        rec.injected[str(status)] += 1
+        pause = 0.02
+        if status == 429:
+            pause = float(result[2].get("retry-after", "1"))
+        rec.retry_sleep += pause
+        time.sleep(pause)
+    rec.problems.append(f"{kind}: still faulted after {MAX_ATTEMPTS} attempts")
+    return result
+
+
+def token(client: Client, grant: dict[str, str]) -> tuple[int, dict, dict]:
+    """POST /auth/token keeping the headers (Retry-After)."""
+    form = {"client_id": "com.example.web", "client_secret": client.secret, **grant}
+    status, headers, body = client.request("POST", "/auth/token", form)
+    try:
+        parsed = json.loads(body) if body else {}
+    except ValueError:  # e.g. an injected 503's plain-text body
+        parsed = {"body": body[:100].decode("utf-8", "replace")}
+    return status, parsed, headers
+
+
+def fetch_keys(client: Client, rec: Recorder) -> None:
+    """GET /auth/keys as a backend verifying an id_token would; a connection closed without a response
+    (the injected fault) is retried at once on a new connection."""
+    for _ in range(MAX_ATTEMPTS):
+        try:
+            started = time.perf_counter()
+            status = client.request("GET", "/auth/keys")[0]
+        except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
+            client.close()
+            rec.injected["keys-closed"] += 1
+            continue
+        rec.latencies.setdefault("keys", []).append(time.perf_counter() - started)
+        rec.statuses[status] += 1
+        if status != 200:
+            rec.problems.append(f"keys answered {status}")
+        return
+    rec.problems.append(f"keys: still closed after {MAX_ATTEMPTS} attempts")
+
+
+def redeem(client: Client, rec: Recorder, code: str, faults: bool = False) -> tuple[int, dict]:
+    faults_before = rec.injected["503"] + rec.injected["429"]
+    status, body, _ = with_retries(rec, "token:code", lambda: token(
+        client, {"grant_type": "authorization_code", "code": code, "redirect_uri": REDIRECT_URI}), faults)
     rec.codes.append((code, status, body.get("error_description", "") if status != 200 else ""))
+    if rec.injected["503"] + rec.injected["429"] != faults_before:
+        rec.faulted_codes.append(code)
     return status, body
 
 
 def worker(index: int, user: str, host: str, port: int, secret: str, deadline: float,
-           inbox, partner_inbox, acks, all_acks, results) -> None:
+           inbox, partner_inbox, acks, all_acks, results, faults: bool) -> None:
     """Runs flows for `user` alone (a revoke ends that user's whole authorization, Apple semantics, so
     two processes must not share a user); every RACE_EVERY-th flow races a code with the next process."""
     rec = Recorder()
+    rec.faults = faults
     client = Client(host, port, secret, timeout=15, retry=False)
     racer = Client(host, port, secret, timeout=15, retry=False)
 
@@ -95,7 +167,7 @@ def worker(index: int, user: str, host: str, port: int, secret: str, deadline: f
             owner, code = message
             all_acks[owner].put("go")
             try:
-                redeem(racer, rec, code)
+                redeem(racer, rec, code, faults)
             except Exception:  # noqa: BLE001 - counted as lost
                 racer.close()
             all_acks[owner].put("done")
@@ -123,23 +195,26 @@ def worker(index: int, user: str, host: str, port: int, secret: str, deadline: f
                 # Hand the code to the next process; both send their redemption once it has it.
                 partner_inbox.put((index, code))
                 await_ack("go")
-                redeem(client, rec, code)
+                redeem(client, rec, code, faults)
                 await_ack("done")  # our next revoke would otherwise revoke the code under the partner
                 continue
-            status, tokens = redeem(client, rec, code)
+            status, tokens = redeem(client, rec, code, faults)
             if status != 200:
                 rec.problems.append(f"fresh code refused: {status} {tokens}")
                 continue
+            if faults:
+                fetch_keys(client, rec)
             refresh = tokens["refresh_token"]
-            status, body = rec.timed("token:refresh", lambda: client.token(
-                {"grant_type": "refresh_token", "refresh_token": refresh}))
+            status, body, _ = with_retries(rec, "token:refresh", lambda: token(
+                client, {"grant_type": "refresh_token", "refresh_token": refresh}), faults)
             if status != 200 or "access_token" not in body:
                 rec.problems.append(f"refresh refused: {status} {body}")
             status = rec.timed("revoke", lambda: client.revoke(refresh, "refresh_token"))
+            rec.revokes += 1
             if status != 200:
                 rec.problems.append(f"revoke answered {status}")
-            status, body = rec.timed("token:revoked", lambda: client.token(
-                {"grant_type": "refresh_token", "refresh_token": refresh}))
+            status, body, _ = with_retries(rec, "token:revoked", lambda: token(
+                client, {"grant_type": "refresh_token", "refresh_token": refresh}), faults)
             rec.revoked_checked += 1
             if status != 400 or body.get("error") != "invalid_grant":
                 rec.problems.append(f"revoked refresh token accepted: {status} {body}")
@@ -157,6 +232,7 @@ def worker(index: int, user: str, host: str, port: int, secret: str, deadline: f
     results.put({
         "latencies": rec.latencies, "statuses": dict(rec.statuses), "lost": rec.lost, "codes": rec.codes,
         "problems": rec.problems, "flows": rec.flows, "revoked_checked": rec.revoked_checked,
+        "injected": dict(rec.injected), "revokes": rec.revokes, "faulted_codes": rec.faulted_codes, "retry_sleep": rec.retry_sleep,
     })
 
 
@@ -176,17 +252,33 @@ def main() -> int:
     parser.add_argument("--long", action="store_true", help="5 minutes of load, then --wait-expiry")
     parser.add_argument("--wait-expiry", action="store_true",
                         help="afterwards wait out the codes' 5-minute lifetime, trigger a sweep, measure RSS")
+    parser.add_argument("--expire-now", action="store_true",
+                        help="afterwards advance the mock clock 61 min, wait for the maintenance tick, measure RSS")
+    parser.add_argument("--scenario", type=Path, help="serve this scenario (e.g. bench/load/faults.yaml)")
     parser.add_argument("--json", type=Path, help="write the figures here as JSON")
     args = parser.parse_args()
     seconds = 300 if args.long else args.seconds
+    faults = args.scenario is not None
     raise_fd_limit()
     secret = mint_client_secret(args.binary)
     work = Path(tempfile.mkdtemp(prefix="siwa-load."))
-    server = MockProcess(args.binary, [], work / "serve.log")
+    server = MockProcess(args.binary, ["--scenario", str(args.scenario.resolve())] if faults else [],
+                         work / "serve.log")
     ok = True
     try:
         warm = Client(server.host, server.port, secret)
-        warm.check_code_flow()
+        if faults:
+            # The warm-up flow may meet a fault too; retry it like the workers do.
+            for _ in range(MAX_ATTEMPTS):
+                status, tokens, _ = token(warm, {"grant_type": "authorization_code", "code": warm.authorize(),
+                                                 "redirect_uri": REDIRECT_URI})
+                if status == 200:
+                    break
+            assert status == 200, (status, tokens)
+            # Count only what the workers see: zero the fault counters after warming up.
+            warm.request("POST", "/mock/faults/reset", {})
+        else:
+            warm.check_code_flow()
         warm.close()
         baseline = server.rss_kib()
         rss_samples: list[int] = []
@@ -207,7 +299,8 @@ def main() -> int:
         started = time.monotonic()
         procs = [ctx.Process(target=worker, args=(
             i, USERS[i], server.host, server.port, secret, deadline, inboxes[i],
-            inboxes[(i + 1) % count] if count > 1 else None, acks[i], acks, results)) for i in range(count)]
+            inboxes[(i + 1) % count] if count > 1 else None, acks[i], acks, results, faults))
+            for i in range(count)]
         for proc in procs:
             proc.start()
         collected = [results.get(timeout=seconds + 120) for _ in procs]
@@ -224,7 +317,10 @@ def main() -> int:
         statuses: Counter = Counter()
         per_code: dict[str, list[tuple[int, str]]] = {}
         problems: list[str] = []
-        lost = flows = revoked = 0
+        injected: Counter = Counter()
+        lost = flows = revoked = revokes = 0
+        retry_sleep = 0.0
+        faulted_codes: list[str] = []
         for part in collected:
             for kind, values in part["latencies"].items():
                 latencies.setdefault(kind, []).extend(values)
@@ -235,6 +331,10 @@ def main() -> int:
             lost += part["lost"]
             flows += part["flows"]
             revoked += part["revoked_checked"]
+            injected.update(part["injected"])
+            revokes += part["revokes"]
+            retry_sleep += part["retry_sleep"]
+            faulted_codes += part["faulted_codes"]
         requests = sum(statuses.values())
         all_latencies = [v for values in latencies.values() for v in values]
 
@@ -242,7 +342,16 @@ def main() -> int:
         raced = {c: r for c, r in per_code.items() if len(r) == 2}
         bad_losers = {c: r for c, r in raced.items()
                       if sorted(r)[0][0] != 200 or sorted(r)[1] != (400, USED)}
-        fivexx = sum(v for k, v in statuses.items() if k >= 500)
+        fivexx = sum(v for k, v in statuses.items() if k >= 500) - injected["503"]
+        fault_rules: dict[str, dict] = {}
+        if faults:
+            control = Client(server.host, server.port, secret)
+            status, _, body = control.request("GET", "/mock/faults")
+            control.close()
+            assert status == 200, (status, body[:300])
+            listed = json.loads(body)
+            for rule in listed.get("faults", listed) if isinstance(listed, dict) else listed:
+                fault_rules[rule["id"]] = {k: rule.get(k) for k in ("matched", "fired")}
 
         figures = {
             "seconds": round(elapsed, 1), "processes": count, "flows": flows, "requests": requests,
@@ -255,6 +364,9 @@ def main() -> int:
             "codes": len(per_code), "codes_not_redeemed_exactly_once": len(not_once),
             "raced_codes": len(raced), "raced_codes_wrong_outcome": len(bad_losers),
             "revoked_refresh_tokens_checked": revoked,
+            "injected_seen_by_clients": dict(sorted(injected.items())),
+            "codes_redeemed_after_a_faulted_attempt": len(set(faulted_codes)),
+            "fault_counters": fault_rules, "client_retry_sleep_s": round(retry_sleep, 1),
             "rss_mib": {"baseline": round(baseline / 1024, 1), "peak": round(max(rss_samples or [0]) / 1024, 1),
                         "end": round(rss_end / 1024, 1), "after_10s": round(rss_after_10s / 1024, 1)},
         }
@@ -268,16 +380,39 @@ def main() -> int:
             figures["rss_mib"]["after_code_expiry_and_sweep"] = round(server.rss_kib() / 1024, 1)
             time.sleep(5)
             figures["rss_mib"]["after_code_expiry_and_sweep_5s"] = round(server.rss_kib() / 1024, 1)
+        if args.expire_now:
+            # Every code (5 min) and access token (1 h) expires at once; the idle server's maintenance
+            # tick (every 15 s) sweeps them and trims the heap.
+            connection = http.client.HTTPConnection(server.host, server.port, timeout=10)
+            connection.request("POST", "/mock/clock", body=json.dumps({"advance": "61m"}),
+                               headers={"Content-Type": "application/json"})
+            response = connection.getresponse()
+            response.read()
+            connection.close()
+            assert response.status == 200, response.status
+            for waited in (5, 10, 15, 20, 25):
+                time.sleep(5)
+                figures["rss_mib"][f"after_clock_advance_{waited}s"] = round(server.rss_kib() / 1024, 1)
 
         checks = {
             "every request got a status": lost == 0,
-            "no 5xx": fivexx == 0,
+            "no 5xx" + (" other than the injected 503s" if faults else ""): fivexx == 0,
             "every code redeemed exactly once": not not_once and len(per_code) > 0,
             "raced codes: one 200 and one 'already been used'": not bad_losers and len(raced) > 0,
             "every revoked refresh token refused": revoked == flows and not any("revoked" in p for p in problems),
             "no other problem": not problems,
             "server alive": server.alive,
         }
+        if faults:
+            fired = {rule: counters.get("fired") for rule, counters in fault_rules.items()}
+            checks["faults fired (503, 429, keys closed, revokes delayed)"] = (
+                injected["503"] > 0 and injected["429"] > 0 and injected["keys-closed"] > 0 and revokes > 0)
+            # A 503/429 answered before the endpoint ran: the retry still redeems the code (one 200 overall).
+            checks["a faulted redemption did not consume its code"] = bool(faulted_codes) and all(
+                sum(1 for s, _ in per_code[c] if s == 200) == 1 for c in faulted_codes)
+            checks["clients saw exactly the faults the server counts"] = (
+                fired.get("token-503") == injected["503"] and fired.get("token-429") == injected["429"]
+                and fired.get("keys-close") == injected["keys-closed"] and fired.get("revoke-slow") == revokes)
         print(json.dumps(figures, indent=1))
         for name, passed in checks.items():
             print(("PASS " if passed else "FAIL ") + name)
