@@ -106,7 +106,9 @@ struct ServeCommand: Command {
                 options: MockServer.ControlOptions(adminToken: adminToken, scenarioLoader: ScenarioFile.loadBody))
             responder.install(tlsSetup.map { CAResponder(certificatePEM: $0.caPEM ?? "", next: mock) } ?? mock)
             if let scenarioFile { ScenarioWatcher(path: scenarioFile, server: mock, log: log).start() }
-            let ticker = MaintenanceTicker(provider: mock.apple.provider)
+            let ticker = MaintenanceTicker(
+                provider: mock.apple.provider,
+                onCollected: { log.note("maintenance: dropped \($0) expired codes and access tokens") })
             if !ticker.start() {
                 log.note("expired codes are collected only under load: cannot start the maintenance thread")
             }
