@@ -2,7 +2,7 @@
 """Load and soak: many concurrent complete sign-in flows from several processes (loopback only).
 
 Usage: bench/load/run.py --binary PATH [--seconds 60] [--processes 3] [--scenario FILE]
-                         [--long | --wait-expiry | --expire-now] [--json FILE]
+                         [--long | --wait-expiry | --expire-now] [--settle 10] [--json FILE]
 
 Each worker process runs, on its own keep-alive connection, flows of
   authorize (login_hint) → token (authorization_code) → token (refresh_token) → revoke (refresh token)
@@ -254,6 +254,8 @@ def main() -> int:
                         help="afterwards wait out the codes' 5-minute lifetime, trigger a sweep, measure RSS")
     parser.add_argument("--expire-now", action="store_true",
                         help="afterwards advance the mock clock 61 min, wait for the maintenance tick, measure RSS")
+    parser.add_argument("--settle", type=float, default=10,
+                        help="seconds to wait after the load before sampling RSS again (0 skips it)")
     parser.add_argument("--scenario", type=Path, help="serve this scenario (e.g. bench/load/faults.yaml)")
     parser.add_argument("--json", type=Path, help="write the figures here as JSON")
     args = parser.parse_args()
@@ -310,7 +312,7 @@ def main() -> int:
         stop_sampling.set()
         sampler.join()
         rss_end = server.rss_kib()
-        time.sleep(10)
+        time.sleep(args.settle)
         rss_after_10s = server.rss_kib()
 
         latencies: dict[str, list[float]] = {}
