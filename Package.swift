@@ -41,7 +41,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "siwa-mock",
-            dependencies: ["SIWAServer", "SIWACore", "HTTPServer", "TLS", "JOSE", "JSON", "ScenarioFormat"],
+            dependencies: ["SIWAServer", "SIWACore", "HTTPServer", "TLS", "JOSE", "JSON", "ScenarioFormat", "CSys"],
             swiftSettings: swiftSettings
         ),
         .target(
