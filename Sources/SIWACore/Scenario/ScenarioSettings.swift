@@ -18,6 +18,9 @@ public struct ScenarioSettings: Sendable, Equatable {
     public var clientSecretClockSkewSeconds: Int64 = 60
     /// The response mode used when `/auth/authorize` gets none.
     public var defaultResponseMode: DefaultResponseMode = .byResponseType
+    /// How `/auth/token` and `/auth/revoke` accept client credentials ([3p]: Apple advertises only
+    /// `client_secret_post`; its answer to HTTP Basic is undocumented).
+    public var clientAuthentication: ClientAuthentication = .post
     /// Server-to-server notification switches (apple-api.md §9).
     public var notifications = NotificationSettings()
 
@@ -35,5 +38,15 @@ public struct ScenarioSettings: Sendable, Equatable {
         case byResponseType = "by_response_type"
         /// Always `query` (then `code id_token` without a mode is rejected by rule 2).
         case query
+    }
+
+    /// Which client-authentication methods the token and revoke endpoints take.
+    public enum ClientAuthentication: String, Sendable, Equatable {
+        /// `client_id` and `client_secret` in the form body only (what discovery advertises); an
+        /// `Authorization: Basic` header is ignored, so the request lacks `client_id`.
+        case post
+        /// Also `Authorization: Basic base64(client_id:client_secret)` (RFC 6749 §2.3.1) when the body
+        /// carries no credentials; both at once is `invalid_request` (TN3107: multiple auth mechanisms).
+        case postOrBasic = "post_or_basic"
     }
 }

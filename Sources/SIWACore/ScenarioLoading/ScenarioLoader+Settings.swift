@@ -51,6 +51,12 @@ extension ScenarioLoader {
         {
             settings.defaultResponseMode = mode
         }
+        if let method = readChoice(
+            top.optional("client_authentication"), at: "settings.client_authentication",
+            [("post", ScenarioSettings.ClientAuthentication.post), ("post_or_basic", .postOrBasic)], context)
+        {
+            settings.clientAuthentication = method
+        }
         if let node = top.optional("notifications") { readNotifications(node, into: &settings.notifications, context) }
         scenario.settings = settings
         if let node = top.optional("clock"), let clock = context.mapping(node, allowed: ["start", "frozen"]) {

@@ -22,6 +22,7 @@ public struct ScenarioLoader {
     static let topLevelKeys = [
         "name", "seed", "issuer", "lifetime", "boolean_style", "include_false_private_email", "code_lifetime",
         "access_token_lifetime", "client_secret_max_lifetime", "client_secret_clock_skew", "default_response_mode",
+        "client_authentication",
         "clock", "teams", "clients", "app_groups", "signing_keys", "users", "transfers", "faults", "timeline",
         "notifications",
     ]
