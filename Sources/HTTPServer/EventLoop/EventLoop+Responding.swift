@@ -15,17 +15,7 @@ extension EventLoop {
 
         switch response.delivery {
         case .normal:
-            let close = connection.closeAfterWrite
-            guard
-                queue(
-                    connection,
-                    {
-                        response.serialize(
-                            into: &$0, includeBody: includeBody, close: close, keepAliveHeader: keepAliveHeader)
-                    })
-            else { return }
-            connection.phase = .writing
-            flushResponse(connection)
+            send(response, on: connection, includeBody: includeBody, keepAliveHeader: keepAliveHeader)
         case .delayed(let milliseconds):
             connection.phase = .delayed(response, includeBody: includeBody, keepAliveHeader: keepAliveHeader)
             setInterest(connection, 0)
@@ -85,6 +75,12 @@ extension EventLoop {
     /// The delay of `Delivery.delayed` is over: send the response normally.
     func sendDelayedResponse(_ connection: Connection) {
         guard case .delayed(let response, let includeBody, let keepAliveHeader) = connection.phase else { return }
+        send(response, on: connection, includeBody: includeBody, keepAliveHeader: keepAliveHeader)
+        if isOpen(connection) && connection.isReading { processRequests(connection) }
+    }
+
+    /// Serializes the whole response into the connection's output (one write) and starts flushing it.
+    private func send(_ response: HTTPResponse, on connection: Connection, includeBody: Bool, keepAliveHeader: Bool) {
         let close = connection.closeAfterWrite
         guard
             queue(
@@ -96,7 +92,6 @@ extension EventLoop {
         else { return }
         connection.phase = .writing
         flushResponse(connection)
-        if isOpen(connection) && connection.isReading { processRequests(connection) }
     }
 
     /// One tick of `Delivery.slowBody`: at most one chunk, then wait for the next tick.
