@@ -21,6 +21,9 @@ public struct Scenario: Sendable, Equatable {
     public var faults: [FaultRule] = []
     /// Scripted changes triggered by mock-clock time or request counts (`timeline:`).
     public var timeline: [TimelineEntry] = []
+    /// Top-level sections the scenario file left out and took from `Scenario.builtIn` (`teams`, `clients`,
+    /// `app_groups`, `users`, `signing_keys`); `siwa-mock check` names them in its summary.
+    public var inheritedSections: [String] = []
 
     public init(
         name: String = "scenario", seed: UInt64? = nil, settings: ScenarioSettings = ScenarioSettings(),

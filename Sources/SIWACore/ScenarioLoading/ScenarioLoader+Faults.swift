@@ -172,7 +172,8 @@ extension ScenarioLoader {
     /// `match: POST /auth/token`, `form: {…}`, `client: …`, `user: …` (checked against the scenario).
     func readMatcher(_ map: MappingReader, requestKey: String, _ context: LoadContext) -> RequestMatcher? {
         var matcher = RequestMatcher()
-        if let node = map.optional(requestKey),
+        let requestNode = map.optional(requestKey)
+        if let node = requestNode,
             let text = context.read(node, { node throws(ScenarioDiagnostic) in try node.string() })
         {
             guard let parsed = RequestMatcher.parseRequestLine(text) else {
@@ -182,15 +183,18 @@ extension ScenarioLoader {
             matcher.method = parsed.method
             matcher.path = parsed.path
         }
+        var fieldNodes: [String: Node] = [:]
         if let node = map.optional("form"),
             let fields = context.read(node, { node throws(ScenarioDiagnostic) in try node.mapping() })
         {
             for entry in fields.entries {
                 if let value = context.read(entry.value, { node throws(ScenarioDiagnostic) in try node.string() }) {
                     matcher.fields[entry.keyText] = value
+                    fieldNodes[entry.keyText] = entry.key
                 }
             }
         }
+        reportRouteProblems(matcher, at: requestNode ?? map.node, fields: fieldNodes, context)
         if let node = map.optional("client"),
             let client = context.read(node, { node throws(ScenarioDiagnostic) in try node.string() })
         {
@@ -208,6 +212,18 @@ extension ScenarioLoader {
             matcher.userID = user
         }
         return matcher
+    }
+
+    /// Reports a matcher that no request to Apple's endpoints could satisfy (`AppleRoute.problems`): path
+    /// and method problems at `node`, an unread field at its key in `fields` (else at `node`).
+    func reportRouteProblems(_ matcher: RequestMatcher, at node: Node, fields: [String: Node], _ context: LoadContext) {
+        for problem in AppleRoute.problems(with: matcher) {
+            if case .field(let name, _) = problem, let key = fields[name] {
+                context.report(key, problem.message)
+            } else {
+                context.report(node, problem.message)
+            }
+        }
     }
 
     /// "unknown user 'alcie' (did you mean 'alice'?)".

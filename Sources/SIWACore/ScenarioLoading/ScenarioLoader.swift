@@ -41,14 +41,20 @@ public struct ScenarioLoader {
             throw ScenarioDiagnostics(context.diagnostics)
         }
         readSettings(top, into: &scenario, context)
-        scenario.teams = readTeams(top.optional("teams"), context)
+        scenario.inheritedSections = Self.inheritedSections(presentKeys: top.keys)
+        let inherits = Set(scenario.inheritedSections)
+        func inherited<T>(_ section: String, _ value: (Scenario) -> T) -> T? {
+            inherits.contains(section) ? value(Scenario.builtIn) : nil
+        }
+        scenario.teams = inherited("teams", \.teams) ?? readTeams(top.optional("teams"), context)
         context.teamIDs = scenario.teams.map(\.id)
-        scenario.clients = readClients(top.optional("clients"), context)
+        scenario.clients = inherited("clients", \.clients) ?? readClients(top.optional("clients"), context)
         context.clientIDs = scenario.clients.map(\.id)
-        scenario.appGroups = readAppGroups(top.optional("app_groups"), context)
+        scenario.appGroups = inherited("app_groups", \.appGroups) ?? readAppGroups(top.optional("app_groups"), context)
         scenario.signingKeys = readSigningKeys(top.optional("signing_keys"), context)
         scenario.transfers = readTransfers(top.optional("transfers"), context)
-        scenario.users = readUsers(top.optional("users"), scenario: scenario, context)
+        scenario.users =
+            inherited("users", \.users) ?? readUsers(top.optional("users"), scenario: scenario, context)
         context.userIDs = scenario.users.map(\.id)
         scenario.faults = readFaults(top.optional("faults"), scenario: scenario, context)
         scenario.timeline = readTimeline(top.optional("timeline"), scenario: scenario, context)
@@ -57,6 +63,22 @@ public struct ScenarioLoader {
             throw ScenarioDiagnostics(context.diagnostics.sorted { ($0.line, $0.column) < ($1.line, $1.column) })
         }
         return scenario
+    }
+
+    /// The sections a file leaves out that come from the built-in scenario (`scenarios/default.yaml`), so
+    /// a file with only `users:` or only `faults:` signs in as the README shows: `teams`, `clients` and
+    /// `app_groups` as one unit when the file names neither teams nor clients, `users` when it names
+    /// none, `signing_keys` when it names none.
+    static func inheritedSections(presentKeys keys: [String]) -> [String] {
+        let present = Set(keys)
+        var inherited: [String] = []
+        if !present.contains("teams") && !present.contains("clients") {
+            inherited += ["teams", "clients"]
+            if !present.contains("app_groups") { inherited.append("app_groups") }
+        }
+        if !present.contains("users") { inherited.append("users") }
+        if !present.contains("signing_keys") { inherited.append("signing_keys") }
+        return inherited
     }
 
     /// `private-relay` for `scenarios/private-relay.yaml`.

@@ -4,8 +4,11 @@ struct CheckCommand: Command {
     static let abstract = "Validate scenario files; print every problem as file:line:col: message."
     static let discussion: String? = """
         Each file is parsed and loaded exactly as `serve --scenario` would (PEM files are read and parsed,
-        but missing signing keys are not generated). Valid files print `FILE: ok` on stdout; problems go to
-        stderr, all of them, sorted by position. Exit status 0 when every file is valid, 1 otherwise.
+        but missing signing keys are not generated). Valid files print `FILE: ok: ` and a summary on stdout:
+        what the file defines, and what it takes from the built-in scenario (a file without `teams:` and
+        `clients:` gets the built-in team, clients and app group; without `users:` alice, bob and carol;
+        without `signing_keys:` the two fixed test keys). Problems go to stderr, all of them, sorted by
+        position. Exit status 0 when every file is valid, 1 otherwise.
         """
     static let options: [OptionSpec] = []
     static let positionalsSynopsis: String? = "<file> ..."
@@ -22,8 +25,8 @@ struct CheckCommand: Command {
         var failed = false
         for file in files {
             do {
-                _ = try ScenarioFile.load(file, generateMissingKeys: false)
-                console.out("\(file): ok")
+                let scenario = try ScenarioFile.load(file, generateMissingKeys: false)
+                console.out("\(file): ok: \(scenario.summary)")
             } catch {
                 failed = true
                 for line in error.lines { console.err(line) }

@@ -1,0 +1,95 @@
+import ScenarioFormat
+
+/// One of Apple's endpoints as fault rules and timeline triggers can name it: its path, the methods it
+/// answers and the form or query fields it reads.
+///
+/// `siwa-mock check` uses this list to refuse rules that could never fire (`match: POST /auth/tokne`,
+/// `form: {grant_typ: …}`). The paths and fields are those of Apple's REST API
+/// (https://developer.apple.com/documentation/signinwithapplerestapi) as served by `AppleEndpoints`;
+/// `AppleRouteTests` keeps the paths and methods in step with what the server answers.
+public struct AppleRoute: Sendable, Equatable {
+    public var path: String
+    public var methods: [String]
+    public var fields: [String]
+
+    public init(path: String, methods: [String], fields: [String]) {
+        self.path = path
+        self.methods = methods
+        self.fields = fields
+    }
+}
+
+extension AppleRoute {
+    static let clientCredentials = ["client_id", "client_secret"]
+
+    /// Every endpoint the fault injector and the timeline see (the `/mock/` control API is not faulted).
+    public static let all: [AppleRoute] = [
+        AppleRoute(path: "/.well-known/openid-configuration", methods: ["GET"], fields: []),
+        AppleRoute(path: "/auth/keys", methods: ["GET"], fields: []),
+        AppleRoute(
+            path: "/auth/authorize", methods: ["GET", "POST"],
+            fields: [
+                "client_id", "redirect_uri", "response_type", "response_mode", "scope", "state", "nonce", "login_hint",
+                "cancel",
+            ]),
+        AppleRoute(
+            path: "/auth/token", methods: ["POST"],
+            fields: clientCredentials + ["grant_type", "code", "redirect_uri", "refresh_token", "scope"]),
+        AppleRoute(path: "/auth/revoke", methods: ["POST"], fields: clientCredentials + ["token", "token_type_hint"]),
+        AppleRoute(
+            path: "/auth/usermigrationinfo", methods: ["POST"],
+            fields: clientCredentials + ["sub", "target", "transfer_sub"]),
+    ]
+
+    /// Why `matcher` can never match a request Apple's endpoints answer; empty when it can.
+    ///
+    /// Each problem says what is wrong and, where a known name is close, suggests it.
+    public static func problems(with matcher: RequestMatcher) -> [RouteProblem] {
+        var problems: [RouteProblem] = []
+        var candidates = all
+        if let path = matcher.path {
+            candidates = all.filter { $0.path == path }
+            if candidates.isEmpty {
+                let hint = EditDistance.suggestion(for: path, among: all.map(\.path)).map { " (did you mean '\($0)'?)" }
+                problems.append(.path("no Apple endpoint has the path '\(path)'\(hint ?? "")"))
+                return problems
+            }
+        }
+        if let method = matcher.method {
+            let serving = candidates.filter { $0.methods.contains(method) }
+            if serving.isEmpty {
+                let methods = Set(candidates.flatMap(\.methods)).sorted()
+                let allowed = methods.joined(separator: ", ")
+                let hint = EditDistance.suggestion(for: method, among: methods).map { " (did you mean '\($0)'?)" }
+                let message =
+                    matcher.path.map { "\($0) answers only \(allowed), not \(method)" }
+                    ?? "no Apple endpoint answers \(method) (they answer \(allowed))"
+                problems.append(.method(message + (hint ?? "")))
+                return problems
+            }
+            candidates = serving
+        }
+        let known = Set(candidates.flatMap(\.fields))
+        let endpoint = matcher.path.map { path in matcher.method.map { "\($0) \(path)" } ?? path }
+        for name in matcher.fields.keys.sorted() where !known.contains(name) {
+            let hint = EditDistance.suggestion(for: name, among: known.sorted()).map { " (did you mean '\($0)'?)" }
+            let reads = endpoint.map { "\($0) never reads" } ?? "no Apple endpoint reads"
+            problems.append(.field(name, "\(reads) a field '\(name)'\(hint ?? "")"))
+        }
+        return problems
+    }
+}
+
+/// What is wrong with a request matcher, with the part of the rule it is about.
+public enum RouteProblem: Sendable, Equatable {
+    case path(String)
+    case method(String)
+    /// A form or query field name, and the message.
+    case field(String, String)
+
+    public var message: String {
+        switch self {
+        case .path(let message), .method(let message), .field(_, let message): message
+        }
+    }
+}
