@@ -9,13 +9,18 @@ struct VerifyCommand: Command {
     static let abstract = "Verify an id_token against a running mock's /auth/keys and print its claims."
     static let discussion: String? = """
         Checks the RS256 signature with the key named by the token's `kid`, then `iss`, `aud` (when
-        --audience is given), `exp` and `nonce` (when --nonce is given). Exit status 0 when valid, 1 otherwise.
+        --audience is given), `exp`, `iat` and `nonce` (when --nonce is given). `exp` and `iat` are judged by
+        the mock's clock (GET /mock/clock), so a token from a mock whose clock was advanced or set is judged
+        as that mock's backends would be; when the URL answers no /mock/clock, by this machine's clock.
+        The line `clock:` says which. Exit status 0 when valid, 1 otherwise.
         """
     static let options: [OptionSpec] = [
         .value("url", "url", help: "Base URL of the mock.", default: "http://127.0.0.1:8080", environment: true),
         .value("audience", "client-id", help: "Expected `aud` (your bundle ID or Services ID)."),
         .value("issuer", "issuer", help: "Expected `iss`.", default: "https://appleid.apple.com"),
         .value("nonce", "nonce", help: "Expected `nonce`."),
+        .value(
+            "admin-token", "token", help: "Bearer token for GET /mock/clock when the mock has one.", environment: true),
     ]
     static let positionalsSynopsis: String? = "<id-token>"
 
@@ -24,6 +29,7 @@ struct VerifyCommand: Command {
     var audience: String?
     var issuer: String
     var nonce: String?
+    var adminToken: String?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         guard arguments.positionals.count == 1 else { throw UsageError("Expected exactly one <id-token> argument") }
@@ -33,6 +39,7 @@ struct VerifyCommand: Command {
         audience = arguments.value("audience")
         issuer = arguments.value("issuer") ?? "https://appleid.apple.com"
         nonce = arguments.value("nonce")
+        adminToken = arguments.value("admin-token")
     }
 
     func run() throws -> Int32 {
@@ -62,15 +69,20 @@ struct VerifyCommand: Command {
         }
         if jws.payload["iss"]?.stringValue != issuer { problems.append("iss is not \(issuer)") }
         if let audience, jws.payload["aud"]?.stringValue != audience { problems.append("aud is not \(audience)") }
+        let clock = JudgingClock.read(from: base, adminToken: adminToken)
         if let exp = jws.payload["exp"]?.intValue {
-            if exp <= WallClock.now() { problems.append("expired at \(exp)") }
+            if exp <= clock.now { problems.append("expired at \(exp), \(clock.now - exp) s before now (\(clock.now))") }
         } else {
             problems.append("exp is missing")
+        }
+        if let iat = jws.payload["iat"]?.intValue, iat > clock.now + JudgingClock.leewaySeconds {
+            problems.append("issued in the future: iat \(iat) is \(iat - clock.now) s after now (\(clock.now))")
         }
         if let nonce, jws.payload["nonce"]?.stringValue != nonce { problems.append("nonce does not match") }
 
         console.out("header: \(JSONValue.object(jws.header).serializedString())")
         console.out("claims: \(JSONValue.object(jws.payload).serializedString())")
+        console.out("clock: \(clock.description)")
         if problems.isEmpty {
             console.out("valid: signature and claims check out")
             return 0

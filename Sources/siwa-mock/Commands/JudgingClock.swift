@@ -1,0 +1,37 @@
+import HTTPServer
+import JSON
+
+/// The "now" that `verify` judges `exp` and `iat` by: the mock's clock when the URL is a mock
+/// (`GET /mock/clock`), else this machine's. A token minted after `POST /mock/clock {"advance":"2d"}`
+/// carries the mock's time, so judging it by the wall clock would call a fresh token "from the future"
+/// and an expired one valid (docs/troubleshooting.md, "The mock clock and your backend").
+struct JudgingClock {
+    /// Tolerance for an `iat` slightly ahead of now (clocks a little apart), as most JWT libraries allow.
+    static let leewaySeconds: Int64 = 60
+
+    var now: Int64
+    var description: String
+
+    /// Asks `base` for its clock; falls back to the wall clock and says why.
+    static func read(from base: String, adminToken: String?) -> JudgingClock {
+        var headers = HTTPHeaders()
+        if let adminToken { headers.add("Authorization", "Bearer \(adminToken)") }
+        let reason: String
+        do {
+            let response = try HTTPClient.send(
+                HTTPClientRequest(method: "GET", target: "/mock/clock", headers: headers), to: base + "/mock/clock",
+                timeoutMilliseconds: 5000)
+            if response.status == 200, let json = try? JSONValue.parse(response.body),
+                let seconds = json["epoch_seconds"]?.intValue
+            {
+                let text = json["now"]?.stringValue ?? String(seconds)
+                let frozen = json["frozen"]?.boolValue == true ? ", frozen" : ""
+                return JudgingClock(now: seconds, description: "the mock's clock, \(text)\(frozen)")
+            }
+            reason = response.status == 401 ? "needs --admin-token" : "answered \(response.status)"
+        } catch {
+            reason = "unreachable"
+        }
+        return JudgingClock(now: WallClock.now(), description: "this machine's clock (\(base)/mock/clock \(reason))")
+    }
+}
