@@ -45,7 +45,7 @@ paths = {
  "/mock/reset": {"post": op("Back to the scenario's initial state", {"200": jresp("Reset", obj({"status": S}, ["status"])), **c("401")})},
  "/mock/scenario": {"put": op("Replace the active scenario atomically",
     {"200": jresp("Replaced", obj({"status": S, "name": S}, ["status"])), "400": jresp("Scenario errors; old scenario kept", ref("ScenarioErrors")), **c("401", "501")},
-    requestBody={"required": True, "description": "Scenario text (YAML subset or JSON, docs/scenario-syntax.md)", "content": {"text/plain": {"schema": S}, "application/yaml": {"schema": {}}, "application/json": {"schema": {"type": "object"}}}})},
+    requestBody={"required": True, "description": "Scenario text (YAML subset or JSON, docs/scenarios.md#syntax)", "content": {"text/plain": {"schema": S}, "application/yaml": {"schema": {}}, "application/json": {"schema": {"type": "object"}}}})},
  "/mock/credentials": {"post": op("What ASAuthorizationAppleIDCredential gives a native app",
     {"200": jresp("Native credential", ref("NativeCredential")), **c("400", "401", "404")},
     requestBody=jbody(obj({"client_id": NE, "user": NE, "scopes": {"type": "array", "items": {"type": "string", "enum": ["full_name", "fullName", "name", "email"]}}, "nonce": S, "state": S}, ["client_id", "user"])))},

@@ -1,7 +1,7 @@
 /// A parsed scenario file: the first stage of the scenario language (text → ``Node`` tree).
 ///
 /// The syntax is a strict subset of YAML 1.2 that also accepts JSON; anything outside it is an error,
-/// never a guess. `docs/scenario-syntax.md` has the same rules with examples.
+/// never a guess. `docs/scenarios.md` ("Syntax") has the same rules with examples.
 ///
 /// **Accepted**
 /// - Block mappings (`key: value`, a space after `:`) and block sequences (`- item`), nested by
