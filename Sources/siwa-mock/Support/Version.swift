@@ -1,4 +1,4 @@
 enum Version {
-    static let number = "0.1.0"
+    static let number = "0.2.0"
     static let string = "siwa-mock \(number)"
 }
