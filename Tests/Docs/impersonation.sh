@@ -12,19 +12,7 @@ if [ "$(id -u)" -ne 0 ] || ! unshare --net --mount true 2>/dev/null; then
   echo "impersonation: NOT RUN (needs root and unshare)"
   exit 2
 fi
-block=$(python3 - <<'PY'
-import sys
-sys.path.insert(0, "Tests/Docs")
-from pathlib import Path
-from run_blocks import blocks_of
-for b in blocks_of(Path("docs/sidecar.md")):
-    if b.marker and b.marker[0] == "run by" and b.marker[1].startswith("Tests/Docs/impersonation.sh"):
-        print(b.text, end="")
-        break
-else:
-    sys.exit("docs/sidecar.md has no block marked 'run by Tests/Docs/impersonation.sh'")
-PY
-)
+block=$(python3 Tests/Docs/run_blocks.py --extract Tests/Docs/impersonation.sh docs/sidecar.md)
 export PATH="$(cd "$(dirname "$binary")" && pwd):$PATH"
 out=$(timeout 60 bash -euo pipefail -c "$block" 2>&1) || { echo "$out" | tail -n 30; echo "impersonation: FAILED"; exit 1; }
 echo "$out" | tail -n 3

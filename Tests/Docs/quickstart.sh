@@ -9,19 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 repo=$PWD
-block=$(python3 - <<'PY'
-import sys
-sys.path.insert(0, "Tests/Docs")
-from pathlib import Path
-from run_blocks import blocks_of
-for b in blocks_of(Path("README.md")):
-    if b.marker and b.marker[0] == "run by" and b.marker[1].startswith("Tests/Docs/quickstart.sh"):
-        print(b.text, end="")
-        break
-else:
-    sys.exit("README.md has no block marked 'run by Tests/Docs/quickstart.sh'")
-PY
-)
+block=$(python3 Tests/Docs/run_blocks.py --extract Tests/Docs/quickstart.sh README.md)
 swift_dir=$(dirname "$(command -v swift)")
 clean_env=(env -i "HOME=$HOME" "PATH=$swift_dir:/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin" "TERM=dumb" "LANG=C.UTF-8")
 wrap=()

@@ -29,6 +29,9 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "Tests" / "Adversarial"))
+from siwa_proc import MockProcess  # noqa: E402  (the suites' one way to start a mock on --port 0)
+
 SHELL_LANGUAGES = {"sh", "bash", "shell"}
 SCENARIO_LANGUAGES = {"yaml", "yml"}
 MARKER = re.compile(r"^<!--\s*(not run|run by)\s*:?\s*(.*?)\s*-->$")
@@ -70,42 +73,26 @@ def blocks_of(path):
     return found
 
 
-class Mock:
-    """`siwa-mock serve --port 0` with JSON logs; its URL from the ready line."""
+def server_errors(log_path):
+    """Internal failures in a JSON log: 500 answers and error lines that are not requests (a fault's
+    injected 503 is logged at level error too, and is what the page asked for)."""
+    errors = []
+    for line in log_path.read_text().splitlines():
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            continue
+        if entry.get("level") == "error" and (entry.get("msg") != "request" or entry.get("status") == 500):
+            errors.append(line)
+    return errors
 
-    def __init__(self, binary, workdir, env):
-        self.log_path = workdir / "siwa-mock.log"
-        self.process = subprocess.Popen(
-            [binary, "serve", "--host", "127.0.0.1", "--port", "0", "--log-format", "json"],
-            stdout=subprocess.PIPE, stderr=open(self.log_path, "w"), cwd=workdir, env=env, text=True)
-        line = self.process.stdout.readline().strip()
-        prefix = "siwa-mock listening on "
-        if not line.startswith(prefix):
-            self.stop()
-            raise RuntimeError(f"siwa-mock did not start: {line!r}; log: {self.log_path.read_text()[-2000:]}")
-        self.url = line[len(prefix):]
 
-    def stop(self):
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-
-    def server_errors(self):
-        """Internal failures: 500 answers and error lines that are not requests (a fault's injected 503
-        is logged at level error too, and is what the page asked for)."""
-        errors = []
-        for line in self.log_path.read_text().splitlines():
-            try:
-                entry = json.loads(line)
-            except ValueError:
-                continue
-            if entry.get("level") == "error" and (entry.get("msg") != "request" or entry.get("status") == 500):
-                errors.append(line)
-        return errors
+def extract(page, script):
+    """The text of the block on `page` marked `<!-- run by SCRIPT… -->` (for the scripts that run one)."""
+    for block in blocks_of(page):
+        if block.marker and block.marker[0] == "run by" and block.marker[1].startswith(script):
+            return block.text
+    sys.exit(f"{page} has no block marked 'run by {script}'")
 
 
 def run_page(page, binary, timeout):
@@ -130,9 +117,9 @@ def run_page(page, binary, timeout):
     env["PATH"] = f"{Path(binary).resolve().parent}:{env.get('PATH', '/usr/bin:/bin')}"
     env["HOME"] = str(workdir / "home")
     (workdir / "home").mkdir()
-    mock = Mock(str(Path(binary).resolve()), workdir, env)
-    env["M"] = mock.url
-    env["SIWA_MOCK_URL"] = mock.url
+    log_path = workdir / "siwa-mock.log"
+    mock = MockProcess(Path(binary), ["--log-format", "json"], log_path)
+    env["M"] = env["SIWA_MOCK_URL"] = f"http://{mock.host}:{mock.port}"
     try:
         script = ["set -eo pipefail"]
         for index, block in enumerate(todo):
@@ -152,7 +139,7 @@ def run_page(page, binary, timeout):
         script.append("echo '@@done' >&2")
         if counts["shell"]:
             failures += run_session("\n".join(script), workdir, env, timeout, page.name)
-        errors = mock.server_errors()
+        errors = server_errors(log_path)
         if errors:
             failures.append(f"{page.name}: the mock logged errors while the page ran:\n" + "\n".join(errors[:5]))
     finally:
@@ -192,8 +179,12 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--binary", default=str(REPO / ".build/release/siwa-mock"))
     parser.add_argument("--page-timeout", type=int, default=120)
+    parser.add_argument("--extract", metavar="SCRIPT", help="print the block of PAGE marked 'run by SCRIPT'")
     parser.add_argument("pages", nargs="*")
     args = parser.parse_args()
+    if args.extract:
+        print(extract(Path(args.pages[0]), args.extract), end="")
+        return 0
     args.binary = str(Path(args.binary).resolve())
     pages = [Path(p).resolve() for p in args.pages] or [REPO / "README.md"] + sorted((REPO / "docs").rglob("*.md"))
     totals = {"shell": 0, "scenario": 0, "not run": 0}
