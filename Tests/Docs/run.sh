@@ -8,7 +8,7 @@
 #      signs in against https://appleid.apple.com (Tests/Docs/impersonation.sh; root only);
 #   4. the pytest fixture recipe (Tests/Docs/recipes/conftest.py) in a venv from requirements.txt.
 # The Testcontainers recipe needs a Docker engine and runs from the container step instead:
-#   python Tests/Docs/recipes/testcontainers_recipe.py siwa-mock:latest
+#   bash Tests/Docs/testcontainers.sh IMAGE   (Tests/Container/run.sh calls it with the image it built)
 # Usage: Tests/Docs/run.sh [--binary .build/release/siwa-mock]
 set -euo pipefail
 cd "$(dirname "$0")/../.."

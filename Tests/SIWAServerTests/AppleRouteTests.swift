@@ -1,11 +1,20 @@
 import SIWACore
+import SIWAServer
 import SIWATestSupport
 import Testing
 
-/// `AppleRoute.all` (what `siwa-mock check` lets fault rules and timeline triggers point at) and the
-/// endpoints the server answers stay one list: every listed method is answered (no 404, no 405), every
-/// other method gets 405, and an unlisted path gets 404.
+/// `AppleRoute.all` (what `siwa-mock check` lets fault rules and timeline triggers point at, in SIWACore,
+/// which cannot see the route table) and Apple's routes in the one route table (`AppleEndpoints.routes`)
+/// are the same list of methods and paths; and over the wire every listed method is answered (no 404, no
+/// 405), every other gets 405, an unlisted path 404.
 @Suite struct AppleRouteTests {
+    @Test func theRuleTargetsAreTheRouteTablesAppleRoutes() throws {
+        let endpoints = try TestFixtures.endpoints().endpoints
+        let table = Set(endpoints.routes.map { "\($0.method.rawValue) \($0.path.description)" })
+        let targets = Set(AppleRoute.all.flatMap { route in route.methods.map { "\($0) \(route.path)" } })
+        #expect(table == targets)
+    }
+
     @Test(arguments: Transport.allCases)
     func everyListedRouteIsServedAndNothingElse(_ transport: Transport) throws {
         try EndpointHarness.run(transport) { h in

@@ -5,8 +5,9 @@ import ScenarioFormat
 ///
 /// `siwa-mock check` uses this list to refuse rules that could never fire (`match: POST /auth/tokne`,
 /// `form: {grant_typ: …}`). The paths and fields are those of Apple's REST API
-/// (https://developer.apple.com/documentation/signinwithapplerestapi) as served by `AppleEndpoints`;
-/// `AppleRouteTests` keeps the paths and methods in step with what the server answers.
+/// (https://developer.apple.com/documentation/signinwithapplerestapi). The route table that serves them
+/// (`AppleEndpoints.routes` in SIWAServer) is out of this module's reach, so the methods and paths are
+/// written here too; `AppleRouteTests` fails when the two lists differ.
 public struct AppleRoute: Sendable, Equatable {
     public var path: String
     public var methods: [String]
