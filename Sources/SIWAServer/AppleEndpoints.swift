@@ -64,20 +64,6 @@ public struct AppleEndpoints: HTTPResponder {
         pipeline = RequestPipeline(table: RouteTable(routes), provider: provider, log: log)
     }
 
-    /// Apple's routes, declared once.
-    public var routes: [Route] {
-        [
-            Route(.get, "/.well-known/openid-configuration") { _ in Responses.json(discoveryBytes) },
-            // Read per request: key rotation through the control API swaps the bytes atomically.
-            Route(.get, "/auth/keys") { _ in Responses.json(provider.jwksBytes) },
-            Route(.get, "/auth/authorize") { authorize(&$0) },
-            Route(.post, "/auth/authorize") { authorize(&$0) },
-            Route(.post, "/auth/token") { token(&$0) },
-            Route(.post, "/auth/revoke") { revoke(&$0) },
-            Route(.post, "/auth/usermigrationinfo") { userMigrationInfo(&$0) },
-        ]
-    }
-
     public func respond(to request: HTTPRequest) -> HTTPResponse {
         pipeline?.respond(to: request) ?? Responses.internalError()
     }

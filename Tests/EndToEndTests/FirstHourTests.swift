@@ -63,6 +63,17 @@ import Testing
             run.stderr == "\(file):2:12: no Apple endpoint has the path '/auth/tokne' (did you mean '/auth/token'?)\n")
     }
 
+    @Test func theControlAPIRefusesAFaultThatCouldNeverFire() throws {
+        let mock = try MockProcess()
+        let refused = try control.call(
+            mock, "POST", "/mock/faults", ["match": "POST /auth/token", "form": ["grant_typ": "x"], "status": 503])
+        #expect(refused.status == 400)
+        #expect(
+            refused.bodyText.contains("POST /auth/token never reads a field 'grant_typ' (did you mean 'grant_type'?)"))
+        let faults = try control.json(try control.call(mock, "GET", "/mock/faults"))
+        #expect(faults["faults"]?.arrayValue?.isEmpty == true, "nothing half-applied")
+    }
+
     @Test func verifyJudgesExpiryByTheMocksClock() throws {
         let mock = try MockProcess()
         let credential = try control.json(

@@ -1,5 +1,6 @@
 import Foundation
 import SIWACore
+import SIWAServer
 
 /// The repository's `scenarios/` directory and a loader that reads `pem_file:` from disk.
 public enum ScenarioFiles {
@@ -14,7 +15,15 @@ public enum ScenarioFiles {
         return String(decoding: data, as: UTF8.self)
     }
 
-    public static var loader: ScenarioLoader { ScenarioLoader(readFile: read) }
+    /// A loader as the server runs it: `pem_file:` from disk, rules checked against Apple's routes.
+    public static var loader: ScenarioLoader {
+        var loader = ScenarioLoader(readFile: read)
+        loader.ruleTargets = ruleTargets
+        return loader
+    }
+
+    /// What fault rules and timeline triggers may match: the route table's Apple routes.
+    public static var ruleTargets: [AppleRoute] { AppleEndpoints.ruleTargets }
 
     /// Every `.yaml`/`.json` file name in `scenarios/`, sorted.
     public static var yamlFiles: [String] {

@@ -3,11 +3,9 @@ import ScenarioFormat
 /// One of Apple's endpoints as fault rules and timeline triggers can name it: its path, the methods it
 /// answers and the form or query fields it reads.
 ///
-/// `siwa-mock check` uses this list to refuse rules that could never fire (`match: POST /auth/tokne`,
-/// `form: {grant_typ: …}`). The paths and fields are those of Apple's REST API
-/// (https://developer.apple.com/documentation/signinwithapplerestapi). The route table that serves them
-/// (`AppleEndpoints.routes` in SIWAServer) is out of this module's reach, so the methods and paths are
-/// written here too; `AppleRouteTests` fails when the two lists differ.
+/// `siwa-mock check` uses the list of them to refuse rules that could never fire
+/// (`match: POST /auth/tokne`, `form: {grant_typ: …}`). The list comes from the route table that serves
+/// the requests (`AppleEndpoints.ruleTargets` in SIWAServer), handed to `ScenarioLoader.ruleTargets`.
 public struct AppleRoute: Sendable, Equatable {
     public var path: String
     public var methods: [String]
@@ -21,37 +19,18 @@ public struct AppleRoute: Sendable, Equatable {
 }
 
 extension AppleRoute {
-    static let clientCredentials = ["client_id", "client_secret"]
-
-    /// Every endpoint the fault injector and the timeline see (the `/mock/` control API is not faulted).
-    public static let all: [AppleRoute] = [
-        AppleRoute(path: "/.well-known/openid-configuration", methods: ["GET"], fields: []),
-        AppleRoute(path: "/auth/keys", methods: ["GET"], fields: []),
-        AppleRoute(
-            path: "/auth/authorize", methods: ["GET", "POST"],
-            fields: [
-                "client_id", "redirect_uri", "response_type", "response_mode", "scope", "state", "nonce", "login_hint",
-                "cancel",
-            ]),
-        AppleRoute(
-            path: "/auth/token", methods: ["POST"],
-            fields: clientCredentials + ["grant_type", "code", "redirect_uri", "refresh_token", "scope"]),
-        AppleRoute(path: "/auth/revoke", methods: ["POST"], fields: clientCredentials + ["token", "token_type_hint"]),
-        AppleRoute(
-            path: "/auth/usermigrationinfo", methods: ["POST"],
-            fields: clientCredentials + ["sub", "target", "transfer_sub"]),
-    ]
-
-    /// Why `matcher` can never match a request Apple's endpoints answer; empty when it can.
+    /// Why `matcher` can never match a request to one of `routes`; empty when it can.
     ///
     /// Each problem says what is wrong and, where a known name is close, suggests it.
-    public static func problems(with matcher: RequestMatcher) -> [RouteProblem] {
+    public static func problems(with matcher: RequestMatcher, among routes: [AppleRoute]) -> [RouteProblem] {
         var problems: [RouteProblem] = []
-        var candidates = all
+        var candidates = routes
         if let path = matcher.path {
-            candidates = all.filter { $0.path == path }
+            candidates = routes.filter { $0.path == path }
             if candidates.isEmpty {
-                let hint = EditDistance.suggestion(for: path, among: all.map(\.path)).map { " (did you mean '\($0)'?)" }
+                let hint = EditDistance.suggestion(for: path, among: routes.map(\.path)).map {
+                    " (did you mean '\($0)'?)"
+                }
                 problems.append(.path("no Apple endpoint has the path '\(path)'\(hint ?? "")"))
                 return problems
             }

@@ -214,10 +214,11 @@ extension ScenarioLoader {
         return matcher
     }
 
-    /// Reports a matcher that no request to Apple's endpoints could satisfy (`AppleRoute.problems`): path
+    /// Reports a matcher that no request to `ruleTargets` could satisfy (`AppleRoute.problems`): path
     /// and method problems at `node`, an unread field at its key in `fields` (else at `node`).
     func reportRouteProblems(_ matcher: RequestMatcher, at node: Node, fields: [String: Node], _ context: LoadContext) {
-        for problem in AppleRoute.problems(with: matcher) {
+        guard let ruleTargets else { return }
+        for problem in AppleRoute.problems(with: matcher, among: ruleTargets) {
             if case .field(let name, _) = problem, let key = fields[name] {
                 context.report(key, problem.message)
             } else {

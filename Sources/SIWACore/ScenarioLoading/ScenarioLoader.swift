@@ -13,6 +13,10 @@ public struct ScenarioLoader {
     public var generateMissingKeys: Bool
     /// Receives notices worth logging (keys being generated).
     public var note: (String) -> Void = { _ in }
+    /// The requests fault rules and timeline triggers may match (`AppleEndpoints.ruleTargets`): a rule
+    /// naming a path, method or form field outside them is an error. Nil: not checked (the built-in
+    /// scenario, which has no rules, and the fuzzer).
+    public var ruleTargets: [AppleRoute]?
 
     public init(readFile: @escaping (String) -> String? = { _ in nil }, generateMissingKeys: Bool = true) {
         self.readFile = readFile

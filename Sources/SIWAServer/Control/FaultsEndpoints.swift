@@ -56,7 +56,9 @@ public struct FaultsEndpoints: Sendable {
         let text = String(decoding: context.request.body, as: UTF8.self)
         let rule: FaultRule
         do {
-            rule = try ScenarioLoader().loadFault(
+            var loader = ScenarioLoader()
+            loader.ruleTargets = AppleEndpoints.ruleTargets
+            rule = try loader.loadFault(
                 text, file: "body", scenario: provider.scenario, defaultID: "fault-\(faults.statuses.count + 1)")
         } catch {
             context.outcome = "invalid_request"

@@ -21,6 +21,7 @@ enum ScenarioFile {
         var loader = ScenarioLoader(
             readFile: { try? FileSystem.readText($0) }, generateMissingKeys: generateMissingKeys)
         loader.note = { log?.note("\(path): \($0)") }
+        loader.ruleTargets = AppleEndpoints.ruleTargets
         do {
             return try loader.load(text, file: path)
         } catch {
@@ -48,7 +49,8 @@ extension ScenarioFile {
         guard let text = String(validating: bytes, as: UTF8.self) else {
             return .failure(ScenarioLoadFailure(errors: ["scenario:1:1: the body is not UTF-8 text"]))
         }
-        let loader = ScenarioLoader(readFile: { try? FileSystem.readText($0) })
+        var loader = ScenarioLoader(readFile: { try? FileSystem.readText($0) })
+        loader.ruleTargets = AppleEndpoints.ruleTargets
         do {
             return .success(try loader.load(text, file: "scenario"))
         } catch {

@@ -25,9 +25,10 @@ import Testing
             line.hasPrefix("# expect: ") ? "\(file):" + line.dropFirst("# expect: ".count) : nil
         }
         #expect(!expected.isEmpty, "\(name) has no '# expect:' lines")
-        let loader = ScenarioLoader(
+        var loader = ScenarioLoader(
             readFile: { ScenarioFiles.read($0.hasPrefix("/") ? $0 : Self.repositoryRoot + "/" + $0) },
             generateMissingKeys: false)
+        loader.ruleTargets = ScenarioFiles.ruleTargets
         do {
             _ = try loader.load(text, file: file)
             Issue.record("\(name) loaded without errors")

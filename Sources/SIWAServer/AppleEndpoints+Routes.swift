@@ -1,0 +1,65 @@
+import HTTPServer
+import SIWACore
+
+extension AppleEndpoints {
+    /// One of Apple's routes as declared: method, path, the form or query fields its handler reads, and
+    /// the handler. The route table (`routes`) and what fault rules and timeline triggers may point at
+    /// (`ruleTargets`, checked by `siwa-mock check`) both come from this one list.
+    struct RouteDeclaration: Sendable {
+        let method: HTTPMethod
+        let path: String
+        let reads: [String]
+        let handler: @Sendable (AppleEndpoints, inout RequestContext) -> HTTPResponse
+    }
+
+    static let clientCredentials = ["client_id", "client_secret"]
+
+    /// Apple's routes, declared once (https://developer.apple.com/documentation/signinwithapplerestapi).
+    static let declarations: [RouteDeclaration] = {
+        let authorizeFields = [
+            "client_id", "redirect_uri", "response_type", "response_mode", "scope", "state", "nonce", "login_hint",
+            "cancel",
+        ]
+        return [
+            RouteDeclaration(method: .get, path: "/.well-known/openid-configuration", reads: []) { endpoints, _ in
+                Responses.json(endpoints.discoveryBytes)
+            },
+            // Read per request: key rotation through the control API swaps the bytes atomically.
+            RouteDeclaration(method: .get, path: "/auth/keys", reads: []) { endpoints, _ in
+                Responses.json(endpoints.provider.jwksBytes)
+            },
+            RouteDeclaration(method: .get, path: "/auth/authorize", reads: authorizeFields) { $0.authorize(&$1) },
+            RouteDeclaration(method: .post, path: "/auth/authorize", reads: authorizeFields) { $0.authorize(&$1) },
+            RouteDeclaration(
+                method: .post, path: "/auth/token",
+                reads: clientCredentials + ["grant_type", "code", "redirect_uri", "refresh_token", "scope"]
+            ) { $0.token(&$1) },
+            RouteDeclaration(
+                method: .post, path: "/auth/revoke", reads: clientCredentials + ["token", "token_type_hint"]
+            ) { $0.revoke(&$1) },
+            RouteDeclaration(
+                method: .post, path: "/auth/usermigrationinfo",
+                reads: clientCredentials + ["sub", "target", "transfer_sub"]
+            ) { $0.userMigrationInfo(&$1) },
+        ]
+    }()
+
+    /// Apple's routes for the route table.
+    public var routes: [Route] {
+        Self.declarations.map { declaration in
+            Route(declaration.method, declaration.path) { declaration.handler(self, &$0) }
+        }
+    }
+
+    /// What fault rules and timeline triggers may match: each path with its methods and the fields its
+    /// handlers read. Give it to `ScenarioLoader.ruleTargets`.
+    public static let ruleTargets: [AppleRoute] = declarations.reduce(into: []) { targets, declaration in
+        if let index = targets.firstIndex(where: { $0.path == declaration.path }) {
+            targets[index].methods.append(declaration.method.rawValue)
+            targets[index].fields += declaration.reads.filter { !targets[index].fields.contains($0) }
+        } else {
+            targets.append(
+                AppleRoute(path: declaration.path, methods: [declaration.method.rawValue], fields: declaration.reads))
+        }
+    }
+}
