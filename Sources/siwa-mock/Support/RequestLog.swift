@@ -37,7 +37,7 @@ struct RequestLog: Sendable {
         }
         switch settings.format {
         case .text:
-            let extra = fields.map { " \($0.0)=\($0.1)" }.joined()
+            let extra = fields.map { " \($0.0)=\(Self.quotedIfNeeded($0.1))" }.joined()
             return "\(time) \(exchange.remoteAddress) \(exchange.method) \(path) \(exchange.status) "
                 + "\(exchange.durationMicroseconds)us id=\(id)\(exchange.secure ? " tls" : "")\(extra)"
         case .json:
@@ -51,6 +51,18 @@ struct RequestLog: Sendable {
             object += fields.map { ($0.0, JSONValue.string($0.1)) }
             return JSONValue.object(JSONObject(object)).serializedString()
         }
+    }
+
+    /// A text-format value as is, or in double quotes with `"` and `\` escaped when it has spaces or
+    /// quotes (a refusal's reason is a sentence), so `key=value` pairs stay parseable.
+    static func quotedIfNeeded(_ value: String) -> String {
+        guard value.contains(where: { $0 == " " || $0 == "\"" || $0 == "=" }) || value.isEmpty else { return value }
+        var out = "\""
+        for character in value {
+            if character == "\"" || character == "\\" { out.append("\\") }
+            out.append(character)
+        }
+        return out + "\""
     }
 
     /// A connection-level problem (failed TLS handshake, plain HTTP on the TLS port).
