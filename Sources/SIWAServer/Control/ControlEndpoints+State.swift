@@ -23,7 +23,7 @@ extension ControlEndpoints {
         }
         guard let clock = provider.controllableClock else {
             throw ControlFailure(
-                status: 409, error: "conflict", field: "clock", "this server's clock cannot be changed")
+                status: .conflict, error: "conflict", field: "clock", "this server's clock cannot be changed")
         }
         let now = clock.nowMilliseconds
         let range: ClosedRange<Int64> = 0...TimeText.maximumMilliseconds
@@ -99,7 +99,7 @@ extension ControlEndpoints {
     func replaceScenario(_ context: inout RequestContext) throws(ControlFailure) -> HTTPResponse {
         guard let scenarioLoader else {
             throw ControlFailure(
-                status: 501, error: "not_implemented", field: nil, "this build has no scenario loader")
+                status: .notImplemented, error: "not_implemented", field: nil, "this build has no scenario loader")
         }
         switch scenarioLoader(context.request.body) {
         case .failure(let failure):
@@ -109,7 +109,7 @@ extension ControlEndpoints {
                     ("error", .string("invalid_scenario")),
                     ("message", .string(failure.errors.first ?? "invalid scenario")),
                     ("errors", errors),
-                ]), status: 400)
+                ]), status: .badRequest)
         case .success(let scenario):
             do throws(ProviderChangeError) {
                 try provider.replaceScenario(scenario)
@@ -118,7 +118,7 @@ extension ControlEndpoints {
                     JSONObject([
                         ("error", .string("invalid_scenario")), ("message", .string(error.description)),
                         ("errors", .array([.string(error.description)])),
-                    ]), status: 400)
+                    ]), status: .badRequest)
             }
             return Self.ok(JSONObject([("status", .string("replaced")), ("name", .string(scenario.name))]))
         }

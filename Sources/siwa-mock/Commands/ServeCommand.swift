@@ -134,7 +134,7 @@ struct ServeCommand: Command {
         limits.apply(to: &configuration)
         configuration.tls = tls
         let server = HTTPServer(
-            configuration: configuration, responder: responder, onExchange: { log.record($0) },
+            configuration: configuration, responder: responder, onExchanges: { log.record($0) },
             onDiagnostic: { log.record($0) })
         do {
             try server.start()
