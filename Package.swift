@@ -36,7 +36,7 @@ let package = Package(
         .target(name: "SIWACore", dependencies: ["JOSE", "JSON", "ScenarioFormat"], swiftSettings: swiftSettings),
         .target(
             name: "SIWAServer",
-            dependencies: ["SIWACore", "HTTPServer", "JOSE", "JSON"],
+            dependencies: ["SIWACore", "HTTPServer", "JOSE", "JSON", "ScenarioFormat"],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
