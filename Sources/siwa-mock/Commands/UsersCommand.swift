@@ -9,7 +9,7 @@ struct UsersCommand: ControlVerb {
         EXAMPLES:
           siwa-mock users                                   # list
           siwa-mock users get alice
-          siwa-mock users add --id carol --email carol@example.com --first-name Carol
+          siwa-mock users add --id erin --email erin@example.com --first-name Erin
           siwa-mock users revoke alice      # credential state revoked (the app's getCredentialState)
           siwa-mock users delete alice      # the user deletes their Apple Account
         ID is a user's id, sub or email.
