@@ -1,6 +1,7 @@
 import HTTPServer
 import JSON
 import SIWACore
+import ScenarioFormat
 
 /// Clock, keys and scenario replacement.
 extension ControlEndpoints {
@@ -30,13 +31,16 @@ extension ControlEndpoints {
         if let value = body.object["advance"] {
             var milliseconds: Int64?
             if let text = value.stringValue {
-                milliseconds = TimeText.parseDuration(text)
+                do throws(TimeSyntax.Failure) {
+                    milliseconds = try TimeSyntax.durationMilliseconds(text, sign: .signed)
+                } catch {
+                    throw .invalid("advance", "\(error.message), or a JSON number of seconds")
+                }
             } else if let seconds = try? body.integer("advance"), abs(seconds) <= 400 * 365 * 86400 {
                 milliseconds = seconds * 1000
             }
             guard let milliseconds else {
-                throw .invalid(
-                    "advance", "must be a duration like \"90s\", \"6m\", \"2h\", \"1d\" or a number of seconds")
+                throw .invalid("advance", "must be a duration like \"90s\", \"6m\", \"-2d\" or a number of seconds")
             }
             let (target, overflow) = now.addingReportingOverflow(milliseconds)
             guard !overflow, range.contains(target) else {
@@ -44,8 +48,14 @@ extension ControlEndpoints {
             }
             clock.advance(milliseconds: milliseconds)
         } else if body.object["set"] != nil {
-            guard let text = try body.string("set"), let milliseconds = TimeText.parseRFC3339(text) else {
+            guard let text = try body.string("set") else {
                 throw .invalid("set", "must be an RFC 3339 time such as \"2026-01-01T00:00:00Z\"")
+            }
+            let milliseconds: Int64
+            do throws(TimeSyntax.Failure) {
+                milliseconds = try TimeSyntax.timestamp(text).millisecondsSinceEpoch
+            } catch {
+                throw .invalid("set", error.message)
             }
             guard range.contains(milliseconds) else { throw .invalid("set", "must lie in years 1970 to 9999") }
             clock.set(milliseconds: milliseconds)
