@@ -1,7 +1,7 @@
 /// The one grammar for time written as text in siwa-mock: scenario files, the control API
 /// (`POST /mock/clock`) and the command line (`siwa-mock clock`, `health --wait`) all parse here, so a
 /// value accepted in one place is accepted, and means the same, in every other
-/// (docs/scenario-syntax.md, "Durations and timestamps").
+/// (docs/scenarios.md, "Durations and timestamps").
 public enum TimeSyntax {
     /// Why text is not a duration or timestamp; `message` names the text and the expected form.
     public struct Failure: Error, Sendable, Equatable {

@@ -6,7 +6,7 @@ struct FaultsCommand: ControlVerb {
     static let name = "faults"
     static let abstract = "List, add (enable), remove (disable) or reset a running mock's fault rules."
     static let discussion: String? = """
-        RULE is one fault in the scenario file's syntax, as JSON or YAML text (docs/scenario-syntax.md).
+        RULE is one fault in the scenario file's syntax, as JSON or YAML text (docs/scenarios.md).
         EXAMPLES:
           siwa-mock faults                  # list rules with their counters
           siwa-mock faults add '{"id": "down", "match": "POST /auth/token", "status": 503}'
