@@ -48,8 +48,9 @@ RUN set -eu; \
     if command -v strip >/dev/null; then strip siwa-mock; fi; \
     if ! ldd siwa-mock >ldd.txt 2>&1 || grep -q 'not found' ldd.txt || ! ./siwa-mock --version >/dev/null; then \
         cat ldd.txt >&2; \
-        echo "error: siwa-mock does not run on $(. /etc/os-release; echo "$PRETTY_NAME"): it was linked against" >&2; \
-        echo "  a newer glibc or OpenSSL. Build it on Debian bookworm, or pass a matching --build-arg BUILDER_IMAGE." >&2; \
+        echo "error: siwa-mock does not run on $(. /etc/os-release; echo "$PRETTY_NAME") (above: what is missing)." >&2; \
+        echo "  Build it with --static-swift-stdlib on Debian bookworm (scripts/container-binary.sh), or name" >&2; \
+        echo "  an image of the build host's distribution and release: --build-arg BUILDER_IMAGE=..." >&2; \
         exit 1; \
     fi; \
     install -D -m 0755 siwa-mock /rootfs/usr/local/bin/siwa-mock; \

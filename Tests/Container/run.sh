@@ -130,7 +130,19 @@ if ! grep -q 'scripts/container-binary.sh' "$work/nobinary.log" \
     tail -n 10 "$work/nobinary.log"
     fail "no binary: the build did not say how to get one"
 fi
-say "no binary in the context: refused with the two ways out"
+# A binary that needs a library the builder image lacks (curl needs libcurl, which minbase has not) stops
+# the build too, instead of giving an image that cannot start.
+mkdir -p "$work/nobinary/dist"
+cp "$(command -v curl)" "$work/nobinary/dist/siwa-mock"
+if DOCKER_BUILDKIT=0 docker build --force-rm --network host -t "$tag-nobinary" "$work/nobinary" >"$work/badbinary.log" 2>&1; then
+    docker rmi -f "$tag-nobinary" >/dev/null 2>&1
+    fail "a binary that cannot run on the base built an image"
+fi
+if ! grep -q 'libcurl.so.4 => not found' "$work/badbinary.log" || ! grep -q 'does not run on Debian' "$work/badbinary.log"; then
+    tail -n 10 "$work/badbinary.log"
+    fail "a binary missing libraries: the build did not say so"
+fi
+say "no binary in the context, or one missing libraries: refused, saying why and the ways out"
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 port=$(free_port)
