@@ -63,7 +63,7 @@ paths = {
  "/mock/clock": {
     "get": op("Mock clock", {"200": jresp("Clock", ref("Clock")), **c("401")}),
     "post": op("Advance, set or freeze the clock (exactly one field)", {"200": jresp("Clock", ref("Clock")), **c("400", "401", "409")},
-        requestBody=jbody({"oneOf": [obj({"advance": {"oneOf": [{"type": "string", "pattern": "^-?[0-9]{1,12}(ms|s|m|h|d)?$"}, {"type": "integer", "minimum": -12614400000, "maximum": 12614400000}]}}, ["advance"]),
+        requestBody=jbody({"oneOf": [obj({"advance": {"oneOf": [{"type": "string", "pattern": "^-?[0-9]{1,15}(d|h|m|s|ms)([0-9]{1,15}(h|m|s|ms))*$"}, {"type": "integer", "minimum": -12614400000, "maximum": 12614400000}]}}, ["advance"]),
                                      obj({"set": {"type": "string", "format": "date-time"}}, ["set"]),
                                      obj({"freeze": {"type": "boolean"}}, ["freeze"])]}))},
  "/mock/keys": {"get": op("Signing keys", {"200": jresp("Keys", ref("KeyList")), **c("401")})},
