@@ -68,7 +68,7 @@ public struct ClientSecretValidator: Sendable {
     public func verifiesSignatures(forTeam teamID: String) -> Bool { !(teamKeys[teamID]?.isEmpty ?? true) }
 
     private func checkClaims(_ claims: ClientSecretClaims, clientID: String, now: Int64) throws(ClientSecretFailure) {
-        guard claims.subject == clientID else { throw .wrongSubject(claims.subject) }
+        guard claims.subject == clientID else { throw .wrongSubject(claims.subject, clientID: clientID) }
         guard let client = scenario.client(id: clientID) else { throw .unknownClient(clientID) }
         guard claims.issuer == client.teamID else { throw .wrongIssuer(claims.issuer) }
         guard claims.audienceMatches else { throw .wrongAudience }
