@@ -2,14 +2,15 @@ import HTTPServer
 import SIWACore
 
 extension AppleEndpoints {
-    /// `POST /auth/token`. A body that is not form-urlencoded (e.g. JSON) has no readable grant_type,
-    /// so it gets `unsupported_grant_type`, as Apple answers JSON bodies (apple-api.md §12.10).
+    /// `POST /auth/token`. A body that is not form-urlencoded (e.g. JSON) gets `invalid_client` by default
+    /// (docs/fidelity.md; scenario `non_form_body`).
     func token(_ request: HTTPRequest) -> HTTPResponse {
         let form: [(name: String, value: String)]
         do {
             form = try FormBody.fields(of: request)
         } catch .notForm {
-            return Responses.error(.unsupportedGrantType())
+            return render(
+                provider.nonFormBodyFailure(at: .token, contentType: request.headers["Content-Type"]), on: request)
         } catch {
             return Responses.error(.invalidRequest("Invalid form encoding"))
         }
@@ -20,18 +21,19 @@ extension AppleEndpoints {
         }
         switch provider.token(fields) {
         case .success(let response): return Responses.json(response.json)
-        case .failure(let failure): return render(failure, on: request)
+        case .failure(let failure): return render(noting(failure, of: request, fields), on: request)
         }
     }
 
-    /// `POST /auth/revoke`: 200 with an empty body, or Apple's 400. A non-form body is an invalid
-    /// content type → `invalid_request` (TN3107; revoke has no grant_type to misread).
+    /// `POST /auth/revoke`: 200 with an empty body, or Apple's 400. A non-form body is read like the token
+    /// endpoint's (scenario `non_form_body`).
     func revoke(_ request: HTTPRequest) -> HTTPResponse {
         let form: [(name: String, value: String)]
         do {
             form = try FormBody.fields(of: request)
         } catch .notForm {
-            return Responses.error(.invalidRequest("Invalid content type"))
+            return render(
+                provider.nonFormBodyFailure(at: .revoke, contentType: request.headers["Content-Type"]), on: request)
         } catch {
             return Responses.error(.invalidRequest("Invalid form encoding"))
         }
@@ -42,8 +44,18 @@ extension AppleEndpoints {
         }
         switch provider.revoke(fields) {
         case .success: return Responses.emptyOK()
-        case .failure(let failure): return render(failure, on: request)
+        case .failure(let failure): return render(noting(failure, of: request, fields), on: request)
         }
+    }
+
+    /// A refusal of a request whose Basic header was not merged into the fields, noted in its reason.
+    private func noting(
+        _ failure: EndpointFailure, of request: HTTPRequest, _ fields: [(name: String, value: String)]
+    ) -> EndpointFailure {
+        guard request.headers["Authorization"]?.lowercased().hasPrefix("basic ") == true,
+            !fields.contains(where: { $0.name == "client_id" })
+        else { return failure }
+        return AppleIdentityProvider.notingUnreadBasicHeader(failure)
     }
 
     /// The form with Basic credentials merged in (scenario `client_authentication: post_or_basic`).
