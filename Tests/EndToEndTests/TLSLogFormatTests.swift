@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import JSON
+import SIWACore
 import Testing
 
 @testable import siwa_mock
@@ -60,7 +61,7 @@ import Testing
         #expect(entry["client_id"] == .string("com.example.web"))
         #expect(entry["user"] == .string("alice") && entry["fault"] == .string("delay"))
         #expect(entry["code"] == .string(SecretFingerprint.of("c0de-very-secret")))
-        #expect(entry["code"]?.stringValue?.count == "sha256:".count + 8)
+        #expect(entry["code"]?.stringValue?.count == "sha256:".count + 12, "the journal's fingerprint: one per secret")
         #expect(!line.contains("c0de-very-secret"))
         #expect(entry["path"] == .string("/auth/token"))
         #expect(entry["latency_ms"] == .double(1.5))

@@ -71,7 +71,7 @@ import Testing
 
     @Test func missingBodyCredentialsAreInvalidClientWithoutDescription() {
         let failure = provider.token([("grant_type", "authorization_code"), ("code", "x")]).failure
-        #expect(failure?.error == .invalidClient && failure?.error.message == nil)
+        #expect(failure?.error == .invalidClient && failure?.error?.message == nil)
         #expect(failure?.reason == "no client_id in the form body")
         let noSecret = provider.revoke([("client_id", Self.web), ("token", "x")]).failure
         #expect(noSecret?.reason == "no client_secret in the form body")

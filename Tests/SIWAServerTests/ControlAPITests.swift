@@ -276,7 +276,7 @@ import Testing
 }
 
 extension HTTPRequest {
-    func with(method: String) -> HTTPRequest {
+    func with(method: HTTPMethod) -> HTTPRequest {
         var copy = self
         copy.method = method
         return copy

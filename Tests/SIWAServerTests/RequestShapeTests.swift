@@ -147,4 +147,30 @@ import Testing
             #expect(claims["is_private_email"] == nil && claims["email_verified"] == .bool(true))
         }
     }
+
+    /// Apple's body is bare; the tester reads why in the request journal.
+    @Test(arguments: Transport.allCases)
+    func refusalReasonsReachTheJournal(_ transport: Transport) throws {
+        try ControlHarness.run(transport) { h in
+            var basicOnly = RequestBuilder.form("/auth/token", [("grant_type", "authorization_code"), ("code", "x")])
+            basicOnly.headers.add(
+                "Authorization",
+                ClientAuthenticationTests.basic(TestKeys.webClientID, try h.secret(TestKeys.webClientID)))
+            #expect(try h.send(basicOnly).text == Self.invalidClientBody)
+            _ = try h.send(
+                RequestBuilder.post("/auth/revoke", body: #"{"token":"x"}"#, contentType: "application/json"))
+            let reasons = try #require(try h.send(RequestBuilder.get("/mock/requests")).json?["requests"]?.arrayValue)
+                .compactMap { $0["reason"]?.stringValue }
+            #expect(
+                reasons.contains(
+                    "no client_id in the form body; the Authorization: Basic header is not read (client_secret_post only)"
+                ),
+                "\(reasons)")
+            #expect(
+                reasons.contains(
+                    "Content-Type 'application/json' is not application/x-www-form-urlencoded: no client_id in a form body"
+                ),
+                "\(reasons)")
+        }
+    }
 }

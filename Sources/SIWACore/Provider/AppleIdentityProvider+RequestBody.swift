@@ -26,11 +26,10 @@ extension AppleIdentityProvider {
     /// `failure` with its reason noting an `Authorization: Basic` header that was not read (scenario
     /// `client_authentication: post`): Apple reads client credentials from the body only.
     public static func notingUnreadBasicHeader(_ failure: EndpointFailure) -> EndpointFailure {
-        guard failure.error == .invalidClient else { return failure }
-        var noted = failure
-        noted.reason =
-            (failure.reason.map { $0 + "; " } ?? "")
-            + "the Authorization: Basic header is not read (client_secret_post only)"
-        return noted
+        guard case .apple(let error, let reason) = failure, error == .invalidClient else { return failure }
+        return .apple(
+            error,
+            reason: (reason.map { $0 + "; " } ?? "")
+                + "the Authorization: Basic header is not read (client_secret_post only)")
     }
 }

@@ -1,5 +1,6 @@
 import HTTPServer
 import JSON
+import SIWACore
 import Synchronization
 
 #if canImport(Glibc)
@@ -31,7 +32,9 @@ struct RequestLog: Sendable {
         let level: LogSettings.Level = exchange.status >= 500 ? .error : .info
         guard level >= settings.minimumLevel else { return nil }
         let path = exchange.target.split(separator: "?", maxSplits: 1).first.map(String.init) ?? exchange.target
-        let fields = exchange.logFields.sorted { $0.key < $1.key }.map { ($0.key, Self.redact($0.key, $0.value)) }
+        let fields = exchange.logFields.sorted { $0.key < $1.key }.map {
+            ($0.key, SecretFingerprint.redact($0.key, $0.value))
+        }
         switch settings.format {
         case .text:
             let extra = fields.map { " \($0.0)=\($0.1)" }.joined()
@@ -40,8 +43,8 @@ struct RequestLog: Sendable {
         case .json:
             var object: [(String, JSONValue)] = [
                 ("time", .string(time)), ("level", .string(level.name)), ("msg", "request"),
-                ("request_id", .string(id)), ("method", .string(exchange.method)), ("path", .string(path)),
-                ("status", .int(Int64(exchange.status))),
+                ("request_id", .string(id)), ("method", .string(exchange.method.rawValue)), ("path", .string(path)),
+                ("status", .int(Int64(exchange.status.code))),
                 ("latency_ms", .double(Double(exchange.durationMicroseconds) / 1000)),
                 ("client", .string(exchange.remoteAddress)), ("scheme", .string(exchange.secure ? "https" : "http")),
             ]
