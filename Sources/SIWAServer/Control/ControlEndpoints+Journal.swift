@@ -46,6 +46,6 @@ extension ControlEndpoints {
                     ("url", .string(notification.url)), ("aud", .string(notification.audience)),
                 ]))
         }
-        return Self.ok(JSONObject([("queued", .array(queued))]), status: 202)
+        return Self.ok(JSONObject([("queued", .array(queued))]), status: .accepted)
     }
 }

@@ -50,14 +50,14 @@ public struct ControlEndpoints: Sendable {
             },
             .control(.get, "/mock/users") { _ in listUsers() },
             .control(.post, "/mock/users") { context throws(ControlFailure) in try addUser(&context) },
-            .control(.get, "/mock/users/{user}") { context throws(ControlFailure) in
-                try getUser(context.capture("user"))
+            .control(.get, "/mock/users/{id}") { context throws(ControlFailure) in
+                try getUser(named(&context))
             },
-            .control(.patch, "/mock/users/{user}") { context throws(ControlFailure) in
-                try patchUser(context.capture("user"), &context)
+            .control(.patch, "/mock/users/{id}") { context throws(ControlFailure) in
+                try patchUser(named(&context), &context)
             },
-            .control(.delete, "/mock/users/{user}") { context throws(ControlFailure) in
-                try deleteUser(context.capture("user"))
+            .control(.delete, "/mock/users/{id}") { context throws(ControlFailure) in
+                try deleteUser(named(&context))
             },
             .control(.get, "/mock/clock") { _ in clockState() },
             .control(.post, "/mock/clock") { context throws(ControlFailure) in try changeClock(&context) },
@@ -75,8 +75,8 @@ public struct ControlEndpoints: Sendable {
             .control(.get, "/mock/requests") { context throws(ControlFailure) in try listRequests(&context) },
             .control(.delete, "/mock/requests") { _ in clearRequests() },
             .control(.get, "/mock/app-groups") { _ in listAppGroups() },
-            .control(.patch, "/mock/app-groups/{group}") { context throws(ControlFailure) in
-                try patchAppGroup(context.capture("group"), &context)
+            .control(.patch, "/mock/app-groups/{id}") { context throws(ControlFailure) in
+                try patchAppGroup(context.capture("id"), &context)
             },
             .control(.get, "/mock/notifications/settings") { _ in notificationSettings() },
             .control(.patch, "/mock/notifications/settings") { context throws(ControlFailure) in
@@ -87,6 +87,13 @@ public struct ControlEndpoints: Sendable {
                 try sendNotification(&context)
             },
         ]
+    }
+
+    /// The user named in the path (`/mock/users/{id}`: id, email or sub), noted for the journal.
+    private func named(_ context: inout RequestContext) -> String {
+        let name = context.capture("id")
+        context.user = provider.user(named: name)?.id ?? name
+        return name
     }
 
     func health() -> HTTPResponse {

@@ -109,7 +109,7 @@ public struct RequestPipeline: HTTPResponder {
         let object = context.parsedObject
         if context.clientID == nil { context.clientID = object?["client_id"]?.stringValue }
         if context.user == nil,
-            let name = context.form.field("user") ?? object?["user"]?.stringValue ?? context.captures["user"]
+            let name = context.form.field("user") ?? object?["user"]?.stringValue
         {
             context.user = provider.user(named: name)?.id
         }
