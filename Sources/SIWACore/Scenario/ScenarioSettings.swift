@@ -27,7 +27,7 @@ public struct ScenarioSettings: Sendable, Equatable {
     public var refreshIDToken: Bool = true
     /// Whether refresh-grant id_tokens carry `auth_time` (the one captured refresh id_token has none).
     public var refreshIDTokenAuthTime: Bool = false
-    /// Server-to-server notification switches (apple-api.md §9).
+    /// Server-to-server notification switches (docs/fidelity.md).
     public var notifications = NotificationSettings()
 
     public init() {}
