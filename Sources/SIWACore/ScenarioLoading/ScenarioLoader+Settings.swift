@@ -57,6 +57,25 @@ extension ScenarioLoader {
         {
             settings.clientAuthentication = method
         }
+        if let answer = readChoice(
+            top.optional("non_form_body"), at: "settings.non_form_body",
+            [
+                ("invalid_client", ScenarioSettings.NonFormBody.invalidClient),
+                ("unsupported_grant_type", .unsupportedGrantType),
+            ], context)
+        {
+            settings.nonFormBody = answer
+        }
+        if let flag = context.read(
+            top.optional("refresh_id_token"), { node throws(ScenarioDiagnostic) in try node.bool() })
+        {
+            settings.refreshIDToken = flag
+        }
+        if let flag = context.read(
+            top.optional("refresh_id_token_auth_time"), { node throws(ScenarioDiagnostic) in try node.bool() })
+        {
+            settings.refreshIDTokenAuthTime = flag
+        }
         if let node = top.optional("notifications") { readNotifications(node, into: &settings.notifications, context) }
         scenario.settings = settings
         if let node = top.optional("clock"), let clock = context.mapping(node, allowed: ["start", "frozen"]) {
