@@ -1,3 +1,4 @@
+import Background
 import HTTPServer
 import SIWACore
 
@@ -17,14 +18,21 @@ public struct MockServer: HTTPResponder {
         public var scenarioLoader: ControlEndpoints.ScenarioLoader?
         /// Newest journal entries kept.
         public var journalCapacity: Int
+        /// Runs notification deliveries and retries; nil: a scheduler of the server's own.
+        public var scheduler: BackgroundScheduler?
+        /// `--notification-allow`: where notifications may be sent; nil: anywhere.
+        public var notificationAllowList: DestinationAllowList?
 
         public init(
             adminToken: String? = nil, scenarioLoader: ControlEndpoints.ScenarioLoader? = nil,
-            journalCapacity: Int = 1000
+            journalCapacity: Int = 1000, scheduler: BackgroundScheduler? = nil,
+            notificationAllowList: DestinationAllowList? = nil
         ) {
             self.adminToken = adminToken
             self.scenarioLoader = scenarioLoader
             self.journalCapacity = journalCapacity
+            self.scheduler = scheduler
+            self.notificationAllowList = notificationAllowList
         }
     }
 
@@ -45,7 +53,9 @@ public struct MockServer: HTTPResponder {
         let apple = try AppleEndpoints(configuration: configuration)
         let provider = apple.provider
         let journal = RequestJournal(capacity: options.journalCapacity)
-        let notifications = NotificationDispatcher(provider: provider, journal: journal)
+        let notifications = NotificationDispatcher(
+            provider: provider, journal: journal, scheduler: options.scheduler ?? BackgroundScheduler(),
+            allowList: options.notificationAllowList)
         self.apple = apple
         self.control = ControlEndpoints(
             provider: provider, journal: journal, notifications: notifications, scenarioLoader: options.scenarioLoader)

@@ -77,7 +77,7 @@ extension ScenarioLoader {
     func readNotifications(_ node: Node, into settings: inout NotificationSettings, _ context: LoadContext) {
         let keys = [
             "send_on_user_changes", "events_as_string", "event_time_ms", "account_deletion_type", "max_attempts",
-            "retry_delay", "timeout",
+            "retry_delay", "timeout", "deliveries_per_event",
         ]
         guard let map = context.mapping(node, allowed: keys) else { return }
         func flag(_ key: String, _ assign: (Bool) -> Void) {
@@ -101,6 +101,15 @@ extension ScenarioLoader {
                 context.report(node, "max_attempts must be between 1 and 20")
             } else {
                 settings.maxAttempts = Int(value)
+            }
+        }
+        if let node = map.optional("deliveries_per_event"),
+            let value = context.read(node, { node throws(ScenarioDiagnostic) in try node.int() })
+        {
+            if value < 1 || value > 10 {
+                context.report(node, "deliveries_per_event must be between 1 and 10")
+            } else {
+                settings.deliveriesPerEvent = Int(value)
             }
         }
         if let value = context.read(
