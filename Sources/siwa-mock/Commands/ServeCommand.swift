@@ -1,3 +1,4 @@
+import Background
 import HTTPServer
 import SIWACore
 import SIWAServer
@@ -35,6 +36,11 @@ struct ServeCommand: Command {
                 "scenario", "file",
                 help: "Scenario file (YAML subset or JSON) instead of the built-in one; reloaded when it changes.",
                 environment: true),
+            .value(
+                "notification-allow", "list",
+                help:
+                    "Hosts and CIDR ranges server-to-server notifications may go to, comma-separated (default: any; see docs/notifications.md).",
+                environment: true),
         ] + TLSOptions.specs + LogOptions.specs + LimitOptions.specs
 
     var host: String
@@ -43,6 +49,7 @@ struct ServeCommand: Command {
     var stateDirectory: String?
     var adminToken: String?
     var scenarioFile: String?
+    var notificationAllowList: DestinationAllowList?
     var tls: TLSOptions
     var logSettings: LogSettings
     var limits: LimitOptions
@@ -64,6 +71,13 @@ struct ServeCommand: Command {
         if adminToken == "" { throw UsageError("--admin-token must not be empty") }
         scenarioFile = arguments.value("scenario")
         if scenarioFile == "" { throw UsageError("--scenario must not be empty") }
+        if let list = arguments.value("notification-allow") {
+            do {
+                notificationAllowList = try DestinationAllowList(parsing: list)
+            } catch {
+                throw UsageError("\(arguments.source(of: "notification-allow")): \(error.message)")
+            }
+        }
         tls = try TLSOptions(arguments)
         logSettings = try LogOptions.settings(arguments)
         limits = try LimitOptions(arguments)
@@ -72,6 +86,8 @@ struct ServeCommand: Command {
     func run() throws -> Int32 {
         let log = RequestLog(settings: logSettings)
         var scenario = Scenario.builtIn
+        // Taken before the file is read: an edit from here on is a change the watcher reloads.
+        let loadedStamp = scenarioFile.flatMap(ScenarioFile.stamp)
         if let scenarioFile {
             do {
                 scenario = try ScenarioFile.load(scenarioFile, log: log)
@@ -87,6 +103,7 @@ struct ServeCommand: Command {
         // and only the main thread's sigwait sees SIGTERM/SIGINT.
         SignalWaiter.blockTerminationSignals()
 
+        let scheduler = BackgroundScheduler()
         let responder = LateBoundResponder()
         var servers: [(server: HTTPServer, scheme: String)] = []
         defer { HTTPServer.shutdown(servers.map(\.server)) }
@@ -103,14 +120,19 @@ struct ServeCommand: Command {
                 configuration: .init(
                     publicURL: advertised, scenario: scenario, clock: Self.clock(for: scenario.clock),
                     log: { log.note($0) }),
-                options: MockServer.ControlOptions(adminToken: adminToken, scenarioLoader: ScenarioFile.loadBody))
+                options: MockServer.ControlOptions(
+                    adminToken: adminToken, scenarioLoader: ScenarioFile.loadBody, scheduler: scheduler,
+                    notificationAllowList: notificationAllowList))
             responder.install(tlsSetup.map { CAResponder(certificatePEM: $0.caPEM ?? "", next: mock) } ?? mock)
-            if let scenarioFile { ScenarioWatcher(path: scenarioFile, server: mock, log: log).start() }
+            if let scenarioFile {
+                ScenarioWatcher(path: scenarioFile, server: mock, log: log, loadedStamp: loadedStamp)
+                    .start(on: scheduler)
+            }
             let ticker = MaintenanceTicker(
                 provider: mock.apple.provider,
                 onCollected: { log.note("maintenance: dropped \($0) expired codes and access tokens") })
-            if !ticker.start() {
-                log.note("expired codes are collected only under load: cannot start the maintenance thread")
+            if !ticker.start(on: scheduler) {
+                log.note("expired codes are collected only under load: cannot start a background thread")
             }
         } catch {
             throw RuntimeError("\(error)")
