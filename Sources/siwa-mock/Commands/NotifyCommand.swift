@@ -14,6 +14,8 @@ struct NotifyCommand: Command {
         [
             .value("user", "user", help: "Scenario user id, sub or email.", required: true),
             .value("client", "client-id", help: "Any client of the app group to notify (default: the user's groups)."),
+            .value(
+                "deliveries", "n", help: "Deliver the event N times (1-10) with the same jti, to test deduplication."),
         ] + ControlClient.options
 
     static let types = ["email-disabled", "email-enabled", "consent-revoked", "account-delete", "account-deleted"]
@@ -31,6 +33,9 @@ struct NotifyCommand: Command {
         }
         body = JSONObject([("type", .string(type)), ("user", .string(try arguments.required("user")))])
         if let clientID = arguments.value("client") { body["client_id"] = .string(clientID) }
+        if let deliveries = try arguments.integer("deliveries", in: 1...10) {
+            body["deliveries"] = .int(Int64(deliveries))
+        }
     }
 
     func run() throws -> Int32 { try client.run("POST", "/mock/notifications", body: .object(body)) }
