@@ -38,7 +38,7 @@ let package = Package(
         .target(name: "SIWACore", dependencies: ["JOSE", "JSON", "ScenarioFormat"], swiftSettings: swiftSettings),
         .target(
             name: "SIWAServer",
-            dependencies: ["SIWACore", "HTTPServer", "Background", "JOSE", "JSON"],
+            dependencies: ["SIWACore", "HTTPServer", "Background", "JOSE", "JSON", "ScenarioFormat"],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
@@ -70,7 +70,9 @@ let package = Package(
             dependencies: ["SIWAServer", "SIWACore", "HTTPServer", "Background", "JOSE", "JSON", "SIWATestSupport"],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "CLITests", dependencies: ["siwa-mock", "Background"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "CLITests", dependencies: ["siwa-mock", "Background"], exclude: ["HelpSnapshots"],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["JOSE", "JSON", "HTTPServer", "TLS", "siwa-mock"],

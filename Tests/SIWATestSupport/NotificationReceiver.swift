@@ -44,7 +44,8 @@ public final class NotificationReceiver: HTTPResponder, @unchecked Sendable {
             return true
         }
         received.withLock { $0.append(request.body) }
-        return HTTPResponse(status: fail ? failureStatus : 200, body: replyBody, delivery: delivery)
+        return HTTPResponse(
+            status: fail ? HTTPStatus(code: failureStatus) : .ok, body: replyBody, delivery: delivery)
     }
 
     /// Every body received, failed attempts included.
