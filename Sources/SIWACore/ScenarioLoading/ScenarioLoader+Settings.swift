@@ -94,24 +94,18 @@ extension ScenarioLoader {
         {
             settings.accountDeletionType = type
         }
-        if let node = map.optional("max_attempts"),
-            let value = context.read(node, { node throws(ScenarioDiagnostic) in try node.int() })
-        {
-            if value < 1 || value > 20 {
-                context.report(node, "max_attempts must be between 1 and 20")
+        func count(_ key: String, in range: ClosedRange<Int64>, _ assign: (Int) -> Void) {
+            guard let node = map.optional(key),
+                let value = context.read(node, { node throws(ScenarioDiagnostic) in try node.int() })
+            else { return }
+            if range.contains(value) {
+                assign(Int(value))
             } else {
-                settings.maxAttempts = Int(value)
+                context.report(node, "\(key) must be between \(range.lowerBound) and \(range.upperBound)")
             }
         }
-        if let node = map.optional("deliveries_per_event"),
-            let value = context.read(node, { node throws(ScenarioDiagnostic) in try node.int() })
-        {
-            if value < 1 || value > 10 {
-                context.report(node, "deliveries_per_event must be between 1 and 10")
-            } else {
-                settings.deliveriesPerEvent = Int(value)
-            }
-        }
+        count("max_attempts", in: 1...20) { settings.maxAttempts = $0 }
+        count("deliveries_per_event", in: 1...10) { settings.deliveriesPerEvent = $0 }
         if let value = context.read(
             map.optional("retry_delay"), { node throws(ScenarioDiagnostic) in try node.durationMilliseconds() })
         {
