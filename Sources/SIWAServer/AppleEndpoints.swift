@@ -34,9 +34,8 @@ public struct AppleEndpoints: HTTPResponder {
     public let provider: AppleIdentityProvider
     public let publicURL: String
     let log: @Sendable (String) -> Void
-    let discoveryBytes: [UInt8]
 
-    /// Parses the scenario's keys (no key generation) and precomputes the discovery and JWKS bodies.
+    /// Parses the scenario's keys (no key generation); the provider precomputes the JWKS body.
     ///
     /// - Throws: `ScenarioKeyError` when a PEM in the scenario cannot be parsed.
     public init(configuration: Configuration) throws(ScenarioKeyError) {
@@ -52,8 +51,6 @@ public struct AppleEndpoints: HTTPResponder {
         self.provider = provider
         self.publicURL = publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL
         self.log = log
-        self.discoveryBytes = DiscoveryDocument.serialized(
-            publicURL: publicURL, issuer: provider.scenario.settings.issuer)
         for team in provider.teamsWithoutKeys {
             log("team \(team) has no registered client-secret keys: client_secret signatures are not verified")
         }
@@ -63,7 +60,7 @@ public struct AppleEndpoints: HTTPResponder {
         switch request.path {
         case "/.well-known/openid-configuration":
             guard request.method == "GET" else { return Responses.methodNotAllowed(allow: "GET") }
-            return Responses.json(discoveryBytes)
+            return Responses.json(provider.discoveryBytes(publicURL: publicURL))
         case "/auth/keys":
             guard request.method == "GET" else { return Responses.methodNotAllowed(allow: "GET") }
             // Read per request: key rotation through the control API swaps the bytes atomically.

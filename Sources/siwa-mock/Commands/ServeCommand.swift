@@ -11,7 +11,8 @@ struct ServeCommand: Command {
     static let discussion: String? = """
         When ready it prints `siwa-mock listening on http://HOST:PORT` to stdout, and with --tls one more
         line `siwa-mock listening on https://HOST:TLS-PORT` (only that one with --no-http). Request logs go
-        to stderr. SIGTERM or SIGINT finish in-flight requests and exit 0.
+        to stderr. SIGTERM or SIGINT finish in-flight requests and exit 0. SIGHUP reloads --scenario
+        (without one it is logged and ignored).
 
         --tls without --tls-cert/--tls-key creates a local CA in the TLS directory (--tls-dir, else
         --state-dir, else ~/.local/state/siwa-mock; reused across restarts) and a certificate for
@@ -31,6 +32,11 @@ struct ServeCommand: Command {
                 "admin-token", "token",
                 help: "Require `Authorization: Bearer TOKEN` on every /mock/ call (Apple's endpoints stay open).",
                 environment: true),
+            .flag(
+                "insecure-control-api",
+                help:
+                    "Serve the control API on a non-loopback --host without --admin-token (refused otherwise; docs/security.md).",
+                environment: true),
             .value(
                 "scenario", "file",
                 help: "Scenario file (YAML subset or JSON) instead of the built-in one; reloaded when it changes.",
@@ -42,6 +48,8 @@ struct ServeCommand: Command {
     var publicURL: String?
     var stateDirectory: String?
     var adminToken: String?
+    /// `--insecure-control-api`: the operator accepts an open control API on a non-loopback address.
+    var insecureControlAPI: Bool
     var scenarioFile: String?
     var tls: TLSOptions
     var logSettings: LogSettings
@@ -62,6 +70,10 @@ struct ServeCommand: Command {
         if stateDirectory == "" { throw UsageError("--state-dir must not be empty") }
         adminToken = arguments.value("admin-token")
         if adminToken == "" { throw UsageError("--admin-token must not be empty") }
+        insecureControlAPI = arguments.has("insecure-control-api")
+        if adminToken == nil && !insecureControlAPI && !HTTPServerConfiguration.isLoopback(host: host) {
+            throw UsageError(Self.openControlAPIRefusal(host: host, source: arguments.source(of: "host")))
+        }
         scenarioFile = arguments.value("scenario")
         if scenarioFile == "" { throw UsageError("--scenario must not be empty") }
         tls = try TLSOptions(arguments)
@@ -88,6 +100,7 @@ struct ServeCommand: Command {
         SignalWaiter.blockTerminationSignals()
 
         let responder = LateBoundResponder()
+        var watcher: ScenarioWatcher? = nil
         var servers: [(server: HTTPServer, scheme: String)] = []
         defer { HTTPServer.shutdown(servers.map(\.server)) }
         if !tls.noHTTP {
@@ -105,7 +118,10 @@ struct ServeCommand: Command {
                     log: { log.note($0) }),
                 options: MockServer.ControlOptions(adminToken: adminToken, scenarioLoader: ScenarioFile.loadBody))
             responder.install(tlsSetup.map { CAResponder(certificatePEM: $0.caPEM ?? "", next: mock) } ?? mock)
-            if let scenarioFile { ScenarioWatcher(path: scenarioFile, server: mock, log: log).start() }
+            if let scenarioFile {
+                watcher = ScenarioWatcher(path: scenarioFile, server: mock, log: log)
+                watcher?.start()
+            }
             let ticker = MaintenanceTicker(
                 provider: mock.apple.provider,
                 onCollected: { log.note("maintenance: dropped \($0) expired codes and access tokens") })
@@ -115,10 +131,20 @@ struct ServeCommand: Command {
         } catch {
             throw RuntimeError("\(error)")
         }
+        if adminToken == nil && !HTTPServerConfiguration.isLoopback(host: host) {
+            log.note(
+                "WARNING: the control API (/mock/) is open to anyone who can reach \(host) (--insecure-control-api "
+                    + "without --admin-token): they can replace the scenario, users and signing keys",
+                level: .warn)
+        }
         for (server, scheme) in servers {
             Console().out("siwa-mock listening on \(scheme)://\(Self.urlHost(host)):\(server.port)")
         }
-        let signal = SignalWaiter.waitForTermination()
+        let signal = SignalWaiter.waitForTermination { [watcher] in
+            guard let watcher else { return log.note("received SIGHUP: no --scenario to reload, ignoring it") }
+            log.note("received SIGHUP: reloading \(watcher.path)")
+            watcher.reload()
+        }
         log.note("received signal \(signal), finishing in-flight requests")
         return 0
     }
@@ -140,6 +166,14 @@ struct ServeCommand: Command {
             throw RuntimeError("cannot listen on \(host):\(port): \(error)")
         }
         return server
+    }
+
+    /// Why `serve` will not start on a reachable address with an open control API, and the ways out.
+    static func openControlAPIRefusal(host: String, source: String) -> String {
+        "\(source) \(host) is not a loopback address and no --admin-token is set: anyone who can reach it "
+            + "could replace the scenario, users and signing keys through /mock/. Set --admin-token TOKEN "
+            + "(SIWA_MOCK_ADMIN_TOKEN), listen on 127.0.0.1, or accept the risk on a network you trust with "
+            + "--insecure-control-api (SIWA_MOCK_INSECURE_CONTROL_API=true); see docs/security.md"
     }
 
     /// The mock clock a scenario asks for: real time, or starting at `clock.start`, frozen or running.

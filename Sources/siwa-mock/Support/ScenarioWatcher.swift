@@ -54,7 +54,7 @@ struct ScenarioWatcher: Sendable {
                 log.note("scenario reload failed, keeping the previous scenario: \(error)")
             }
         } catch {
-            log.note("scenario reload failed, keeping the previous scenario:\n" + error.lines.joined(separator: "\n"))
+            log.note("scenario reload failed, keeping the previous scenario:", details: error.lines)
         }
     }
 }
