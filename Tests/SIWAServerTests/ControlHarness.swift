@@ -18,6 +18,7 @@ struct ControlHarness {
 
     static func run(
         _ transport: Transport, scenario: Scenario = .builtIn, adminToken: String? = nil,
+        scenarioLoader: ControlEndpoints.ScenarioLoader? = nil,
         _ body: (ControlHarness) throws -> Void
     ) throws {
         let clock = TestFixtures.clock()
@@ -26,7 +27,7 @@ struct ControlHarness {
             configuration: AppleEndpoints.Configuration(
                 publicURL: "http://127.0.0.1:8080", scenario: scenario, clock: clock, random: TestFixtures.random(),
                 log: { log.record($0) }),
-            options: MockServer.ControlOptions(adminToken: adminToken))
+            options: MockServer.ControlOptions(adminToken: adminToken, scenarioLoader: scenarioLoader))
         let secrets = try ClientSecretMaker()
         try transport.withClient(server) { client in
             try body(ControlHarness(server: server, clock: clock, log: log, client: client, secrets: secrets))

@@ -51,7 +51,9 @@ extension ScenarioLoader {
         rule.enabled =
             context.read(map.optional("enabled")) { node throws(ScenarioDiagnostic) in try node.bool() } ?? true
         rule.action = readFaultAction(map, context)
-        if rule.action == FaultAction() {
+        // Only when no action key is given at all: an invalid one already has its own error.
+        let actionKeys = ["status", "error", "body", "headers", "delay", "connection"]
+        if rule.action == FaultAction() && !actionKeys.contains(where: { map.optional($0) != nil }) {
             context.report(item, "a fault needs 'status', 'error', 'body', 'delay' or 'connection'")
         }
         return rule
