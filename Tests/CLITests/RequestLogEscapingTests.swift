@@ -22,7 +22,10 @@ import Testing
             details: ["s.yaml:2:1: unknown key '\(forged)'", "s.yaml:3:1: second"], time: "T")
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.count == 3, "one line for the note and one per diagnostic: \(lines)")
-        #expect(lines[1] == #"s.yaml:2:1: unknown key 'x\n2026-01-01T00:00:00.000Z 127.0.0.1:1 POST /auth/token 200 1us id=forged'"#)
+        #expect(
+            lines[1]
+                == #"s.yaml:2:1: unknown key 'x\n2026-01-01T00:00:00.000Z 127.0.0.1:1 POST /auth/token 200 1us id=forged'"#
+        )
         #expect(!lines.contains { $0.hasPrefix("2026-") })
         let json = RequestLog(settings: LogSettings(format: .json, minimumLevel: .info))
         let entry = try? JSONValue.parse(
@@ -37,6 +40,7 @@ import Testing
         record.logFields = ["client_id": forged]
         let line = try #require(log.line(for: record, requestID: "1", time: "T"))
         #expect(!line.contains("\n"))
-        #expect(line.hasSuffix(#"client_id=x\n2026-01-01T00:00:00.000Z 127.0.0.1:1 POST /auth/token 200 1us id=forged"#))
+        #expect(
+            line.hasSuffix(#"client_id=x\n2026-01-01T00:00:00.000Z 127.0.0.1:1 POST /auth/token 200 1us id=forged"#))
     }
 }

@@ -66,16 +66,23 @@ import Testing
         mkfifo(path + "/fifo.pem", 0o600)
         #expect(try directory.read("missing.pem", secret: true) == nil)
         #expect(try directory.read("public.pem", secret: false) == "cert")
-        #expect(refusal { _ = try directory.read("readable.pem", secret: false) }?.contains("writable by group and others") == true)
+        #expect(
+            refusal { _ = try directory.read("readable.pem", secret: false) }?.contains("writable by group and others")
+                == true)
         #expect(
             refusal { _ = try directory.read("shared.pem", secret: true) }
-                == "\(path)/shared.pem is a private key readable by group (mode 0640): fix it with `chmod 600 \(path)/shared.pem`")
+                == "\(path)/shared.pem is a private key readable by group (mode 0640): fix it with `chmod 600 \(path)/shared.pem`"
+        )
         #expect(refusal { _ = try directory.read("link.pem", secret: true) }?.contains("is a symbolic link") == true)
-        #expect(refusal { _ = try directory.read("fifo.pem", secret: true) }?.contains("is a FIFO, not a regular file") == true)
+        #expect(
+            refusal { _ = try directory.read("fifo.pem", secret: true) }?.contains("is a FIFO, not a regular file")
+                == true)
         if geteuid() == 0 {
             write("planted", path + "/foreign.pem", mode: 0o600)
             chown(path + "/foreign.pem", 4242, 4242)
-            #expect(refusal { _ = try directory.read("foreign.pem", secret: true) }?.contains("belongs to uid 4242") == true)
+            #expect(
+                refusal { _ = try directory.read("foreign.pem", secret: true) }?.contains("belongs to uid 4242") == true
+            )
         }
     }
 
@@ -93,7 +100,9 @@ import Testing
         try directory.write("new key", to: "tls-key.pem", mode: 0o600, replace: true)
         try directory.write("new cert", to: "tls-cert.pem", mode: 0o600, replace: true)
         try directory.write("public", to: "ca.pem", mode: 0o644, replace: false)
-        #expect(try String(contentsOfFile: outside + "/victim", encoding: .utf8) == "victim", "the link's target is untouched")
+        #expect(
+            try String(contentsOfFile: outside + "/victim", encoding: .utf8) == "victim",
+            "the link's target is untouched")
         #expect(try directory.read("tls-key.pem", secret: true) == "new key")
         #expect(mode(path + "/tls-key.pem") == 0o600 && mode(path + "/tls-cert.pem") == 0o600)
         #expect(mode(path + "/ca.pem") == 0o644, "exactly the mode asked for, whatever the umask")

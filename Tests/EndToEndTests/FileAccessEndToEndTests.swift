@@ -33,7 +33,8 @@ import Testing
         let fifo = directory.path + "/key.fifo"
         #expect(mkfifo(fifo, 0o600) == 0)
         let mock = try MockProcess()
-        let jwksBefore = try HTTPClient.send(HTTPClientRequest(target: "/auth/keys"), host: "127.0.0.1", port: mock.port)
+        let jwksBefore = try HTTPClient.send(
+            HTTPClientRequest(target: "/auth/keys"), host: "127.0.0.1", port: mock.port)
         var answers: [[String]] = []
         // An RSA key that exists (it would become the published signing key), a missing file, a path
         // out of the working directory, and a FIFO (it would block the event loop that opened it).

@@ -50,7 +50,8 @@ import Testing
         var log = ""
         #expect(waitForLog(mock, "scenario reloaded from \(file)", into: &log), "\(log)")
         #expect(log.contains("received SIGHUP: reloading \(file)"))
-        let fred = try HTTPClient.send(HTTPClientRequest(target: "/mock/users/fred"), host: "127.0.0.1", port: mock.port)
+        let fred = try HTTPClient.send(
+            HTTPClientRequest(target: "/mock/users/fred"), host: "127.0.0.1", port: mock.port)
         #expect(fred.status == 200, "\(fred.bodyText)")
         #expect(mock.stop() == 0)
     }

@@ -36,7 +36,8 @@ final class StateDirectory {
         if info.st_uid != user && info.st_uid != 0 {
             throw RuntimeError(
                 "\(role) \(path) belongs to uid \(info.st_uid), not to this user (uid \(user)): its owner could "
-                    + "plant keys there. Use a directory you own (e.g. `mkdir -m 700 DIR`), or `chown \(user) \(path)`.")
+                    + "plant keys there. Use a directory you own (e.g. `mkdir -m 700 DIR`), or `chown \(user) \(path)`."
+            )
         }
         if info.st_mode & 0o022 != 0 {
             throw RuntimeError(

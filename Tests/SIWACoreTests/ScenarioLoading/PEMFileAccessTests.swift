@@ -49,7 +49,8 @@ import Testing
     }
 
     @Test func inlinePEMsNeedNoReader() throws {
-        let inline = "signing_keys:\n  - kid: K1\n    signs: true\n    pem: |\n"
+        let inline =
+            "signing_keys:\n  - kid: K1\n    signs: true\n    pem: |\n"
             + Scenario.BuiltInKeys.signingKeyAj3F8kLq2X.split(separator: "\n").map { "      " + $0 }.joined(
                 separator: "\n")
         let scenario = try ScenarioLoader(readFile: nil).load(inline, file: "scenario")

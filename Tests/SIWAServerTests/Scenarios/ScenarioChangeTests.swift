@@ -24,8 +24,10 @@ import Testing
             let before = try h.send(RequestBuilder.get("/.well-known/openid-configuration"))
             #expect(before.json?["issuer"] == .string("https://appleid.apple.com"))
             let put = try h.send(
-                RequestBuilder.post("/mock/scenario", body: "issuer: https://issuer.example\n", contentType: "text/yaml")
-                    .with(method: "PUT"))
+                RequestBuilder.post(
+                    "/mock/scenario", body: "issuer: https://issuer.example\n", contentType: "text/yaml"
+                )
+                .with(method: "PUT"))
             #expect(put.status == 200, "\(put.text)")
             let after = try h.send(RequestBuilder.get("/.well-known/openid-configuration"))
             #expect(after.json?["issuer"] == .string("https://issuer.example"))
@@ -34,7 +36,10 @@ import Testing
     }
 
     @Test(arguments: [
-        (#"{"match": "POST /auth/token", "status": 101}"#, "body:1:41: status must be between 200 and 599 (got 101); 1xx is not a final answer"),
+        (
+            #"{"match": "POST /auth/token", "status": 101}"#,
+            "body:1:41: status must be between 200 and 599 (got 101); 1xx is not a final answer"
+        ),
         (
             #"{"match": "GET /mock/users", "status": 503}"#,
             "body:1:11: '/mock/users' is a control API path; faults and request triggers apply only to Apple's "
