@@ -139,7 +139,7 @@ schemas = {
     ["now", "epoch_seconds", "epoch_milliseconds", "frozen", "controllable"]),
  "KeyList": obj({"signing_kid": S, "keys": {"type": "array", "items": obj({"kid": S, "published": {"type": "boolean"}, "signs": {"type": "boolean"}}, ["kid", "published", "signs"])}}, ["signing_kid", "keys"]),
  "JournalEntry": obj({"sequence": {"type": "integer"}, "kind": {"type": "string", "enum": ["request", "notification"]}, "time": {"type": "string", "format": "date-time"}, "method": S, "path": S,
-    "parameters": {"type": "object", "additionalProperties": S}, "client_id": nullable("string"), "user": nullable("string"), "status": {"type": "integer"}, "outcome": S},
+    "parameters": {"type": "object", "additionalProperties": S}, "client_id": nullable("string"), "user": nullable("string"), "status": {"type": "integer"}, "outcome": S, "reason": S},
     ["sequence", "kind", "time", "method", "path", "parameters", "client_id", "user", "status", "outcome"]),
  "Notification": obj({"id": {"type": "integer"}, "type": S, "user": S, "app_group": S, "aud": S, "jti": S, "url": S, "status": {"type": "string", "enum": ["pending", "delivered", "failed"]}, "payload": S,
     "attempts": {"type": "array", "items": obj({"number": {"type": "integer"}, "time": {"type": "string", "format": "date-time"}, "status": nullable("integer"), "outcome": S}, ["number", "time", "status", "outcome"])}},

@@ -41,6 +41,6 @@ import Testing
         let line = try #require(log.line(for: record, requestID: "1", time: "T"))
         #expect(!line.contains("\n"))
         #expect(
-            line.hasSuffix(#"client_id=x\n2026-01-01T00:00:00.000Z 127.0.0.1:1 POST /auth/token 200 1us id=forged"#))
+            line.hasSuffix(#"client_id="x\n2026-01-01T00:00:00.000Z 127.0.0.1:1 POST /auth/token 200 1us id=forged""#))
     }
 }

@@ -60,7 +60,7 @@ extension EventLoop {
     }
 
     /// A malformed request: a small plain-text answer with the precise status, then close.
-    func reject(_ connection: Connection, status: Int, reason: String) {
+    func reject(_ connection: Connection, status: HTTPStatus, reason: String) {
         connection.exchange = Connection.Exchange(method: "-", target: "-", status: status, started: now)
         connection.closeAfterWrite = true
         guard

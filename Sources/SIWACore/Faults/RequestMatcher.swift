@@ -37,9 +37,9 @@ public struct RequestMatcher: Sendable, Equatable {
         }
     }
 
-    /// `/mock` and `/mock/…`: the control API, which fault rules and request triggers never see.
+    /// `/mock/…`: the control API, which fault rules and request triggers never see.
     public static func isControlPath(_ path: String) -> Bool {
-        path == "/mock" || path.hasPrefix("/mock/")
+        path.hasPrefix("/mock/")
     }
 
     static func isMethod(_ text: String) -> Bool {

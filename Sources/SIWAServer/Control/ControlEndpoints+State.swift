@@ -15,8 +15,8 @@ extension ControlEndpoints {
     }
 
     /// `POST /mock/clock` with exactly one of `{advance: "6m"|seconds}`, `{set: RFC3339}`, `{freeze: bool}`.
-    func changeClock(_ request: HTTPRequest) throws(ControlFailure) -> HTTPResponse {
-        let body = try JSONBody.parse(request, required: true)
+    func changeClock(_ context: inout RequestContext) throws(ControlFailure) -> HTTPResponse {
+        let body = try context.json(required: true)
         try body.allowOnly(["advance", "set", "freeze"])
         guard body.object.count == 1 else {
             throw .invalid("body", "give exactly one of advance, set, freeze")
@@ -67,8 +67,8 @@ extension ControlEndpoints {
     }
 
     /// `POST /mock/keys/rotate {kid?}`: a new RSA key signs from now on; the old one stays published.
-    func rotateKeys(_ request: HTTPRequest) throws(ControlFailure) -> HTTPResponse {
-        let body = try JSONBody.parse(request)
+    func rotateKeys(_ context: inout RequestContext) throws(ControlFailure) -> HTTPResponse {
+        let body = try context.json()
         try body.allowOnly(["kid"])
         let kid = try body.string("kid")
         if let kid, kid.isEmpty || kid.count > 64 { throw .invalid("kid", "must be 1 to 64 characters") }
@@ -96,12 +96,12 @@ extension ControlEndpoints {
 
     /// `PUT /mock/scenario` (scenario text): replaced atomically, or 400 with every positioned error
     /// and the old scenario untouched; 501 when this build has no scenario loader.
-    func replaceScenario(_ request: HTTPRequest) throws(ControlFailure) -> HTTPResponse {
+    func replaceScenario(_ context: inout RequestContext) throws(ControlFailure) -> HTTPResponse {
         guard let scenarioLoader else {
             throw ControlFailure(
                 status: 501, error: "not_implemented", field: nil, "this build has no scenario loader")
         }
-        switch scenarioLoader(request.body) {
+        switch scenarioLoader(context.request.body) {
         case .failure(let failure):
             let errors = JSONValue.array(failure.errors.map { .string($0) })
             return Self.ok(

@@ -1,4 +1,5 @@
 import HTTPServer
+import SIWAServer
 
 /// `siwa-mock ca`: prints the local CA certificate that `serve --tls` uses, so a test environment can
 /// trust it (`siwa-mock ca > siwa-ca.pem`).
@@ -37,13 +38,14 @@ struct CACommand: Command {
             let response: HTTPClientResponse
             do {
                 response = try HTTPClient.send(
-                    HTTPClientRequest(), to: base + CAResponder.path, timeoutMilliseconds: 5000)
+                    HTTPClientRequest(), to: base + MockServer.caCertificatePath, timeoutMilliseconds: 5000)
             } catch {
                 throw RuntimeError("cannot fetch the CA from \(base): \(error)")
             }
             guard response.status == 200 else {
                 throw RuntimeError(
-                    "\(base)\(CAResponder.path) answered \(response.status) (is the mock running with --tls?)")
+                    "\(base)\(MockServer.caCertificatePath) answered \(response.status) (is the mock running with --tls?)"
+                )
             }
             Console().out(String(decoding: response.body, as: UTF8.self), terminator: "")
             return 0

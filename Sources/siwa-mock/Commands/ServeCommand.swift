@@ -116,8 +116,10 @@ struct ServeCommand: Command {
                 configuration: .init(
                     publicURL: advertised, scenario: scenario, clock: Self.clock(for: scenario.clock),
                     log: { log.note($0) }),
-                options: MockServer.ControlOptions(adminToken: adminToken, scenarioLoader: ScenarioFile.loadBody))
-            responder.install(tlsSetup.map { CAResponder(certificatePEM: $0.caPEM ?? "", next: mock) } ?? mock)
+                options: MockServer.ControlOptions(
+                    adminToken: adminToken, scenarioLoader: ScenarioFile.loadBody,
+                    caCertificatePEM: tlsSetup.map { $0.caPEM ?? "" }))
+            responder.install(mock)
             if let scenarioFile {
                 watcher = ScenarioWatcher(path: scenarioFile, server: mock, log: log)
                 watcher?.start()

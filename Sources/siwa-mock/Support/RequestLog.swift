@@ -1,5 +1,6 @@
 import HTTPServer
 import JSON
+import SIWACore
 import Synchronization
 
 #if canImport(Glibc)
@@ -31,23 +32,37 @@ struct RequestLog: Sendable {
         let level: LogSettings.Level = exchange.status >= 500 ? .error : .info
         guard level >= settings.minimumLevel else { return nil }
         let path = exchange.target.split(separator: "?", maxSplits: 1).first.map(String.init) ?? exchange.target
-        let fields = exchange.logFields.sorted { $0.key < $1.key }.map { ($0.key, Self.redact($0.key, $0.value)) }
+        let fields = exchange.logFields.sorted { $0.key < $1.key }.map {
+            ($0.key, SecretFingerprint.redact($0.key, $0.value))
+        }
         switch settings.format {
         case .text:
-            let extra = fields.map { " \($0.0)=\(Self.escaped($0.1))" }.joined()
-            return "\(time) \(exchange.remoteAddress) \(Self.escaped(exchange.method)) \(Self.escaped(path)) "
-                + "\(exchange.status) \(exchange.durationMicroseconds)us id=\(id)\(exchange.secure ? " tls" : "")\(extra)"
+            let extra = fields.map { " \($0.0)=\(Self.escaped(Self.quotedIfNeeded($0.1)))" }.joined()
+            return "\(time) \(exchange.remoteAddress) \(exchange.method) \(Self.escaped(path)) \(exchange.status) "
+                + "\(exchange.durationMicroseconds)us id=\(id)\(exchange.secure ? " tls" : "")\(extra)"
         case .json:
             var object: [(String, JSONValue)] = [
                 ("time", .string(time)), ("level", .string(level.name)), ("msg", "request"),
-                ("request_id", .string(id)), ("method", .string(exchange.method)), ("path", .string(path)),
-                ("status", .int(Int64(exchange.status))),
+                ("request_id", .string(id)), ("method", .string(exchange.method.rawValue)), ("path", .string(path)),
+                ("status", .int(Int64(exchange.status.code))),
                 ("latency_ms", .double(Double(exchange.durationMicroseconds) / 1000)),
                 ("client", .string(exchange.remoteAddress)), ("scheme", .string(exchange.secure ? "https" : "http")),
             ]
             object += fields.map { ($0.0, JSONValue.string($0.1)) }
             return JSONValue.object(JSONObject(object)).serializedString()
         }
+    }
+
+    /// A text-format value as is, or in double quotes with `"` and `\` escaped when it has spaces or
+    /// quotes (a refusal's reason is a sentence), so `key=value` pairs stay parseable.
+    static func quotedIfNeeded(_ value: String) -> String {
+        guard value.contains(where: { $0 == " " || $0 == "\"" || $0 == "=" }) || value.isEmpty else { return value }
+        var out = "\""
+        for character in value {
+            if character == "\"" || character == "\\" { out.append("\\") }
+            out.append(character)
+        }
+        return out + "\""
     }
 
     /// A connection-level problem (failed TLS handshake, plain HTTP on the TLS port).
