@@ -98,8 +98,18 @@ def sighup(server: MockProcess, log_path: Path) -> Outcome:
     return out
 
 
+def guarded(attack, name: str) -> Outcome:
+    """Runs one attack; an exception (a hang timing out, a dead server) is that attack's failure."""
+    try:
+        return attack()
+    except Exception as error:  # noqa: BLE001 - every failure is reported
+        return Outcome(name, "(see the attack)", observed=f"raised {error!r}")
+
+
 def against(server: MockProcess, log_path: Path, work: Path) -> list[Outcome]:
-    return [pem_file_over_http(server, work), useless_faults(server), sighup(server, log_path)]
+    return [guarded(lambda: pem_file_over_http(server, work), "PUT /mock/scenario naming host files"),
+            guarded(lambda: useless_faults(server), "POST /mock/faults with a 1xx status or a /mock/ path"),
+            guarded(lambda: sighup(server, log_path), "SIGHUP to a server without --scenario")]
 
 
 # --- servers of their own -----------------------------------------------------------------------
@@ -115,7 +125,9 @@ def refused_start(binary: Path, args: list[str], env: dict[str, str], expect_sta
         out.observed = f"still running after 10 s (stdout {timeout.stdout!r})"
         return out
     took = time.monotonic() - started
-    out.observed = f"exit {run.returncode} after {took:.2f} s: {run.stderr.strip().splitlines()[0][:160]}"
+    lines = run.stderr.strip().splitlines() or [""]
+    line = next((line for line in lines if expect_text in line), lines[0])
+    out.observed = f"exit {run.returncode} after {took:.2f} s: {line.strip()[:200]}"
     out.ok = run.returncode == expect_status and expect_text in run.stderr and "listening" not in run.stdout
     return out
 
@@ -219,6 +231,6 @@ def own_servers(binary: Path, work: Path) -> list[Outcome]:
     if victim.read_text() != "victim":
         outcomes[3].ok = False
         outcomes[3].notes.append("the symlink's target was overwritten")
-    outcomes.append(tls_handshakes(binary, work))
-    outcomes.append(log_forging(binary, work))
+    outcomes.append(guarded(lambda: tls_handshakes(binary, work), "stalled TLS handshakes"))
+    outcomes.append(guarded(lambda: log_forging(binary, work), "log forging through a reload error"))
     return outcomes
