@@ -63,7 +63,7 @@ paths = {
  "/mock/clock": {
     "get": op("Mock clock", {"200": jresp("Clock", ref("Clock")), **c("401")}),
     "post": op("Advance, set or freeze the clock (exactly one field)", {"200": jresp("Clock", ref("Clock")), **c("400", "401", "409")},
-        requestBody=jbody({"oneOf": [obj({"advance": {"oneOf": [{"type": "string", "pattern": "^-?[0-9]{1,12}(ms|s|m|h|d)?$"}, {"type": "integer", "minimum": -12614400000, "maximum": 12614400000}]}}, ["advance"]),
+        requestBody=jbody({"oneOf": [obj({"advance": {"oneOf": [{"type": "string", "pattern": "^-?[0-9]{1,15}(d|h|m|s|ms)([0-9]{1,15}(h|m|s|ms))*$"}, {"type": "integer", "minimum": -12614400000, "maximum": 12614400000}]}}, ["advance"]),
                                      obj({"set": {"type": "string", "format": "date-time"}}, ["set"]),
                                      obj({"freeze": {"type": "boolean"}}, ["freeze"])]}))},
  "/mock/keys": {"get": op("Signing keys", {"200": jresp("Keys", ref("KeyList")), **c("401")})},
@@ -75,7 +75,8 @@ for action, summary, extra in [("publish", "List the key at /auth/keys", ()), ("
         "post": op(summary, {"200": jresp("Keys", ref("KeyList")), **c("401", "404", *extra)})}
 paths["/mock/requests"] = {
     "get": op("Journal of received requests", {"200": jresp("Entries", obj({"requests": {"type": "array", "items": ref("JournalEntry")}}, ["requests"])), **c("400", "401")},
-        parameters=[{"name": n, "in": "query", "required": False, "schema": S} for n in ["path", "client_id", "user"]]),
+        parameters=[{"name": n, "in": "query", "required": False, "schema": S} for n in ["path", "client_id", "user"]]
+        + [{"name": "include", "in": "query", "required": False, "schema": {"type": "string", "enum": ["mock"]}}]),
     "delete": op("Clear the journal", {"200": jresp("Cleared", obj({"cleared": {"type": "integer"}}, ["cleared"])), **c("401")})}
 paths["/mock/notifications"] = {
     "get": op("Server-to-server notifications and their delivery attempts", {"200": jresp("Notifications", obj({"notifications": {"type": "array", "items": ref("Notification")}}, ["notifications"])), **c("401")}),

@@ -142,6 +142,30 @@ import Testing
         }
     }
 
+    /// The clock body reads time with the scenario files' grammar (issue #9): a unit is required in
+    /// text, a JSON number stays seconds, `-` goes back, and timestamps need uppercase T/Z and no `:60`.
+    @Test(arguments: Transport.allCases)
+    func clockTextUsesTheScenarioGrammar(_ transport: Transport) throws {
+        try ControlHarness.run(transport) { h in
+            let bare = try h.call("POST", "/mock/clock", ["advance": "90"])
+            expectControlError(bare, 400, field: "advance")
+            #expect(bare.text.contains("(add a unit)"))
+            #expect(
+                try h.call("POST", "/mock/clock", ["advance": 90]).json?["epoch_seconds"]
+                    == .int(TestFixtures.epoch + 90))
+            #expect(
+                try h.call("POST", "/mock/clock", ["advance": "1h30m"]).json?["epoch_seconds"]
+                    == .int(TestFixtures.epoch + 90 + 5400))
+            #expect(
+                try h.call("POST", "/mock/clock", ["advance": "-1h31m30s"]).json?["epoch_seconds"]
+                    == .int(TestFixtures.epoch))
+            let lowercase = try h.call("POST", "/mock/clock", ["set": "2030-01-01t00:00:00z"])
+            expectControlError(lowercase, 400, field: "set")
+            #expect(lowercase.text.contains("uppercase"))
+            expectControlError(try h.call("POST", "/mock/clock", ["set": "2016-12-31T23:59:60Z"]), 400, field: "set")
+        }
+    }
+
     @Test(arguments: Transport.allCases)
     func clockAdvanceExpiresCodesAndResetRestores(_ transport: Transport) throws {
         try ControlHarness.run(transport) { h in

@@ -9,6 +9,7 @@ public struct HTTPStatus: Hashable, Comparable, Sendable, ExpressibleByIntegerLi
     public static let `continue`: HTTPStatus = 100
     public static let ok: HTTPStatus = 200
     public static let created: HTTPStatus = 201
+    public static let accepted: HTTPStatus = 202
     public static let noContent: HTTPStatus = 204
     public static let found: HTTPStatus = 302
     public static let notModified: HTTPStatus = 304

@@ -104,7 +104,7 @@ extension ControlEndpoints {
             emailForwardingEnabled: try body.bool("email_forwarding") ?? true)
         do throws(ProviderChangeError) {
             let added = try provider.addUser(user)
-            return Responses.json(UserJSON.render(added, provider: provider), status: 201)
+            return Responses.json(UserJSON.render(added, provider: provider), status: .created)
         } catch {
             throw ControlFailure(error)
         }
