@@ -1,3 +1,4 @@
+import Background
 import HTTPServer
 import SIWACore
 import SIWAServer
@@ -42,11 +43,23 @@ struct ServeCommand: Command {
         "scenario", "file",
         help: "Scenario file (YAML subset or JSON) instead of the built-in one; reloaded when it changes.",
         environment: true, parser: .nonEmpty)
+    static let notificationAllow = Option.optional(
+        "notification-allow", "list",
+        help: "Hosts, IP addresses and CIDR ranges server-to-server notifications may go to, comma-separated "
+            + "(docs/notifications.md).",
+        shownDefault: "any destination", environment: true,
+        parser: ValueParser { text throws(OptionValueError) in
+            do throws(HTTPClientError) {
+                return try DestinationAllowList(parsing: text)
+            } catch {
+                throw OptionValueError("must list host names, IP addresses or CIDR ranges: \(error.message)")
+            }
+        })
 
     static let options: [OptionSpec] =
         [
             host.spec, port.spec, publicURL.spec, stateDirectory.spec, adminToken.spec, insecureControlAPI.spec,
-            scenario.spec,
+            scenario.spec, notificationAllow.spec,
         ]
         + TLSOptions.specs + LogOptions.specs + LimitOptions.specs
 
@@ -58,6 +71,7 @@ struct ServeCommand: Command {
     /// `--insecure-control-api`: the operator accepts an open control API on a non-loopback address.
     var insecureControlAPI: Bool
     var scenarioFile: String?
+    var notificationAllowList: DestinationAllowList?
     var tls: TLSOptions
     var logSettings: LogSettings
     var limits: LimitOptions
@@ -73,6 +87,7 @@ struct ServeCommand: Command {
             throw UsageError(Self.openControlAPIRefusal(host: host, source: arguments.source(of: "host")))
         }
         scenarioFile = try arguments.read(Self.scenario)
+        notificationAllowList = try arguments.read(Self.notificationAllow)
         tls = try TLSOptions(arguments)
         logSettings = try LogOptions.settings(arguments)
         limits = try LimitOptions(arguments)
@@ -81,6 +96,8 @@ struct ServeCommand: Command {
     func run() throws -> Int32 {
         let log = RequestLog(settings: logSettings)
         var scenario = Scenario.builtIn
+        // Taken before the file is read: an edit from here on is a change the watcher reloads.
+        let loadedStamp = scenarioFile.flatMap(ScenarioFile.stamp)
         if let scenarioFile {
             do {
                 scenario = try ScenarioFile.load(scenarioFile, log: log)
@@ -96,6 +113,7 @@ struct ServeCommand: Command {
         // and only the main thread's sigwait sees SIGTERM/SIGINT.
         SignalWaiter.blockTerminationSignals()
 
+        let scheduler = BackgroundScheduler()
         let responder = LateBoundResponder()
         var watcher: ScenarioWatcher? = nil
         var servers: [(server: HTTPServer, scheme: String)] = []
@@ -115,17 +133,18 @@ struct ServeCommand: Command {
                     log: { log.note($0) }),
                 options: MockServer.ControlOptions(
                     adminToken: adminToken, scenarioLoader: ScenarioFile.loadBody,
-                    caCertificatePEM: tlsSetup.map { $0.caPEM ?? "" }))
+                    caCertificatePEM: tlsSetup.map { $0.caPEM ?? "" }, scheduler: scheduler,
+                    notificationAllowList: notificationAllowList))
             responder.install(mock)
             if let scenarioFile {
-                watcher = ScenarioWatcher(path: scenarioFile, server: mock, log: log)
-                watcher?.start()
+                watcher = ScenarioWatcher(path: scenarioFile, server: mock, log: log, loadedStamp: loadedStamp)
+                watcher?.start(on: scheduler)
             }
             let ticker = MaintenanceTicker(
                 provider: mock.apple.provider,
                 onCollected: { log.note("maintenance: dropped \($0) expired codes and access tokens") })
-            if !ticker.start() {
-                log.note("expired codes are collected only under load: cannot start the maintenance thread")
+            if !ticker.start(on: scheduler) {
+                log.note("expired codes are collected only under load: cannot start a background thread")
             }
         } catch {
             throw RuntimeError("\(error)")
@@ -142,7 +161,7 @@ struct ServeCommand: Command {
         let signal = SignalWaiter.waitForTermination { [watcher] in
             guard let watcher else { return log.note("received SIGHUP: no --scenario to reload, ignoring it") }
             log.note("received SIGHUP: reloading \(watcher.path)")
-            watcher.reload()
+            watcher.reloadRequested()
         }
         log.note("received signal \(signal), finishing in-flight requests")
         return 0

@@ -20,7 +20,7 @@ import Testing
 
     @Test(arguments: Transport.allCases)
     func discoveryIssuerFollowsAReplacedScenario(_ transport: Transport) throws {
-        try ControlHarness.run(transport, scenarioLoader: Self.loader) { h in
+        try ControlHarness.run(transport, options: MockServer.ControlOptions(scenarioLoader: Self.loader)) { h in
             let before = try h.send(RequestBuilder.get("/.well-known/openid-configuration"))
             #expect(before.json?["issuer"] == .string("https://appleid.apple.com"))
             let put = try h.send(
