@@ -21,8 +21,9 @@ extension AppleEndpoints {
             "cancel",
         ]
         return [
+            // Per request from the provider's snapshot: a replaced scenario may change `issuer`.
             RouteDeclaration(method: .get, path: "/.well-known/openid-configuration", reads: []) { endpoints, _ in
-                Responses.json(endpoints.discoveryBytes)
+                Responses.json(endpoints.provider.discoveryBytes(publicURL: endpoints.publicURL))
             },
             // Read per request: key rotation through the control API swaps the bytes atomically.
             RouteDeclaration(method: .get, path: "/auth/keys", reads: []) { endpoints, _ in

@@ -17,7 +17,7 @@ public enum ScenarioFiles {
 
     /// A loader as the server runs it: `pem_file:` from disk, rules checked against Apple's routes.
     public static var loader: ScenarioLoader {
-        var loader = ScenarioLoader(readFile: read)
+        var loader = ScenarioLoader(files: read)
         loader.ruleTargets = ruleTargets
         return loader
     }

@@ -6,7 +6,7 @@ import Testing
 /// `users:` used to load with no team and no client, so every sign-in got `invalid_client` while
 /// `check` said "ok"), and `check`'s summary says which.
 @Suite struct ScenarioDefaultsTests {
-    let loader = ScenarioLoader(readFile: { ScenarioFiles.read($0) }, generateMissingKeys: false)
+    let loader = ScenarioLoader(files: { ScenarioFiles.read($0) }, generateMissingKeys: false)
 
     func load(_ text: String) throws -> Scenario { try loader.load(text, file: "test.yaml") }
 
