@@ -1,11 +1,13 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Dependency direction (see ../shared/design.md §1):
+// Dependency direction (each arrow is an import; none points back):
 //   siwa-mock ─► SIWAServer ─► SIWACore ─► JOSE ─► JSON, COpenSSL
-//                    │             └─────► ScenarioFormat
-//                    └─────────► HTTPServer ─► CSys
-//                                     └──────► TLS ─► COpenSSL   (memory-BIO sessions; no socket calls)
+//                    │             └─────► ScenarioFormat     ▲
+//                    └─────────► HTTPServer ─► CSys           │
+//                                     └──────► TLS ───────────┘   (memory-BIO sessions; no socket calls)
+// TLS uses JOSE's OpenSSL support layer (error queue, memory BIOs, the PEM key reader) through `package`
+// access; only JOSE and TLS import COpenSSL, and no OpenSSL type is in a public signature.
 // SIWACore and HTTPServer never import each other; only HTTPServer makes socket syscalls;
 // only the executable reads argv, env or files.
 let swiftSettings: [SwiftSetting] = [.swiftLanguageMode(.v6)]
@@ -31,7 +33,7 @@ let package = Package(
         .target(name: "JSON", swiftSettings: swiftSettings),
         .target(name: "JOSE", dependencies: ["COpenSSL", "JSON"], swiftSettings: swiftSettings),
         .target(name: "ScenarioFormat", swiftSettings: swiftSettings),
-        .target(name: "TLS", dependencies: ["COpenSSL"], swiftSettings: swiftSettings),
+        .target(name: "TLS", dependencies: ["COpenSSL", "JOSE"], swiftSettings: swiftSettings),
         .target(name: "HTTPServer", dependencies: ["CSys", "TLS"], swiftSettings: swiftSettings),
         .target(name: "SIWACore", dependencies: ["JOSE", "JSON", "ScenarioFormat"], swiftSettings: swiftSettings),
         .target(
@@ -54,7 +56,7 @@ let package = Package(
         .testTarget(name: "JOSETests", dependencies: ["JOSE", "JSON"], swiftSettings: swiftSettings),
         .testTarget(name: "ScenarioFormatTests", dependencies: ["ScenarioFormat"], swiftSettings: swiftSettings),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TLS"], swiftSettings: swiftSettings),
-        .testTarget(name: "TLSTests", dependencies: ["TLS"], swiftSettings: swiftSettings),
+        .testTarget(name: "TLSTests", dependencies: ["TLS", "JOSE"], swiftSettings: swiftSettings),
         .testTarget(
             name: "SIWACoreTests",
             dependencies: ["SIWACore", "JOSE", "JSON", "SIWATestSupport"],
