@@ -2,7 +2,8 @@ import HTTPServer
 import SIWACore
 
 extension AppleEndpoints {
-    /// `POST /auth/usermigrationinfo` (apple-api.md §8): form body plus `Authorization: Bearer`.
+    /// `POST /auth/usermigrationinfo`: form body plus `Authorization: Bearer`
+    /// (https://developer.apple.com/documentation/signinwithapple/transferring-your-apps-and-users-to-another-team).
     /// A non-form body is an invalid content type → `invalid_request` (TN3107).
     func userMigrationInfo(_ request: HTTPRequest) -> HTTPResponse {
         let form: [(name: String, value: String)]

@@ -3,7 +3,7 @@ import SIWACore
 
 extension AppleEndpoints {
     /// `POST /auth/token`. A body that is not form-urlencoded (e.g. JSON) has no readable grant_type,
-    /// so it gets `unsupported_grant_type`, as Apple answers JSON bodies (apple-api.md §12.10).
+    /// so it gets `unsupported_grant_type`, as Apple answers JSON bodies (evidence in docs/fidelity.md).
     func token(_ request: HTTPRequest) -> HTTPResponse {
         let form: [(name: String, value: String)]
         do {

@@ -1,7 +1,10 @@
 import JOSE
 import JSON
 
-/// Checks a `client_secret` JWT the way Apple does (apple-api.md §3, TN3107).
+/// Checks a `client_secret` JWT the way Apple does: the claims of
+/// https://developer.apple.com/documentation/accountorganizationaldatasharing/creating-a-client-secret
+/// and the failure causes of
+/// https://developer.apple.com/documentation/technotes/tn3107-resolving-sign-in-with-apple-response-errors.
 ///
 /// Header `alg` ES256 and `kid`; claims `iss` = the client's Team ID, `sub` = client_id (exact),
 /// `aud` = `https://appleid.apple.com` (a string, or an array containing it, as RFC 7519 §4.1.3

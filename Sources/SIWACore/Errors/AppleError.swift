@@ -40,7 +40,7 @@ extension AppleError {
         AppleError(.unauthorizedClient, message)
     }
 
-    // Apple's observed description strings (apple-api.md §1, §2), copied exactly.
+    // Apple's observed description strings (evidence in docs/fidelity.md), copied exactly.
     public static let codeAlreadyUsed = invalidGrant("The code has already been used.")
     public static let codeExpiredOrRevoked = invalidGrant("The code has expired or has been revoked.")
     public static func clientIDMismatch(issuedTo clientID: String) -> AppleError {

@@ -1,7 +1,8 @@
 import JOSE
 import JSON
 
-/// Builds and signs Apple identity tokens (apple-api.md §7).
+/// Builds and signs Apple identity tokens, as described at
+/// https://developer.apple.com/documentation/signinwithapple/authenticating-users-with-sign-in-with-apple
 ///
 /// Header `{"kid":…,"alg":"RS256"}` (no `typ`). Claims, in this order: `iss`, `aud`, `exp`, `iat`,
 /// `sub`, `at_hash` (token endpoint) or `c_hash` (hybrid authorize), `nonce` (only if sent),

@@ -1,5 +1,7 @@
 extension AppleIdentityProvider {
-    /// `POST /auth/revoke` on decoded form fields (apple-api.md §5). Success has an empty body.
+    /// `POST /auth/revoke` on decoded form fields
+    /// (https://developer.apple.com/documentation/signinwithapplerestapi/revoke-tokens).
+    /// Success has an empty body.
     ///
     /// Duplicated or missing fields and an unknown `token_type_hint` → `invalid_request`; a bad client
     /// secret → `invalid_client`; then `IdentityStore.revoke` (idempotent for unknown tokens).

@@ -22,7 +22,8 @@ public struct TokenResponse: Sendable, Equatable {
 }
 
 extension AppleIdentityProvider {
-    /// `POST /auth/token` on decoded form fields (apple-api.md §2).
+    /// `POST /auth/token` on decoded form fields
+    /// (https://developer.apple.com/documentation/signinwithapplerestapi/generate-and-validate-tokens).
     ///
     /// Order: duplicated fields → `invalid_request`; missing or unknown `grant_type` →
     /// `unsupported_grant_type`; missing `client_id`/`client_secret` → `invalid_request`; client secret →

@@ -1,7 +1,8 @@
 import JOSE
 import JSON
 
-/// A server-to-server notification ready to POST (apple-api.md §9): where, and the exact body.
+/// A server-to-server notification ready to POST: where, and the exact body
+/// (https://developer.apple.com/documentation/signinwithapple/processing-changes-for-sign-in-with-apple-accounts).
 public struct PreparedNotification: Sendable, Equatable {
     /// The app group's registered endpoint.
     public var url: String

@@ -44,7 +44,8 @@ public struct UserChange: Sendable, Equatable {
     }
 }
 
-/// A user change that Apple would announce by server-to-server notification (apple-api.md §9).
+/// A user change that Apple would announce by server-to-server notification
+/// (https://developer.apple.com/documentation/signinwithapple/processing-changes-for-sign-in-with-apple-accounts).
 public struct UserEvent: Sendable, Equatable {
     public enum Kind: Sendable, Equatable {
         case consentRevoked

@@ -1,4 +1,5 @@
-/// How server-to-server notifications look and are delivered (apple-api.md §9).
+/// How server-to-server notifications look and are delivered
+/// (https://developer.apple.com/documentation/signinwithapple/processing-changes-for-sign-in-with-apple-accounts).
 ///
 /// Defaults follow what Apple really sends: `events` as a JSON string, `event_time` in seconds.
 public struct NotificationSettings: Sendable, Equatable {

@@ -1,4 +1,4 @@
-/// Behaviour switches, each defaulting to what Apple does today (apple-api.md).
+/// Behaviour switches, each defaulting to what Apple does today (evidence in docs/fidelity.md).
 public struct ScenarioSettings: Sendable, Equatable {
     /// `iss` of id_tokens and the discovery document.
     public var issuer: String = "https://appleid.apple.com"
@@ -21,7 +21,8 @@ public struct ScenarioSettings: Sendable, Equatable {
     /// How `/auth/token` and `/auth/revoke` accept client credentials ([3p]: Apple advertises only
     /// `client_secret_post`; its answer to HTTP Basic is undocumented).
     public var clientAuthentication: ClientAuthentication = .post
-    /// Server-to-server notification switches (apple-api.md §9).
+    /// Server-to-server notification switches
+    /// (https://developer.apple.com/documentation/signinwithapple/processing-changes-for-sign-in-with-apple-accounts).
     public var notifications = NotificationSettings()
 
     public init() {}

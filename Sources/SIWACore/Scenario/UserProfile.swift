@@ -13,7 +13,8 @@ public struct UserProfile: Sendable, Equatable {
     public var name: PersonName
     public var realUserStatus: RealUserStatus
     public var credentialState: CredentialState
-    /// Set for users moved by an app transfer (apple-api.md §8).
+    /// Set for users moved by an app transfer
+    /// (https://developer.apple.com/documentation/signinwithapple/transferring-your-apps-and-users-to-another-team).
     public var transferSub: String?
     /// Whether the private relay forwards mail (turning it off sends `email-disabled`).
     public var emailForwardingEnabled: Bool
