@@ -38,7 +38,7 @@ let package = Package(
         .target(name: "SIWACore", dependencies: ["JOSE", "JSON", "ScenarioFormat"], swiftSettings: swiftSettings),
         .target(
             name: "SIWAServer",
-            dependencies: ["SIWACore", "HTTPServer", "JOSE", "JSON"],
+            dependencies: ["SIWACore", "HTTPServer", "JOSE", "JSON", "ScenarioFormat"],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
@@ -68,7 +68,8 @@ let package = Package(
             dependencies: ["SIWAServer", "SIWACore", "HTTPServer", "JOSE", "JSON", "SIWATestSupport"],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "CLITests", dependencies: ["siwa-mock"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "CLITests", dependencies: ["siwa-mock"], exclude: ["HelpSnapshots"], swiftSettings: swiftSettings),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["JOSE", "JSON", "HTTPServer", "TLS", "siwa-mock"],

@@ -65,7 +65,7 @@ paths = {
  "/mock/clock": {
     "get": op("Mock clock", {"200": jresp("Clock", ref("Clock")), **c("401")}),
     "post": op("Advance, set or freeze the clock (exactly one field)", {"200": jresp("Clock", ref("Clock")), **c("400", "401", "409")},
-        requestBody=jbody({"oneOf": [obj({"advance": {"oneOf": [{"type": "string", "pattern": "^-?[0-9]{1,12}(ms|s|m|h|d)?$"}, {"type": "integer", "minimum": -12614400000, "maximum": 12614400000}]}}, ["advance"]),
+        requestBody=jbody({"oneOf": [obj({"advance": {"oneOf": [{"type": "string", "pattern": "^-?[0-9]{1,15}(d|h|m|s|ms)([0-9]{1,15}(h|m|s|ms))*$"}, {"type": "integer", "minimum": -12614400000, "maximum": 12614400000}]}}, ["advance"]),
                                      obj({"set": {"type": "string", "format": "date-time"}}, ["set"]),
                                      obj({"freeze": {"type": "boolean"}}, ["freeze"])]}))},
  "/mock/keys": {"get": op("Signing keys", {"200": jresp("Keys", ref("KeyList")), **c("401")})},
@@ -141,7 +141,7 @@ schemas = {
     ["now", "epoch_seconds", "epoch_milliseconds", "frozen", "controllable"]),
  "KeyList": obj({"signing_kid": S, "keys": {"type": "array", "items": obj({"kid": S, "published": {"type": "boolean"}, "signs": {"type": "boolean"}}, ["kid", "published", "signs"])}}, ["signing_kid", "keys"]),
  "JournalEntry": obj({"sequence": {"type": "integer"}, "kind": {"type": "string", "enum": ["request", "notification"]}, "time": {"type": "string", "format": "date-time"}, "method": S, "path": S,
-    "parameters": {"type": "object", "additionalProperties": S}, "client_id": nullable("string"), "user": nullable("string"), "status": {"type": "integer"}, "outcome": S},
+    "parameters": {"type": "object", "additionalProperties": S}, "client_id": nullable("string"), "user": nullable("string"), "status": {"type": "integer"}, "outcome": S, "reason": S},
     ["sequence", "kind", "time", "method", "path", "parameters", "client_id", "user", "status", "outcome"]),
  "Notification": obj({"id": {"type": "integer"}, "type": S, "user": S, "app_group": S, "aud": S, "jti": S, "url": S, "status": {"type": "string", "enum": ["pending", "delivered", "failed"]}, "payload": S,
     "attempts": {"type": "array", "items": obj({"number": {"type": "integer"}, "time": {"type": "string", "format": "date-time"}, "status": nullable("integer"), "outcome": S}, ["number", "time", "status", "outcome"])}},

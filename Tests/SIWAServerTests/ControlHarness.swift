@@ -37,7 +37,8 @@ struct ControlHarness {
     func send(_ request: HTTPRequest) throws -> TestResponse { try client.send(request) }
 
     /// A control call with a JSON body (or none).
-    func call(_ method: String, _ target: String, _ body: JSONValue? = nil, token: String? = nil) throws -> TestResponse
+    func call(_ method: HTTPMethod, _ target: String, _ body: JSONValue? = nil, token: String? = nil) throws
+        -> TestResponse
     {
         var headers = HTTPHeaders([("Host", "127.0.0.1")])
         if body != nil { headers.add("Content-Type", "application/json") }

@@ -22,7 +22,7 @@ public final class LiveClient: TestClient, @unchecked Sendable {
         let connection = try HTTPClientConnection(host: "127.0.0.1", port: port)
         let response = try connection.send(
             HTTPClientRequest(
-                method: request.method, target: request.target, headers: request.headers, body: request.body),
+                method: request.method.rawValue, target: request.target, headers: request.headers, body: request.body),
             keepAlive: false)
         return TestResponse(status: response.status, headers: response.headers, body: response.body)
     }

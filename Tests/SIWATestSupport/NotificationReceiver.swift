@@ -39,7 +39,7 @@ public final class NotificationReceiver: HTTPResponder, @unchecked Sendable {
             return true
         }
         received.withLock { $0.append(request.body) }
-        return HTTPResponse(status: fail ? failureStatus : 200)
+        return HTTPResponse(status: fail ? HTTPStatus(code: failureStatus) : .ok)
     }
 
     /// Every body received, failed attempts included.

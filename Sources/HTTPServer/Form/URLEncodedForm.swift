@@ -37,7 +37,7 @@ public enum URLEncodedForm {
 
     /// Decodes one name or value: `+` → space, `%XX` → byte, then strict UTF-8.
     /// - Parameter offset: where the component starts in the input, for error messages.
-    static func decodeComponent(_ component: ArraySlice<UInt8>, offset: Int) throws(DecodingError) -> String {
+    package static func decodeComponent(_ component: ArraySlice<UInt8>, offset: Int) throws(DecodingError) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(component.count)
         var i = component.startIndex

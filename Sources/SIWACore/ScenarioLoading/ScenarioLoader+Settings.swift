@@ -63,7 +63,7 @@ extension ScenarioLoader {
             if let start = context.read(
                 clock.optional("start"), { node throws(ScenarioDiagnostic) in try node.timestamp() })
             {
-                scenario.clock.startMilliseconds = start.secondsSinceEpoch * 1000 + Int64(start.nanoseconds / 1_000_000)
+                scenario.clock.startMilliseconds = start.millisecondsSinceEpoch
             }
             if let frozen = context.read(
                 clock.optional("frozen"), { node throws(ScenarioDiagnostic) in try node.bool() })

@@ -17,8 +17,8 @@ extension ControlEndpoints {
     }
 
     /// `PATCH /mock/app-groups/{id} {notification_url: "http://…" | null}`.
-    func patchAppGroup(_ id: String, _ request: HTTPRequest) throws(ControlFailure) -> HTTPResponse {
-        let body = try JSONBody.parse(request, required: true)
+    func patchAppGroup(_ id: String, _ context: inout RequestContext) throws(ControlFailure) -> HTTPResponse {
+        let body = try context.json(required: true)
         try body.allowOnly(["notification_url"])
         guard let value = body.object["notification_url"] else {
             throw .invalid("notification_url", "is required (null removes it)")
@@ -47,8 +47,8 @@ extension ControlEndpoints {
     }
 
     /// `PATCH /mock/notifications/settings`: any subset of the switches.
-    func patchNotificationSettings(_ request: HTTPRequest) throws(ControlFailure) -> HTTPResponse {
-        let body = try JSONBody.parse(request, required: true)
+    func patchNotificationSettings(_ context: inout RequestContext) throws(ControlFailure) -> HTTPResponse {
+        let body = try context.json(required: true)
         try body.allowOnly([
             "events_as_string", "event_time_ms", "account_deletion_type", "send_on_user_changes", "max_attempts",
             "retry_delay_ms", "timeout_ms",

@@ -5,8 +5,8 @@ import SIWACore
 /// The request journal and server-to-server notifications.
 extension ControlEndpoints {
     /// `GET /mock/requests?path=…&client_id=…&user=…` (user: scenario id; a sub or email is resolved).
-    func listRequests(_ request: HTTPRequest) throws(ControlFailure) -> HTTPResponse {
-        let query = try QueryParameters(request)
+    func listRequests(_ context: inout RequestContext) throws(ControlFailure) -> HTTPResponse {
+        let query = try context.query()
         var user = query["user"]
         if let name = user, let resolved = provider.user(named: name) { user = resolved.id }
         let entries = journal.entries(path: query["path"], clientID: query["client_id"], user: user)
@@ -22,8 +22,8 @@ extension ControlEndpoints {
     }
 
     /// `POST /mock/notifications {type, user, client_id?}` → 202 with the queued notifications.
-    func sendNotification(_ request: HTTPRequest) throws(ControlFailure) -> HTTPResponse {
-        let body = try JSONBody.parse(request)
+    func sendNotification(_ context: inout RequestContext) throws(ControlFailure) -> HTTPResponse {
+        let body = try context.json()
         try body.allowOnly(["type", "user", "client_id"])
         let typeName = try body.requiredString("type")
         guard let kind = UserEvent.Kind(typeName: typeName) else {
@@ -46,6 +46,6 @@ extension ControlEndpoints {
                     ("url", .string(notification.url)), ("aud", .string(notification.audience)),
                 ]))
         }
-        return Self.ok(JSONObject([("queued", .array(queued))]), status: 202)
+        return Self.ok(JSONObject([("queued", .array(queued))]), status: .accepted)
     }
 }

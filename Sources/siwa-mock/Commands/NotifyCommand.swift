@@ -10,11 +10,12 @@ struct NotifyCommand: Command {
           siwa-mock notify consent-revoked --user alice
         """
     static let positionalsSynopsis: String? = "<type>"
-    static let options: [OptionSpec] =
-        [
-            .value("user", "user", help: "Scenario user id, sub or email.", required: true),
-            .value("client", "client-id", help: "Any client of the app group to notify (default: the user's groups)."),
-        ] + ControlClient.options
+    static let user = Option.optional(
+        "user", "user", help: "Scenario user id, sub or email.", required: true, parser: .nonEmpty)
+    static let client = Option.optional(
+        "client", "client-id", help: "Any client of the app group to notify.", shownDefault: "the user's groups",
+        parser: .nonEmpty)
+    static let options: [OptionSpec] = [user.spec, client.spec] + ControlClient.options
 
     static let types = ["email-disabled", "email-enabled", "consent-revoked", "account-delete", "account-deleted"]
 
@@ -29,8 +30,8 @@ struct NotifyCommand: Command {
         guard Self.types.contains(type) else {
             throw UsageError("Unknown notification type '\(type)' (\(Self.types.joined(separator: ", ")))")
         }
-        body = JSONObject([("type", .string(type)), ("user", .string(try arguments.required("user")))])
-        if let clientID = arguments.value("client") { body["client_id"] = .string(clientID) }
+        body = JSONObject([("type", .string(type)), ("user", .string(try arguments.read(required: Self.user)))])
+        if let clientID = try arguments.read(Self.client) { body["client_id"] = .string(clientID) }
     }
 
     func run() throws -> Int32 { try client.run("POST", "/mock/notifications", body: .object(body)) }

@@ -1,0 +1,97 @@
+import HTTPServer
+import JSON
+import SIWACore
+
+/// The scenario's fault rules and timeline around Apple's endpoints: before a request, due time
+/// triggers run; a firing fault replaces or degrades the answer; after it, request triggers count.
+struct FaultStage: Sendable {
+    let provider: AppleIdentityProvider
+    let faults: FaultEngine
+    let timeline: TimelineEngine
+    let log: @Sendable (String) -> Void
+    /// Delivers notifications from timeline `notify` actions.
+    let notify: @Sendable ([PreparedNotification]) -> Void
+
+    /// Runs `next` (the route's handler) unless a fault answers instead.
+    func run(
+        _ context: inout RequestContext, next: (inout RequestContext) -> HTTPResponse
+    ) -> HTTPResponse {
+        let request = context.request
+        let now = provider.clock.nowMilliseconds
+        let due = timeline.dueActions(nowMilliseconds: now)
+        if !due.isEmpty { provider.apply(due, faults: faults, send: notify).forEach(log) }
+
+        let facts = RequestFacts(method: request.method.rawValue, path: request.path, fields: context.form.all)
+        let user = context.user
+        var response: HTTPResponse
+        if let decision = faults.decide(facts, nowMilliseconds: now, resolveUser: { user }) {
+            log("fault \(decision.ruleID) fired on \(request.method) \(request.path)")
+            context.fault = decision.ruleID
+            response = apply(decision, to: &context, next: next)
+        } else {
+            response = next(&context)
+        }
+        if timeline.hasRequestTriggers {
+            let fired = timeline.recordRequest(facts, resolveUser: { user })
+            if !fired.isEmpty { provider.apply(fired, faults: faults, send: notify).forEach(log) }
+        }
+        return response
+    }
+
+    /// The fault's answer: its own response (or the real one), then its delivery fault and delay.
+    private func apply(
+        _ decision: FaultDecision, to context: inout RequestContext, next: (inout RequestContext) -> HTTPResponse
+    ) -> HTTPResponse {
+        let action = decision.action
+        var response: HTTPResponse
+        if let fault = action.response {
+            response = Self.render(fault)
+            context.outcome = fault.error ?? (response.status.isError ? "http_\(response.status.code)" : "ok")
+            context.reason = "fault rule \(decision.ruleID) answered \(fault.status)"
+        } else if action.connection == .reset || action.connection == .closeWithoutResponse {
+            response = HTTPResponse(status: .ok)
+            context.outcome = "fault"
+            context.reason = "fault rule \(decision.ruleID) dropped the connection"
+        } else {
+            response = next(&context)
+        }
+        switch action.connection {
+        case .reset?: response.delivery = .reset
+        case .closeWithoutResponse?: response.delivery = .closeWithoutResponse
+        case .truncatedBody?: response.delivery = .truncatedBody
+        case .slowBody(let chunk, let interval)?:
+            response.delivery = .slowBody(chunkSize: chunk, intervalMilliseconds: interval)
+        case .malformedJSON?:
+            let body =
+                response.body.isEmpty
+                ? Array(#"{"error":"#.utf8) : Array(response.body.prefix(max(1, response.body.count / 2)))
+            response.body = body
+            response.headers.set("Content-Type", Responses.jsonContentType)
+        case nil: break
+        }
+        if let delay = decision.delayMilliseconds, delay > 0, response.delivery == .normal {
+            response.delivery = .delayed(milliseconds: Int(delay))
+        }
+        return response
+    }
+
+    /// A fault response: Apple's error JSON, a raw body, or an empty body, plus the rule's headers.
+    static func render(_ fault: FaultResponse) -> HTTPResponse {
+        let status = HTTPStatus(code: fault.status)
+        var response: HTTPResponse
+        if let error = fault.error {
+            var object = JSONObject([("error", .string(error))])
+            if let description = fault.errorDescription { object["error_description"] = .string(description) }
+            response = Responses.json(.object(object), status: status)
+        } else if let body = fault.body {
+            response = HTTPResponse(status: status, body: Array(body.utf8))
+            response.headers.add(
+                "Content-Type",
+                body.hasPrefix("{") || body.hasPrefix("[") ? Responses.jsonContentType : "text/plain;charset=UTF-8")
+        } else {
+            response = HTTPResponse(status: status)
+        }
+        for (name, value) in fault.headers { response.headers.set(name, value) }
+        return response
+    }
+}
