@@ -3,9 +3,9 @@ import PackageDescription
 
 // Dependency direction (each arrow is an import; none points back):
 //   siwa-mock ─► SIWAServer ─► SIWACore ─► JOSE ─► JSON, COpenSSL
-//                    │             └─────► ScenarioFormat     ▲
-//                    └─────────► HTTPServer ─► CSys           │
-//                                     └──────► TLS ───────────┘   (memory-BIO sessions; no socket calls)
+//                    │             └─────► ScenarioFormat
+//                    └─────────► HTTPServer ─► CSys
+//                                     └──────► TLS ─► JOSE, COpenSSL   (memory-BIO sessions; no socket calls)
 // TLS uses JOSE's OpenSSL support layer (error queue, memory BIOs, the PEM key reader) through `package`
 // access; only JOSE and TLS import COpenSSL, and no OpenSSL type is in a public signature.
 // SIWACore and HTTPServer never import each other; only HTTPServer makes socket syscalls;
