@@ -77,7 +77,8 @@ for action, summary, extra in [("publish", "List the key at /auth/keys", ()), ("
         "post": op(summary, {"200": jresp("Keys", ref("KeyList")), **c("401", "404", *extra)})}
 paths["/mock/requests"] = {
     "get": op("Journal of received requests", {"200": jresp("Entries", obj({"requests": {"type": "array", "items": ref("JournalEntry")}}, ["requests"])), **c("400", "401")},
-        parameters=[{"name": n, "in": "query", "required": False, "schema": S} for n in ["path", "client_id", "user"]]),
+        parameters=[{"name": n, "in": "query", "required": False, "schema": S} for n in ["path", "client_id", "user"]]
+        + [{"name": "include", "in": "query", "required": False, "schema": {"type": "string", "enum": ["mock"]}}]),
     "delete": op("Clear the journal", {"200": jresp("Cleared", obj({"cleared": {"type": "integer"}}, ["cleared"])), **c("401")})}
 paths["/mock/notifications"] = {
     "get": op("Server-to-server notifications and their delivery attempts", {"200": jresp("Notifications", obj({"notifications": {"type": "array", "items": ref("Notification")}}, ["notifications"])), **c("401")}),

@@ -57,7 +57,9 @@ import Testing
             _ = try h.send(RequestBuilder.get("/auth/nope"))
             _ = try h.call("DELETE", "/mock/clock")
 
-            let journal = try h.call("GET", "/mock/requests")
+            let backendOnly = try #require(try h.call("GET", "/mock/requests").json?["requests"]?.arrayValue)
+            #expect(!backendOnly.contains { $0["path"]?.stringValue?.hasPrefix("/mock/") == true })
+            let journal = try h.call("GET", "/mock/requests?include=mock")
             let entries = try #require(journal.json?["requests"]?.arrayValue)
             let token = try #require(entries.first { $0["path"] == .string("/auth/token") })
             #expect(token["outcome"] == .string("invalid_client"))

@@ -4,12 +4,22 @@ import SIWACore
 
 /// The request journal and server-to-server notifications.
 extension ControlEndpoints {
-    /// `GET /mock/requests?path=…&client_id=…&user=…` (user: scenario id; a sub or email is resolved).
+    /// `GET /mock/requests?path=…&client_id=…&user=…&include=mock` (user: scenario id; a sub or email is
+    /// resolved). The mock's own `/mock/` calls are left out unless `include=mock` or a `/mock/` path
+    /// filter asks for them: a tester reading the journal wants the backend's traffic, not their own polls.
     func listRequests(_ context: inout RequestContext) throws(ControlFailure) -> HTTPResponse {
         let query = try context.query()
         var user = query["user"]
         if let name = user, let resolved = provider.user(named: name) { user = resolved.id }
-        let entries = journal.entries(path: query["path"], clientID: query["client_id"], user: user)
+        let includeControl: Bool
+        switch query["include"] {
+        case nil: includeControl = query["path"]?.hasPrefix("/mock/") == true
+        case "mock": includeControl = true
+        case let other?: throw .invalid("include", "unknown value '\(other)' (use include=mock)")
+        }
+        let entries = journal.entries(path: query["path"], clientID: query["client_id"], user: user).filter {
+            includeControl || !$0.path.hasPrefix("/mock/")
+        }
         return Self.ok(JSONObject([("requests", .array(entries.map(\.json)))]))
     }
 
