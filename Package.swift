@@ -4,8 +4,9 @@ import PackageDescription
 // Dependency direction (each arrow is an import; none points back):
 //   siwa-mock ─► SIWAServer ─► SIWACore ─► JOSE ─► JSON, COpenSSL
 //                    │             └─────► ScenarioFormat
-//                    └─────────► HTTPServer ─► CSys
-//                                     └──────► TLS ─► JOSE, COpenSSL   (memory-BIO sessions; no socket calls)
+//                    ├─────────► HTTPServer ─► CSys
+//                    │                └──────► TLS ─► JOSE, COpenSSL   (memory-BIO sessions; no socket calls)
+//                    └─────────► Background   (the one thread pool and timer helper; no dependencies)
 // TLS uses JOSE's OpenSSL support layer (error queue, memory BIOs, the PEM key reader) through `package`
 // access; only JOSE and TLS import COpenSSL, and no OpenSSL type is in a public signature.
 // SIWACore and HTTPServer never import each other; only HTTPServer makes socket syscalls;
@@ -30,6 +31,7 @@ let package = Package(
             providers: [.apt(["libssl-dev"])]
         ),
         .target(name: "CSys"),
+        .target(name: "Background", swiftSettings: swiftSettings),
         .target(name: "JSON", swiftSettings: swiftSettings),
         .target(name: "JOSE", dependencies: ["COpenSSL", "JSON"], swiftSettings: swiftSettings),
         .target(name: "ScenarioFormat", swiftSettings: swiftSettings),
@@ -38,17 +40,19 @@ let package = Package(
         .target(name: "SIWACore", dependencies: ["JOSE", "JSON", "ScenarioFormat"], swiftSettings: swiftSettings),
         .target(
             name: "SIWAServer",
-            dependencies: ["SIWACore", "HTTPServer", "JOSE", "JSON", "ScenarioFormat"],
+            dependencies: ["SIWACore", "HTTPServer", "Background", "JOSE", "JSON", "ScenarioFormat"],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "siwa-mock",
-            dependencies: ["SIWAServer", "SIWACore", "HTTPServer", "TLS", "JOSE", "JSON", "ScenarioFormat", "CSys"],
+            dependencies: [
+                "SIWAServer", "SIWACore", "HTTPServer", "Background", "TLS", "JOSE", "JSON", "ScenarioFormat", "CSys",
+            ],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "SIWATestSupport",
-            dependencies: ["SIWAServer", "SIWACore", "HTTPServer", "JOSE", "JSON"],
+            dependencies: ["SIWAServer", "SIWACore", "HTTPServer", "Background", "JOSE", "JSON"],
             path: "Tests/SIWATestSupport",
             swiftSettings: swiftSettings
         ),
@@ -58,6 +62,7 @@ let package = Package(
         .testTarget(
             name: "HTTPServerTests", dependencies: ["HTTPServer", "TLS", "SIWACore"], swiftSettings: swiftSettings),
         .testTarget(name: "TLSTests", dependencies: ["TLS", "JOSE"], swiftSettings: swiftSettings),
+        .testTarget(name: "BackgroundTests", dependencies: ["Background"], swiftSettings: swiftSettings),
         .testTarget(
             name: "SIWACoreTests",
             dependencies: ["SIWACore", "JOSE", "JSON", "SIWATestSupport"],
@@ -65,11 +70,12 @@ let package = Package(
         ),
         .testTarget(
             name: "SIWAServerTests",
-            dependencies: ["SIWAServer", "SIWACore", "HTTPServer", "JOSE", "JSON", "SIWATestSupport"],
+            dependencies: ["SIWAServer", "SIWACore", "HTTPServer", "Background", "JOSE", "JSON", "SIWATestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
-            name: "CLITests", dependencies: ["siwa-mock"], exclude: ["HelpSnapshots"], swiftSettings: swiftSettings),
+            name: "CLITests", dependencies: ["siwa-mock", "Background"], exclude: ["HelpSnapshots"],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["JOSE", "JSON", "HTTPServer", "TLS", "siwa-mock"],

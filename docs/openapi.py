@@ -83,14 +83,14 @@ paths["/mock/requests"] = {
 paths["/mock/notifications"] = {
     "get": op("Server-to-server notifications and their delivery attempts", {"200": jresp("Notifications", obj({"notifications": {"type": "array", "items": ref("Notification")}}, ["notifications"])), **c("401")}),
     "post": op("Send a server-to-server notification", {"202": jresp("Queued", obj({"queued": {"type": "array", "items": obj({"id": {"type": "integer"}, "type": S, "jti": S, "url": S, "aud": S})}}, ["queued"])), **c("400", "401", "404", "409")},
-        requestBody=jbody(obj({"type": {"type": "string", "enum": ["email-disabled", "email-enabled", "consent-revoked", "account-delete", "account-deleted"]}, "user": NE, "client_id": NE}, ["type", "user"])))}
+        requestBody=jbody(obj({"type": {"type": "string", "enum": ["email-disabled", "email-enabled", "consent-revoked", "account-delete", "account-deleted"]}, "user": NE, "client_id": NE, "deliveries": {"type": "integer", "minimum": 1, "maximum": 10}}, ["type", "user"])))}
 paths["/mock/app-groups"] = {"get": op("App groups and their notification endpoints", {"200": jresp("Groups", ref("AppGroupList")), **c("401")})}
 paths["/mock/app-groups/{id}"] = {"parameters": [{"name": "id", "in": "path", "required": True, "schema": S}],
     "patch": op("Set or remove the group's notification endpoint", {"200": jresp("Groups", ref("AppGroupList")), **c("400", "401", "404")},
         requestBody=jbody(obj({"notification_url": {"type": ["string", "null"]}}, ["notification_url"])))}
 settings_schema = obj({"events_as_string": {"type": "boolean"}, "event_time_ms": {"type": "boolean"}, "account_deletion_type": {"type": "string", "enum": ["account-delete", "account-deleted"]},
     "send_on_user_changes": {"type": "boolean"}, "max_attempts": {"type": "integer", "minimum": 1, "maximum": 20}, "retry_delay_ms": {"type": "integer", "minimum": 0, "maximum": 600000},
-    "timeout_ms": {"type": "integer", "minimum": 1, "maximum": 120000}})
+    "timeout_ms": {"type": "integer", "minimum": 1, "maximum": 120000}, "deliveries_per_event": {"type": "integer", "minimum": 1, "maximum": 10}})
 settings_full = dict(settings_schema, required=list(settings_schema["properties"].keys()))
 paths["/mock/notifications/settings"] = {
     "get": op("Notification switches", {"200": jresp("Settings", settings_full), **c("401")}),

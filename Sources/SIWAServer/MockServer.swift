@@ -1,3 +1,4 @@
+import Background
 import HTTPServer
 import SIWACore
 
@@ -20,15 +21,22 @@ public struct MockServer: HTTPResponder {
         /// With TLS: the local CA certificate, served at `GET /mock/tls/ca.pem` without the admin token
         /// (so a CI job can fetch it with curl from a service container).
         public var caCertificatePEM: String?
+        /// Runs notification deliveries and retries; nil: a scheduler of the server's own.
+        public var scheduler: BackgroundScheduler?
+        /// `--notification-allow`: where notifications may be sent; nil: anywhere.
+        public var notificationAllowList: DestinationAllowList?
 
         public init(
             adminToken: String? = nil, scenarioLoader: ControlEndpoints.ScenarioLoader? = nil,
-            journalCapacity: Int = 1000, caCertificatePEM: String? = nil
+            journalCapacity: Int = 1000, caCertificatePEM: String? = nil, scheduler: BackgroundScheduler? = nil,
+            notificationAllowList: DestinationAllowList? = nil
         ) {
             self.adminToken = adminToken
             self.scenarioLoader = scenarioLoader
             self.journalCapacity = journalCapacity
             self.caCertificatePEM = caCertificatePEM
+            self.scheduler = scheduler
+            self.notificationAllowList = notificationAllowList
         }
     }
 
@@ -47,7 +55,9 @@ public struct MockServer: HTTPResponder {
         let apple = try AppleEndpoints(configuration: configuration)
         let provider = apple.provider
         let journal = RequestJournal(capacity: options.journalCapacity)
-        let notifications = NotificationDispatcher(provider: provider, journal: journal)
+        let notifications = NotificationDispatcher(
+            provider: provider, journal: journal, scheduler: options.scheduler ?? BackgroundScheduler(),
+            allowList: options.notificationAllowList)
         self.apple = apple
         self.control = ControlEndpoints(
             provider: provider, journal: journal, notifications: notifications, scenarioLoader: options.scenarioLoader)

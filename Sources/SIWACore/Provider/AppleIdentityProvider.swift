@@ -123,11 +123,30 @@ struct FormFields {
 
     subscript(name: String) -> String? { pairs.first { $0.name == name }?.value }
 
+    /// A present, non-empty field, or nil.
+    func present(_ name: String) -> String? { self[name].flatMap { $0.isEmpty ? nil : $0 } }
+
     /// A present, non-empty field, or `invalid_request` naming it.
     func required(_ name: String) throws(EndpointFailure) -> String {
-        guard let value = self[name], !value.isEmpty else {
-            throw EndpointFailure(.invalidRequest("Missing required parameter: \(name)"))
-        }
+        guard let value = present(name) else { throw Self.missing(name) }
         return value
+    }
+
+    /// `invalid_request` "Missing required parameter: <name>".
+    static func missing(_ name: String) -> EndpointFailure {
+        EndpointFailure(.invalidRequest("Missing required parameter: \(name)"))
+    }
+
+    /// `client_id` and `client_secret` from the body. Either one missing or empty is `invalid_client` with
+    /// no description, Apple's answer to a request without body credentials such as one that sends only
+    /// HTTP Basic (omniauth-apple#68, #85, fixed in #91; docs/fidelity.md).
+    func bodyCredentials() throws(EndpointFailure) -> (clientID: String, secret: String) {
+        guard let clientID = present("client_id") else {
+            throw EndpointFailure(.invalidClient, reason: "no client_id in the form body")
+        }
+        guard let secret = present("client_secret") else {
+            throw EndpointFailure(.invalidClient, reason: "no client_secret in the form body")
+        }
+        return (clientID, secret)
     }
 }

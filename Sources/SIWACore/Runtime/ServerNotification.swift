@@ -1,8 +1,7 @@
 import JOSE
 import JSON
 
-/// A server-to-server notification ready to POST: where, and the exact body
-/// (https://developer.apple.com/documentation/signinwithapple/processing-changes-for-sign-in-with-apple-accounts).
+/// A server-to-server notification ready to POST (docs/notifications.md): where, and the exact body.
 public struct PreparedNotification: Sendable, Equatable {
     /// The app group's registered endpoint.
     public var url: String
@@ -10,7 +9,7 @@ public struct PreparedNotification: Sendable, Equatable {
     /// `aud`: the group's primary App ID.
     public var audience: String
     public var jti: String
-    /// The wire event type (`consent-revoked`, `account-delete`, …).
+    /// The wire event type (`consent-revoked`, `account-deleted`, …).
     public var type: String
     /// Scenario id of the user concerned.
     public var userID: String

@@ -31,10 +31,11 @@ extension ControlEndpoints {
         Self.ok(JSONObject([("notifications", .array(notifications.records.map(\.json)))]))
     }
 
-    /// `POST /mock/notifications {type, user, client_id?}` → 202 with the queued notifications.
+    /// `POST /mock/notifications {type, user, client_id?, deliveries?}` → 202 with the queued
+    /// notifications (`deliveries` copies of each, default the `deliveries_per_event` setting).
     func sendNotification(_ context: inout RequestContext) throws(ControlFailure) -> HTTPResponse {
         let body = try context.json()
-        try body.allowOnly(["type", "user", "client_id"])
+        try body.allowOnly(["type", "user", "client_id", "deliveries"])
         let typeName = try body.requiredString("type")
         guard let kind = UserEvent.Kind(typeName: typeName) else {
             throw .invalid(
@@ -42,19 +43,25 @@ extension ControlEndpoints {
         }
         let user = try body.requiredString("user")
         let clientID = try body.string("client_id")
+        let copies = try body.integer("deliveries")
+        if let copies, !(1...10).contains(copies) { throw .invalid("deliveries", "must be from 1 to 10") }
         let prepared: [PreparedNotification]
         do throws(ProviderChangeError) {
             prepared = try provider.prepareNotifications(kind: kind, user: user, clientID: clientID)
         } catch {
             throw ControlFailure(error)
         }
-        let ids = notifications.send(prepared)
-        let queued = zip(ids, prepared).map { id, notification in
-            JSONValue.object(
-                JSONObject([
-                    ("id", .int(Int64(id))), ("type", .string(notification.type)), ("jti", .string(notification.jti)),
-                    ("url", .string(notification.url)), ("aud", .string(notification.audience)),
-                ]))
+        let ids = notifications.send(prepared, copies: copies.map(Int.init))
+        let perNotification = ids.count / max(prepared.count, 1)
+        let queued = ids.enumerated().map { index, id in
+            let notification = prepared[index / max(perNotification, 1)]
+            return
+                JSONValue.object(
+                    JSONObject([
+                        ("id", .int(Int64(id))), ("type", .string(notification.type)),
+                        ("jti", .string(notification.jti)),
+                        ("url", .string(notification.url)), ("aud", .string(notification.audience)),
+                    ]))
         }
         return Self.ok(JSONObject([("queued", .array(queued))]), status: .accepted)
     }

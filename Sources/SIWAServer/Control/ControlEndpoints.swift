@@ -1,3 +1,4 @@
+import Background
 import HTTPServer
 import JSON
 import SIWACore
@@ -24,7 +25,9 @@ public struct ControlEndpoints: Sendable {
     ) {
         self.provider = provider
         self.journal = journal
-        self.notifications = notifications ?? NotificationDispatcher(provider: provider, journal: journal)
+        self.notifications =
+            notifications
+            ?? NotificationDispatcher(provider: provider, journal: journal, scheduler: BackgroundScheduler())
         self.scenarioLoader = scenarioLoader
     }
 

@@ -4,13 +4,24 @@ import SIWACore
 
 /// The scenario's fault rules and timeline around Apple's endpoints: before a request, due time
 /// triggers run; a firing fault replaces or degrades the answer; after it, request triggers count.
-struct FaultStage: Sendable {
+final class FaultStage: Sendable {
     let provider: AppleIdentityProvider
     let faults: FaultEngine
     let timeline: TimelineEngine
     let log: @Sendable (String) -> Void
     /// Delivers notifications from timeline `notify` actions.
     let notify: @Sendable ([PreparedNotification]) -> Void
+
+    init(
+        provider: AppleIdentityProvider, faults: FaultEngine, timeline: TimelineEngine,
+        log: @escaping @Sendable (String) -> Void, notify: @escaping @Sendable ([PreparedNotification]) -> Void
+    ) {
+        self.provider = provider
+        self.faults = faults
+        self.timeline = timeline
+        self.log = log
+        self.notify = notify
+    }
 
     /// Runs `next` (the route's handler) unless a fault answers instead.
     func run(

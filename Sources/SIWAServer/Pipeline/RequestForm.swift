@@ -33,12 +33,11 @@ public struct RequestForm: Sendable {
         } else {
             self.query = .absent
         }
-        if request.body.isEmpty && !Self.isForm(request.headers["Content-Type"]) {
-            body = .absent
-        } else if Self.isForm(request.headers["Content-Type"]) {
+        let isForm = !request.body.isEmpty || request.method != .get ? Self.isForm(request.headers["Content-Type"]) : false
+        if isForm {
             body = Self.decode(request.body)
         } else {
-            body = .notForm
+            body = request.body.isEmpty ? .absent : .notForm
         }
     }
 

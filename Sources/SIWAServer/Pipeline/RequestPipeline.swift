@@ -9,7 +9,8 @@ import SIWACore
 /// 404 and 405 answers have one shape per surface: Apple's `{"error":"not_found"}` /
 /// `{"error":"method_not_allowed"}` outside `/mock/`, the control API's `{"error","field","message"}`
 /// inside it; both 405s carry `Allow`.
-public struct RequestPipeline: HTTPResponder {
+public final class RequestPipeline: HTTPResponder {
+    // A class: the chain's closures capture it by reference instead of copying its fields per request.
     let table: RouteTable
     let provider: AppleIdentityProvider
     /// `--admin-token`: required on `/mock/` routes that are not public.

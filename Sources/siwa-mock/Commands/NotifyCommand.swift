@@ -15,7 +15,10 @@ struct NotifyCommand: Command {
     static let client = Option.optional(
         "client", "client-id", help: "Any client of the app group to notify.", shownDefault: "the user's groups",
         parser: .nonEmpty)
-    static let options: [OptionSpec] = [user.spec, client.spec] + ControlClient.options
+    static let deliveries = Option.optional(
+        "deliveries", "n", help: "Deliver the event N times with the same jti, to test deduplication.",
+        shownDefault: "the deliveries_per_event setting", parser: .integer(in: 1...10))
+    static let options: [OptionSpec] = [user.spec, client.spec, deliveries.spec] + ControlClient.options
 
     static let types = ["email-disabled", "email-enabled", "consent-revoked", "account-delete", "account-deleted"]
 
@@ -32,6 +35,7 @@ struct NotifyCommand: Command {
         }
         body = JSONObject([("type", .string(type)), ("user", .string(try arguments.read(required: Self.user)))])
         if let clientID = try arguments.read(Self.client) { body["client_id"] = .string(clientID) }
+        if let deliveries = try arguments.read(Self.deliveries) { body["deliveries"] = .int(Int64(deliveries)) }
     }
 
     func run() throws -> Int32 { try client.run("POST", "/mock/notifications", body: .object(body)) }

@@ -1,3 +1,4 @@
+import Background
 import HTTPServer
 import SIWACore
 import SIWAServer
@@ -36,9 +37,24 @@ struct ServeCommand: Command {
         "scenario", "file",
         help: "Scenario file (YAML subset or JSON) instead of the built-in one; reloaded when it changes.",
         environment: true, parser: .nonEmpty)
+    static let notificationAllow = Option.optional(
+        "notification-allow", "list",
+        help: "Hosts, IP addresses and CIDR ranges server-to-server notifications may go to, comma-separated "
+            + "(docs/notifications.md).",
+        shownDefault: "any destination", environment: true,
+        parser: ValueParser { text throws(OptionValueError) in
+            do throws(HTTPClientError) {
+                return try DestinationAllowList(parsing: text)
+            } catch {
+                throw OptionValueError("must list host names, IP addresses or CIDR ranges: \(error.message)")
+            }
+        })
 
     static let options: [OptionSpec] =
-        [host.spec, port.spec, publicURL.spec, stateDirectory.spec, adminToken.spec, scenario.spec]
+        [
+            host.spec, port.spec, publicURL.spec, stateDirectory.spec, adminToken.spec, scenario.spec,
+            notificationAllow.spec,
+        ]
         + TLSOptions.specs + LogOptions.specs + LimitOptions.specs
 
     var host: String
@@ -47,6 +63,7 @@ struct ServeCommand: Command {
     var stateDirectory: String?
     var adminToken: String?
     var scenarioFile: String?
+    var notificationAllowList: DestinationAllowList?
     var tls: TLSOptions
     var logSettings: LogSettings
     var limits: LimitOptions
@@ -58,6 +75,7 @@ struct ServeCommand: Command {
         stateDirectory = try arguments.read(Self.stateDirectory)
         adminToken = try arguments.read(Self.adminToken)
         scenarioFile = try arguments.read(Self.scenario)
+        notificationAllowList = try arguments.read(Self.notificationAllow)
         tls = try TLSOptions(arguments)
         logSettings = try LogOptions.settings(arguments)
         limits = try LimitOptions(arguments)
@@ -66,6 +84,8 @@ struct ServeCommand: Command {
     func run() throws -> Int32 {
         let log = RequestLog(settings: logSettings)
         var scenario = Scenario.builtIn
+        // Taken before the file is read: an edit from here on is a change the watcher reloads.
+        let loadedStamp = scenarioFile.flatMap(ScenarioFile.stamp)
         if let scenarioFile {
             do {
                 scenario = try ScenarioFile.load(scenarioFile, log: log)
@@ -81,6 +101,7 @@ struct ServeCommand: Command {
         // and only the main thread's sigwait sees SIGTERM/SIGINT.
         SignalWaiter.blockTerminationSignals()
 
+        let scheduler = BackgroundScheduler()
         let responder = LateBoundResponder()
         var servers: [(server: HTTPServer, scheme: String)] = []
         defer { HTTPServer.shutdown(servers.map(\.server)) }
@@ -99,14 +120,18 @@ struct ServeCommand: Command {
                     log: { log.note($0) }),
                 options: MockServer.ControlOptions(
                     adminToken: adminToken, scenarioLoader: ScenarioFile.loadBody,
-                    caCertificatePEM: tlsSetup.map { $0.caPEM ?? "" }))
+                    caCertificatePEM: tlsSetup.map { $0.caPEM ?? "" }, scheduler: scheduler,
+                    notificationAllowList: notificationAllowList))
             responder.install(mock)
-            if let scenarioFile { ScenarioWatcher(path: scenarioFile, server: mock, log: log).start() }
+            if let scenarioFile {
+                ScenarioWatcher(path: scenarioFile, server: mock, log: log, loadedStamp: loadedStamp)
+                    .start(on: scheduler)
+            }
             let ticker = MaintenanceTicker(
                 provider: mock.apple.provider,
                 onCollected: { log.note("maintenance: dropped \($0) expired codes and access tokens") })
-            if !ticker.start() {
-                log.note("expired codes are collected only under load: cannot start the maintenance thread")
+            if !ticker.start(on: scheduler) {
+                log.note("expired codes are collected only under load: cannot start a background thread")
             }
         } catch {
             throw RuntimeError("\(error)")
