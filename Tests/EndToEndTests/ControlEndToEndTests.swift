@@ -151,6 +151,8 @@ import Testing
             HTTPClientRequest(method: "PUT", target: "/mock/scenario", body: Array(text.utf8)), host: "127.0.0.1",
             port: mock.port)
         #expect(replaced.status == 200, "\(replaced.bodyText)")
+        let active = try json(try call(mock, "GET", "/mock/scenario"))
+        #expect(active["source"] == .string("PUT /mock/scenario") && active["text"] == .string(text))
         #expect(try call(mock, "GET", "/mock/users/alice").status == 404)
         let credential = try call(mock, "POST", "/mock/credentials", ["client_id": "com.example.app", "user": "zoe"])
         #expect(credential.status == 200, "\(credential.bodyText)")

@@ -84,11 +84,14 @@ struct ServeCommand: Command {
     func run() throws -> Int32 {
         let log = RequestLog(settings: logSettings)
         var scenario = Scenario.builtIn
+        var origin: (source: String, text: String)?
         // Taken before the file is read: an edit from here on is a change the watcher reloads.
         let loadedStamp = scenarioFile.flatMap(ScenarioFile.stamp)
         if let scenarioFile {
             do {
-                scenario = try ScenarioFile.load(scenarioFile, log: log)
+                let loaded = try ScenarioFile.loadWithText(scenarioFile, log: log)
+                scenario = loaded.scenario
+                origin = (scenarioFile, loaded.text)
             } catch {
                 throw RuntimeError("cannot load the scenario:\n" + error.lines.joined(separator: "\n"))
             }
@@ -121,7 +124,7 @@ struct ServeCommand: Command {
                 options: MockServer.ControlOptions(
                     adminToken: adminToken, scenarioLoader: ScenarioFile.loadBody,
                     caCertificatePEM: tlsSetup.map { $0.caPEM ?? "" }, scheduler: scheduler,
-                    notificationAllowList: notificationAllowList))
+                    notificationAllowList: notificationAllowList, scenarioOrigin: origin))
             responder.install(mock)
             if let scenarioFile {
                 ScenarioWatcher(path: scenarioFile, server: mock, log: log, loadedStamp: loadedStamp)

@@ -12,6 +12,13 @@ enum ScenarioFile {
     static func load(
         _ path: String, generateMissingKeys: Bool = true, log: RequestLog? = nil
     ) throws(ScenarioFileError) -> Scenario {
+        try loadWithText(path, generateMissingKeys: generateMissingKeys, log: log).scenario
+    }
+
+    /// The scenario and the text it was read from (one read: `GET /mock/scenario` shows that text).
+    static func loadWithText(
+        _ path: String, generateMissingKeys: Bool = true, log: RequestLog? = nil
+    ) throws(ScenarioFileError) -> (scenario: Scenario, text: String) {
         let text: String
         do {
             text = try FileSystem.readText(path, limit: ScenarioDocument.maximumSize)
@@ -22,7 +29,7 @@ enum ScenarioFile {
             readFile: { try? FileSystem.readText($0) }, generateMissingKeys: generateMissingKeys)
         loader.note = { log?.note("\(path): \($0)") }
         do {
-            return try loader.load(text, file: path)
+            return (try loader.load(text, file: path), text)
         } catch {
             throw ScenarioFileError(lines: error.diagnostics.map(\.description))
         }

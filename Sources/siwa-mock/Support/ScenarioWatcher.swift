@@ -54,9 +54,9 @@ final class ScenarioWatcher: Sendable {
 
     func reload() {
         do {
-            let scenario = try ScenarioFile.load(path, log: log)
+            let (scenario, text) = try ScenarioFile.loadWithText(path, log: log)
             do {
-                try server.replaceScenario(scenario)
+                try server.replaceScenario(scenario, source: path, text: text)
                 log.note("scenario reloaded from \(path)")
             } catch {
                 log.note("scenario reload failed, keeping the previous scenario: \(error)")
