@@ -13,6 +13,8 @@ public struct ProviderSnapshot: Sendable {
     /// Consents, codes and tokens; replaced only by `reset()` and `replaceScenario(_:)`.
     public let store: IdentityStore
     public let identifiers: IdentifierGenerator
+    /// `/.well-known/openid-configuration` with this scenario's `issuer`, serialized once.
+    let discovery = DiscoveryCache()
 
     /// Derives everything from `scenario`, reusing `keys` when the caller already parsed them.
     ///

@@ -25,13 +25,24 @@ enum ScenarioFile {
         } catch {
             throw ScenarioFileError(lines: ["\(path): \(error.message)"])
         }
-        var loader = ScenarioLoader(
-            readFile: { try? FileSystem.readText($0) }, generateMissingKeys: generateMissingKeys)
+        var loader = ScenarioLoader(readFile: readPEMFile, generateMissingKeys: generateMissingKeys)
         loader.note = { log?.note("\(path): \($0)") }
         do {
             return (try loader.load(text, file: path), text)
         } catch {
             throw ScenarioFileError(lines: error.diagnostics.map(\.description))
+        }
+    }
+
+    /// A `pem_file:` from a scenario loaded from disk: regular files only, opened non-blocking.
+    static func readPEMFile(_ path: String) throws(FileReadError) -> String {
+        do {
+            return try FileSystem.readText(path, limit: 64 * 1024)
+        } catch {
+            // The message repeats the path the diagnostic already names; keep only the reason.
+            let prefix = "cannot read \(path): "
+            throw FileReadError(
+                error.message.hasPrefix(prefix) ? String(error.message.dropFirst(prefix.count)) : error.message)
         }
     }
 
@@ -62,13 +73,13 @@ struct ScenarioFileError: Error {
 }
 
 extension ScenarioFile {
-    /// `PUT /mock/scenario`: scenario text from a request body; `pem_file:` paths are relative to the
-    /// working directory.
+    /// `PUT /mock/scenario`: scenario text from a request body. It reads no file: `pem_file:` is a
+    /// positioned error (a client could otherwise probe for files or publish any key on the host).
     @Sendable static func loadBody(_ bytes: [UInt8]) -> Result<Scenario, ScenarioLoadFailure> {
         guard let text = String(validating: bytes, as: UTF8.self) else {
             return .failure(ScenarioLoadFailure(errors: ["scenario:1:1: the body is not UTF-8 text"]))
         }
-        let loader = ScenarioLoader(readFile: { try? FileSystem.readText($0) })
+        let loader = ScenarioLoader(readFile: nil)
         do {
             return .success(try loader.load(text, file: "scenario"))
         } catch {

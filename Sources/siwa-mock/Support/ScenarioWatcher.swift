@@ -52,6 +52,14 @@ final class ScenarioWatcher: Sendable {
         reload()
     }
 
+    /// A reload asked for (SIGHUP): the file's current stamp counts as seen, so the next check does not
+    /// load the same version again.
+    func reloadRequested() {
+        let current = ScenarioFile.stamp(path)
+        last.withLock { $0 = current }
+        reload()
+    }
+
     func reload() {
         do {
             let (scenario, text) = try ScenarioFile.loadWithText(path, log: log)
@@ -62,7 +70,7 @@ final class ScenarioWatcher: Sendable {
                 log.note("scenario reload failed, keeping the previous scenario: \(error)")
             }
         } catch {
-            log.note("scenario reload failed, keeping the previous scenario:\n" + error.lines.joined(separator: "\n"))
+            log.note("scenario reload failed, keeping the previous scenario:", details: error.lines)
         }
     }
 }

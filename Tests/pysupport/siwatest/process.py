@@ -23,11 +23,12 @@ def raise_fd_limit() -> int:
     return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
 
 
-def read_ready_line(proc: subprocess.Popen, deadline: float) -> str:
-    """Reads stdout until the first newline (raw fd reads, so the deadline is honoured)."""
+def read_ready_lines(proc: subprocess.Popen, deadline: float, count: int = 1) -> list[str]:
+    """Reads stdout until `count` lines arrived (raw fd reads, so the deadline is honoured); nothing may
+    follow them. With `--tls` the server prints a second line naming the HTTPS port."""
     fd = proc.stdout.fileno()
     buffer = b""
-    while b"\n" not in buffer:
+    while buffer.count(b"\n") < count:
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             raise TimeoutError(f"no ready line within {STARTUP_TIMEOUT}s; stdout so far {buffer!r}")
@@ -36,9 +37,14 @@ def read_ready_line(proc: subprocess.Popen, deadline: float) -> str:
             if not chunk:
                 raise RuntimeError(f"siwa-mock exited (rc={proc.wait()}) before ready; stdout {buffer!r}")
             buffer += chunk
-    line, _, rest = buffer.partition(b"\n")
+    *lines, rest = buffer.split(b"\n", count)
     assert rest == b"", f"unexpected extra stdout after the ready line: {rest!r}"
-    return line.decode()
+    return [line.decode() for line in lines]
+
+
+def read_ready_line(proc: subprocess.Popen, deadline: float) -> str:
+    """Reads the one ready line (`siwa-mock listening on http://HOST:PORT`)."""
+    return read_ready_lines(proc, deadline)[0]
 
 
 class MockProcess:
@@ -49,15 +55,18 @@ class MockProcess:
         with open(log_path, "wb") as log:
             self.proc = subprocess.Popen([str(binary), "--host", "127.0.0.1", "--port", "0", *extra],
                                          stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=log)
+        # With --tls a second ready line names the HTTPS port.
+        wanted = 2 if "--tls" in extra else 1
         try:
-            line = read_ready_line(self.proc, time.monotonic() + STARTUP_TIMEOUT)
+            lines = read_ready_lines(self.proc, time.monotonic() + STARTUP_TIMEOUT, wanted)
         except (TimeoutError, RuntimeError) as error:
             self.proc.kill()
             self.proc.wait()
             raise RuntimeError(f"siwa-mock did not start: {error}\n{log_path.read_text()[-2000:]}") from None
-        assert line.startswith(READY_PREFIX), line
-        host, _, port = line[len(READY_PREFIX):].rpartition(":")
+        assert lines[0].startswith(READY_PREFIX), lines[0]
+        host, _, port = lines[0][len(READY_PREFIX):].rpartition(":")
         self.host, self.port = host, int(port)
+        self.tls_port = int(lines[1].rpartition(":")[2]) if wanted == 2 else None
 
     @property
     def alive(self) -> bool:
