@@ -48,7 +48,10 @@ let package = Package(
             dependencies: [
                 "SIWAServer", "SIWACore", "HTTPServer", "Background", "TLS", "JOSE", "JSON", "ScenarioFormat", "CSys",
             ],
-            swiftSettings: swiftSettings
+            swiftSettings: swiftSettings,
+            // The binary the README builds (`swift build -c release`) is the fast one: the Swift runtime
+            // linked in, as `--static-swift-stdlib` does, starts in less time and memory (bench/RESULTS.md).
+            linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]
         ),
         .target(
             name: "SIWATestSupport",
