@@ -13,7 +13,7 @@ above its fence; a marker without a reason is an error. Other languages (json, p
 only. Pages that other suites add later run the same way: every .md under docs/ is taken.
 
 Bounded: each page gets --page-timeout seconds (default 120). Exit 0 when every block passed.
-Usage: run_blocks.py --binary .build/release/siwa-mock [FILE.md ...]
+Usage: run_blocks.py [--binary PATH] [--page-timeout S] [FILE.md ...]   (--extract SCRIPT PAGE: print one block)
 """
 
 import argparse
@@ -29,8 +29,9 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO / "Tests" / "Adversarial"))
-from siwa_proc import MockProcess  # noqa: E402  (the suites' one way to start a mock on --port 0)
+sys.path.insert(0, str(REPO / "Tests" / "pysupport"))
+from siwatest.process import MockProcess  # noqa: E402  (the suites' one way to start a mock on --port 0)
+from siwatest.runner import COMMON_FLAGS_HELP, add_common_arguments, resolve_binary  # noqa: E402
 
 SHELL_LANGUAGES = {"sh", "bash", "shell"}
 SCENARIO_LANGUAGES = {"yaml", "yml"}
@@ -176,16 +177,17 @@ def run_session(script, workdir, env, timeout, page_name):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--binary", default=str(REPO / ".build/release/siwa-mock"))
-    parser.add_argument("--page-timeout", type=int, default=120)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0], epilog=COMMON_FLAGS_HELP,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_common_arguments(parser)
+    parser.add_argument("--page-timeout", type=int, default=120, help="seconds per page (default 120)")
     parser.add_argument("--extract", metavar="SCRIPT", help="print the block of PAGE marked 'run by SCRIPT'")
     parser.add_argument("pages", nargs="*")
     args = parser.parse_args()
     if args.extract:
         print(extract(Path(args.pages[0]), args.extract), end="")
         return 0
-    args.binary = str(Path(args.binary).resolve())
+    args.binary = str(resolve_binary(args.binary))
     pages = [Path(p).resolve() for p in args.pages] or [REPO / "README.md"] + sorted((REPO / "docs").rglob("*.md"))
     totals = {"shell": 0, "scenario": 0, "not run": 0}
     failures = []
