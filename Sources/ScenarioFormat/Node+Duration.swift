@@ -18,7 +18,7 @@ extension Node {
         case .success(let milliseconds):
             return milliseconds
         case .failure(.outOfRange):
-            throw diagnostic("duration '\(Node.excerpt(text))' is out of range")
+            throw diagnostic("duration '\(Node.excerpt(text))' is out of range (the longest is 3660000d, 10000 years)")
         case .failure(.missingUnit):
             throw diagnostic(
                 "expected a duration like 500ms, 30s, 10m or 2h, found '\(Node.excerpt(text))' (add a unit)")
@@ -28,6 +28,10 @@ extension Node {
     }
 
     enum DurationError: Error { case syntax, missingUnit, outOfRange }
+
+    /// The longest duration accepted: 10,000 years. Any time the mock handles (years 0 to 9999, in
+    /// milliseconds) plus or minus a duration then stays far inside `Int64`, so no sum can trap.
+    public static let maximumDurationMilliseconds: Int64 = 10_000 * 366 * 86_400_000
 
     static func parseDuration(_ text: String) -> Result<Int64, DurationError> {
         let units: [(name: String, milliseconds: Int64)] = [
@@ -62,6 +66,6 @@ extension Node {
             guard !o1, !o2 else { return .failure(.outOfRange) }
             total = sum
         }
-        return .success(total)
+        return total <= maximumDurationMilliseconds ? .success(total) : .failure(.outOfRange)
     }
 }

@@ -14,6 +14,10 @@ extension ControlEndpoints {
             ]))
     }
 
+    /// The largest `advance` in seconds either way (400 years). A range check, not `abs`, which traps
+    /// on `Int64.min`.
+    static let maximumAdvanceSeconds: Int64 = 400 * 365 * 86400
+
     /// `POST /mock/clock` with exactly one of `{advance: "6m"|seconds}`, `{set: RFC3339}`, `{freeze: bool}`.
     func changeClock(_ request: HTTPRequest) throws(ControlFailure) -> HTTPResponse {
         let body = try JSONBody.parse(request, required: true)
@@ -31,7 +35,9 @@ extension ControlEndpoints {
             var milliseconds: Int64?
             if let text = value.stringValue {
                 milliseconds = TimeText.parseDuration(text)
-            } else if let seconds = try? body.integer("advance"), abs(seconds) <= 400 * 365 * 86400 {
+            } else if let seconds = try? body.integer("advance"),
+                (-Self.maximumAdvanceSeconds...Self.maximumAdvanceSeconds).contains(seconds)
+            {
                 milliseconds = seconds * 1000
             }
             guard let milliseconds else {
