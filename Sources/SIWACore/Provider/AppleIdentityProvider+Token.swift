@@ -74,7 +74,7 @@ extension AppleIdentityProvider {
     /// Adds the id_token (one RS256 signature) to issued tokens.
     private func response(for tokens: IssuedTokens, now: Int64) throws(EndpointFailure) -> TokenResponse {
         let snapshot = self.snapshot
-        guard let user = snapshot.scenario.user(id: tokens.grant.userID) else {
+        guard let user = snapshot.user(id: tokens.grant.userID) else {
             throw EndpointFailure(.invalidGrant(), reason: "user '\(tokens.grant.userID)' is no longer in the scenario")
         }
         let idToken: String

@@ -4,13 +4,31 @@ import SIWACore
 
 /// The request journal and server-to-server notifications.
 extension ControlEndpoints {
-    /// `GET /mock/requests?path=…&client_id=…&user=…` (user: scenario id; a sub or email is resolved).
+    /// `GET /mock/requests?path=…&client_id=…&user=…&after=SEQ&limit=N` (user: scenario id; a sub or
+    /// email is resolved). Pages: at most `limit` (1…1000, default 1000) entries with a sequence above
+    /// `after`; `next_after` is set when more follow. A page is at most 1000 × `JournalEntry.maximumBytes`.
     func listRequests(_ request: HTTPRequest) throws(ControlFailure) -> HTTPResponse {
         let query = try QueryParameters(request)
         var user = query["user"]
         if let name = user, let resolved = provider.user(named: name) { user = resolved.id }
-        let entries = journal.entries(path: query["path"], clientID: query["client_id"], user: user)
-        return Self.ok(JSONObject([("requests", .array(entries.map(\.json)))]))
+        let limit = try Self.pagingNumber(query, "limit", in: 1...1000) ?? 1000
+        let after = try Self.pagingNumber(query, "after", in: 0...Int.max) ?? 0
+        let entries = journal.entries(
+            path: query["path"], clientID: query["client_id"], user: user, after: after, limit: limit + 1)
+        var object = JSONObject([("requests", .array(entries.prefix(limit).map(\.json)))])
+        if entries.count > limit { object["next_after"] = .int(Int64(entries[limit - 1].sequence)) }
+        return Self.ok(object)
+    }
+
+    /// A non-negative decimal query parameter within `range` (no sign, at most 18 digits: never traps).
+    static func pagingNumber(
+        _ query: QueryParameters, _ name: String, in range: ClosedRange<Int>
+    ) throws(ControlFailure) -> Int? {
+        guard let text = query[name] else { return nil }
+        guard text.utf8.count <= 18, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let value = Int(text),
+            range.contains(value)
+        else { throw .invalid(name, "must be a whole number from \(range.lowerBound) to \(range.upperBound)") }
+        return value
     }
 
     func clearRequests() -> HTTPResponse {

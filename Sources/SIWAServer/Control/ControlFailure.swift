@@ -28,6 +28,7 @@ struct ControlFailure: Error, Sendable {
         case .notFound: self.init(status: 404, error: "not_found", field: error.field, error.message)
         case .invalid: self.init(status: 400, error: "invalid_request", field: error.field, error.message)
         case .conflict: self.init(status: 409, error: "conflict", field: error.field, error.message)
+        case .unavailable: self.init(status: 503, error: "unavailable", field: error.field, error.message)
         }
     }
 

@@ -32,24 +32,6 @@ struct MaintenanceTicker: Sendable {
     /// Starts the ticking thread (it runs until the process exits); false if it could not start.
     @discardableResult
     func start() -> Bool {
-        let box = Unmanaged.passRetained(ThreadBody { [self] in self.run() })
-        var thread = pthread_t()
-        let started =
-            pthread_create(
-                &thread, nil,
-                { raw in
-                    let body = Unmanaged<ThreadBody>.fromOpaque(raw!).takeRetainedValue()
-                    body.run()
-                    return nil
-                }, box.toOpaque()) == 0
-        if started { pthread_detach(thread) } else { box.release() }
-        return started
-    }
-
-    private func run() {
-        while true {
-            usleep(UInt32(intervalMilliseconds) * 1000)
-            tick()
-        }
+        BackgroundThread.every(milliseconds: intervalMilliseconds) { [self] in _ = self.tick() }
     }
 }

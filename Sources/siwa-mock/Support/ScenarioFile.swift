@@ -43,12 +43,15 @@ struct ScenarioFileError: Error {
 
 extension ScenarioFile {
     /// `PUT /mock/scenario`: scenario text from a request body; `pem_file:` paths are relative to the
-    /// working directory.
-    @Sendable static func loadBody(_ bytes: [UInt8]) -> Result<Scenario, ScenarioLoadFailure> {
+    /// working directory. Keys without a PEM come from `keySupply` (this runs on an event loop).
+    @Sendable static func loadBody(
+        _ bytes: [UInt8], keySupply: SigningKeySupply? = nil
+    ) -> Result<Scenario, ScenarioLoadFailure> {
         guard let text = String(validating: bytes, as: UTF8.self) else {
             return .failure(ScenarioLoadFailure(errors: ["scenario:1:1: the body is not UTF-8 text"]))
         }
-        let loader = ScenarioLoader(readFile: { try? FileSystem.readText($0) })
+        var loader = ScenarioLoader(readFile: { try? FileSystem.readText($0) })
+        loader.keySupply = keySupply
         do {
             return .success(try loader.load(text, file: "scenario"))
         } catch {
