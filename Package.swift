@@ -4,7 +4,8 @@ import PackageDescription
 // Dependency direction (see ../shared/design.md §1):
 //   siwa-mock ─► SIWAServer ─► SIWACore ─► JOSE ─► JSON, COpenSSL
 //                    │             └─────► ScenarioFormat
-//                    └─────────► HTTPServer ─► CSys
+//                    ├─────────► HTTPServer ─► CSys
+//                    └─────────► Background   (the one thread pool and timer helper; no dependencies)
 //                                     └──────► TLS ─► COpenSSL   (memory-BIO sessions; no socket calls)
 // SIWACore and HTTPServer never import each other; only HTTPServer makes socket syscalls;
 // only the executable reads argv, env or files.
@@ -28,6 +29,7 @@ let package = Package(
             providers: [.apt(["libssl-dev"])]
         ),
         .target(name: "CSys"),
+        .target(name: "Background", swiftSettings: swiftSettings),
         .target(name: "JSON", swiftSettings: swiftSettings),
         .target(name: "JOSE", dependencies: ["COpenSSL", "JSON"], swiftSettings: swiftSettings),
         .target(name: "ScenarioFormat", swiftSettings: swiftSettings),
@@ -36,17 +38,19 @@ let package = Package(
         .target(name: "SIWACore", dependencies: ["JOSE", "JSON", "ScenarioFormat"], swiftSettings: swiftSettings),
         .target(
             name: "SIWAServer",
-            dependencies: ["SIWACore", "HTTPServer", "JOSE", "JSON"],
+            dependencies: ["SIWACore", "HTTPServer", "Background", "JOSE", "JSON", "ScenarioFormat"],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "siwa-mock",
-            dependencies: ["SIWAServer", "SIWACore", "HTTPServer", "TLS", "JOSE", "JSON", "ScenarioFormat", "CSys"],
+            dependencies: [
+                "SIWAServer", "SIWACore", "HTTPServer", "Background", "TLS", "JOSE", "JSON", "ScenarioFormat", "CSys",
+            ],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "SIWATestSupport",
-            dependencies: ["SIWAServer", "SIWACore", "HTTPServer", "JOSE", "JSON"],
+            dependencies: ["SIWAServer", "SIWACore", "HTTPServer", "Background", "JOSE", "JSON"],
             path: "Tests/SIWATestSupport",
             swiftSettings: swiftSettings
         ),
@@ -55,6 +59,7 @@ let package = Package(
         .testTarget(name: "ScenarioFormatTests", dependencies: ["ScenarioFormat"], swiftSettings: swiftSettings),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TLS"], swiftSettings: swiftSettings),
         .testTarget(name: "TLSTests", dependencies: ["TLS"], swiftSettings: swiftSettings),
+        .testTarget(name: "BackgroundTests", dependencies: ["Background"], swiftSettings: swiftSettings),
         .testTarget(
             name: "SIWACoreTests",
             dependencies: ["SIWACore", "JOSE", "JSON", "SIWATestSupport"],
@@ -62,10 +67,12 @@ let package = Package(
         ),
         .testTarget(
             name: "SIWAServerTests",
-            dependencies: ["SIWAServer", "SIWACore", "HTTPServer", "JOSE", "JSON", "SIWATestSupport"],
+            dependencies: ["SIWAServer", "SIWACore", "HTTPServer", "Background", "JOSE", "JSON", "SIWATestSupport"],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "CLITests", dependencies: ["siwa-mock"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "CLITests", dependencies: ["siwa-mock", "Background"], exclude: ["HelpSnapshots"],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["JOSE", "JSON", "HTTPServer", "TLS", "siwa-mock"],

@@ -63,7 +63,7 @@ paths = {
  "/mock/clock": {
     "get": op("Mock clock", {"200": jresp("Clock", ref("Clock")), **c("401")}),
     "post": op("Advance, set or freeze the clock (exactly one field)", {"200": jresp("Clock", ref("Clock")), **c("400", "401", "409")},
-        requestBody=jbody({"oneOf": [obj({"advance": {"oneOf": [{"type": "string", "pattern": "^-?[0-9]{1,12}(ms|s|m|h|d)?$"}, {"type": "integer", "minimum": -12614400000, "maximum": 12614400000}]}}, ["advance"]),
+        requestBody=jbody({"oneOf": [obj({"advance": {"oneOf": [{"type": "string", "pattern": "^-?[0-9]{1,15}(d|h|m|s|ms)([0-9]{1,15}(h|m|s|ms))*$"}, {"type": "integer", "minimum": -12614400000, "maximum": 12614400000}]}}, ["advance"]),
                                      obj({"set": {"type": "string", "format": "date-time"}}, ["set"]),
                                      obj({"freeze": {"type": "boolean"}}, ["freeze"])]}))},
  "/mock/keys": {"get": op("Signing keys", {"200": jresp("Keys", ref("KeyList")), **c("401")})},
@@ -75,19 +75,20 @@ for action, summary, extra in [("publish", "List the key at /auth/keys", ()), ("
         "post": op(summary, {"200": jresp("Keys", ref("KeyList")), **c("401", "404", *extra)})}
 paths["/mock/requests"] = {
     "get": op("Journal of received requests", {"200": jresp("Entries", obj({"requests": {"type": "array", "items": ref("JournalEntry")}}, ["requests"])), **c("400", "401")},
-        parameters=[{"name": n, "in": "query", "required": False, "schema": S} for n in ["path", "client_id", "user"]]),
+        parameters=[{"name": n, "in": "query", "required": False, "schema": S} for n in ["path", "client_id", "user"]]
+        + [{"name": "include", "in": "query", "required": False, "schema": {"type": "string", "enum": ["mock"]}}]),
     "delete": op("Clear the journal", {"200": jresp("Cleared", obj({"cleared": {"type": "integer"}}, ["cleared"])), **c("401")})}
 paths["/mock/notifications"] = {
     "get": op("Server-to-server notifications and their delivery attempts", {"200": jresp("Notifications", obj({"notifications": {"type": "array", "items": ref("Notification")}}, ["notifications"])), **c("401")}),
     "post": op("Send a server-to-server notification", {"202": jresp("Queued", obj({"queued": {"type": "array", "items": obj({"id": {"type": "integer"}, "type": S, "jti": S, "url": S, "aud": S})}}, ["queued"])), **c("400", "401", "404", "409")},
-        requestBody=jbody(obj({"type": {"type": "string", "enum": ["email-disabled", "email-enabled", "consent-revoked", "account-delete", "account-deleted"]}, "user": NE, "client_id": NE}, ["type", "user"])))}
+        requestBody=jbody(obj({"type": {"type": "string", "enum": ["email-disabled", "email-enabled", "consent-revoked", "account-delete", "account-deleted"]}, "user": NE, "client_id": NE, "deliveries": {"type": "integer", "minimum": 1, "maximum": 10}}, ["type", "user"])))}
 paths["/mock/app-groups"] = {"get": op("App groups and their notification endpoints", {"200": jresp("Groups", ref("AppGroupList")), **c("401")})}
 paths["/mock/app-groups/{id}"] = {"parameters": [{"name": "id", "in": "path", "required": True, "schema": S}],
     "patch": op("Set or remove the group's notification endpoint", {"200": jresp("Groups", ref("AppGroupList")), **c("400", "401", "404")},
         requestBody=jbody(obj({"notification_url": {"type": ["string", "null"]}}, ["notification_url"])))}
 settings_schema = obj({"events_as_string": {"type": "boolean"}, "event_time_ms": {"type": "boolean"}, "account_deletion_type": {"type": "string", "enum": ["account-delete", "account-deleted"]},
     "send_on_user_changes": {"type": "boolean"}, "max_attempts": {"type": "integer", "minimum": 1, "maximum": 20}, "retry_delay_ms": {"type": "integer", "minimum": 0, "maximum": 600000},
-    "timeout_ms": {"type": "integer", "minimum": 1, "maximum": 120000}})
+    "timeout_ms": {"type": "integer", "minimum": 1, "maximum": 120000}, "deliveries_per_event": {"type": "integer", "minimum": 1, "maximum": 10}})
 settings_full = dict(settings_schema, required=list(settings_schema["properties"].keys()))
 paths["/mock/notifications/settings"] = {
     "get": op("Notification switches", {"200": jresp("Settings", settings_full), **c("401")}),
@@ -139,7 +140,7 @@ schemas = {
     ["now", "epoch_seconds", "epoch_milliseconds", "frozen", "controllable"]),
  "KeyList": obj({"signing_kid": S, "keys": {"type": "array", "items": obj({"kid": S, "published": {"type": "boolean"}, "signs": {"type": "boolean"}}, ["kid", "published", "signs"])}}, ["signing_kid", "keys"]),
  "JournalEntry": obj({"sequence": {"type": "integer"}, "kind": {"type": "string", "enum": ["request", "notification"]}, "time": {"type": "string", "format": "date-time"}, "method": S, "path": S,
-    "parameters": {"type": "object", "additionalProperties": S}, "client_id": nullable("string"), "user": nullable("string"), "status": {"type": "integer"}, "outcome": S},
+    "parameters": {"type": "object", "additionalProperties": S}, "client_id": nullable("string"), "user": nullable("string"), "status": {"type": "integer"}, "outcome": S, "reason": S},
     ["sequence", "kind", "time", "method", "path", "parameters", "client_id", "user", "status", "outcome"]),
  "Notification": obj({"id": {"type": "integer"}, "type": S, "user": S, "app_group": S, "aud": S, "jti": S, "url": S, "status": {"type": "string", "enum": ["pending", "delivered", "failed"]}, "payload": S,
     "attempts": {"type": "array", "items": obj({"number": {"type": "integer"}, "time": {"type": "string", "format": "date-time"}, "status": nullable("integer"), "outcome": S}, ["number", "time", "status", "outcome"])}},

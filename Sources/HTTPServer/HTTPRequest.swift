@@ -1,6 +1,6 @@
 /// A complete HTTP/1.1 request as the parser delivers it.
 public struct HTTPRequest: Sendable {
-    public var method: String
+    public var method: HTTPMethod
     /// The request-target as sent, e.g. `/auth/authorize?client_id=x`.
     public var target: String
     /// The path part of the target, percent-encoding left as sent.
@@ -18,7 +18,7 @@ public struct HTTPRequest: Sendable {
     public var keepAlive: Bool
 
     public init(
-        method: String, target: String, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [],
+        method: HTTPMethod, target: String, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [],
         remoteAddress: String = "-", version: HTTPVersion = .http11, keepAlive: Bool = true
     ) {
         self.method = method

@@ -1,6 +1,6 @@
 /// A response as a value. The server adds `Content-Length`, `Date`-free framing and `Connection`.
 public struct HTTPResponse: Sendable {
-    public var status: Int
+    public var status: HTTPStatus
     public var headers: HTTPHeaders
     public var body: [UInt8]
     /// How the bytes reach the client: normally, or with an injected fault (scenario fault rules).
@@ -9,7 +9,9 @@ public struct HTTPResponse: Sendable {
     /// fingerprints of secrets here.
     public var logFields: [String: String] = [:]
 
-    public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [], delivery: Delivery = .normal) {
+    public init(
+        status: HTTPStatus, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [], delivery: Delivery = .normal
+    ) {
         self.status = status
         self.headers = headers
         self.body = body

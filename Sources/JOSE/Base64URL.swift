@@ -5,31 +5,41 @@ public enum Base64URL {
     /// Encodes `bytes` with the url-safe alphabet and no `=` padding.
     public static func encode(_ bytes: some Collection<UInt8>) -> String {
         let input = Array(bytes)
-        var output: [UInt8] = []
-        output.reserveCapacity((input.count * 4 + 2) / 3)
-        var index = 0
-        while index + 3 <= input.count {
-            let chunk = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
-            output.append(alphabet[Int(chunk >> 18 & 0x3F)])
-            output.append(alphabet[Int(chunk >> 12 & 0x3F)])
-            output.append(alphabet[Int(chunk >> 6 & 0x3F)])
-            output.append(alphabet[Int(chunk & 0x3F)])
-            index += 3
+        let length = (input.count * 4 + 2) / 3
+        return input.withUnsafeBufferPointer { input in
+            String(unsafeUninitializedCapacity: length) { output in
+                alphabet.withUnsafeBufferPointer { alphabet in
+                    var index = 0
+                    var out = 0
+                    while index + 3 <= input.count {
+                        let chunk =
+                            UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
+                        output[out] = alphabet[Int(chunk >> 18 & 0x3F)]
+                        output[out + 1] = alphabet[Int(chunk >> 12 & 0x3F)]
+                        output[out + 2] = alphabet[Int(chunk >> 6 & 0x3F)]
+                        output[out + 3] = alphabet[Int(chunk & 0x3F)]
+                        index += 3
+                        out += 4
+                    }
+                    switch input.count - index {
+                    case 1:
+                        let chunk = UInt32(input[index]) << 16
+                        output[out] = alphabet[Int(chunk >> 18 & 0x3F)]
+                        output[out + 1] = alphabet[Int(chunk >> 12 & 0x3F)]
+                        out += 2
+                    case 2:
+                        let chunk = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8
+                        output[out] = alphabet[Int(chunk >> 18 & 0x3F)]
+                        output[out + 1] = alphabet[Int(chunk >> 12 & 0x3F)]
+                        output[out + 2] = alphabet[Int(chunk >> 6 & 0x3F)]
+                        out += 3
+                    default:
+                        break
+                    }
+                    return out
+                }
+            }
         }
-        switch input.count - index {
-        case 1:
-            let chunk = UInt32(input[index]) << 16
-            output.append(alphabet[Int(chunk >> 18 & 0x3F)])
-            output.append(alphabet[Int(chunk >> 12 & 0x3F)])
-        case 2:
-            let chunk = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8
-            output.append(alphabet[Int(chunk >> 18 & 0x3F)])
-            output.append(alphabet[Int(chunk >> 12 & 0x3F)])
-            output.append(alphabet[Int(chunk >> 6 & 0x3F)])
-        default:
-            break
-        }
-        return String(decoding: output, as: UTF8.self)
     }
 
     /// Returns nil for characters outside the url-safe alphabet, padding, or an impossible length.

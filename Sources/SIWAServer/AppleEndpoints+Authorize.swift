@@ -7,28 +7,26 @@ extension AppleEndpoints {
     /// `cancel=1` → `user_cancelled_authorize` to the redirect_uri; `login_hint` (user id, email or sub)
     /// → the user continues headlessly; neither → the picker page. An unknown `login_hint` is a 400
     /// `invalid_request` "Unknown login_hint: <hint>" (a mock extension; Apple has no such parameter).
-    func authorize(_ request: HTTPRequest) -> HTTPResponse {
+    func authorize(_ context: inout RequestContext) -> HTTPResponse {
+        let request = context.request
         let parameters: [(name: String, value: String)]
-        do {
-            if request.method == "POST" {
-                parameters = try FormBody.fields(of: request)
-            } else {
-                parameters = try FormBody.decode(Array((request.query ?? "").utf8))
-            }
-        } catch .notForm {
-            return Responses.error(.invalidRequest("Invalid content type"))
-        } catch {
-            return Responses.error(.invalidRequest("Invalid parameter encoding"))
+        switch request.method == .post ? context.form.body : context.form.query {
+        case .fields(let fields): parameters = fields
+        case .absent where request.method != .post: parameters = []
+        case .absent, .notForm: return context.refuse(.invalidRequest("Invalid content type"))
+        case .invalid: return context.refuse(.invalidRequest("Invalid parameter encoding"))
         }
 
         let authorization: AuthorizationRequest
         switch provider.authorizationRequests.validate(parameters) {
         case .success(let valid): authorization = valid
-        case .failure(let error): return Responses.error(error)
+        case .failure(let error): return context.refuse(error)
         }
 
         func value(_ name: String) -> String? { parameters.first { $0.name == name }?.value }
         if value("cancel") == "1" {
+            context.outcome = "user_cancelled_authorize"
+            context.reason = "the user pressed Cancel"
             return deliver(provider.cancellation(of: authorization), for: authorization)
         }
         guard let hint = value("login_hint") else {
@@ -37,14 +35,15 @@ extension AppleEndpoints {
                     clientID: authorization.clientID, users: provider.scenario.users, parameters: parameters))
         }
         guard let user = provider.scenario.user(matchingHint: hint) else {
-            return Responses.error(.invalidRequest("Unknown login_hint: \(hint)"))
+            return context.refuse(
+                .invalidRequest("Unknown login_hint: \(hint)"), reason: "no scenario user matches login_hint '\(hint)'")
         }
+        context.user = user.id
         do {
             let response = try provider.authorize(authorization, as: user)
             return deliver(response.parameters, for: authorization)
         } catch {
-            log("500 \(request.method) /auth/authorize: id_token signing failed: \(error.message)")
-            return Responses.internalError()
+            return context.refuse(.internal("id_token signing failed: \(error.message)"), log: log)
         }
     }
 

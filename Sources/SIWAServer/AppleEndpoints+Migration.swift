@@ -2,20 +2,18 @@ import HTTPServer
 import SIWACore
 
 extension AppleEndpoints {
-    /// `POST /auth/usermigrationinfo` (apple-api.md §8): form body plus `Authorization: Bearer`.
+    /// `POST /auth/usermigrationinfo`: form body plus `Authorization: Bearer`
+    /// (https://developer.apple.com/documentation/sign_in_with_apple/transferring_your_apps_and_users_to_another_team).
     /// A non-form body is an invalid content type → `invalid_request` (TN3107).
-    func userMigrationInfo(_ request: HTTPRequest) -> HTTPResponse {
+    func userMigrationInfo(_ context: inout RequestContext) -> HTTPResponse {
         let form: [(name: String, value: String)]
-        do {
-            form = try FormBody.fields(of: request)
-        } catch .notForm {
-            return Responses.error(.invalidRequest("Invalid content type"))
-        } catch {
-            return Responses.error(.invalidRequest("Invalid form encoding"))
+        switch formBody(context, notForm: .invalidRequest("Invalid content type")) {
+        case .success(let fields): form = fields
+        case .failure(let error): return context.refuse(error)
         }
-        switch provider.userMigrationInfo(form, authorization: request.headers["Authorization"]) {
+        switch provider.userMigrationInfo(form, authorization: context.request.headers["Authorization"]) {
         case .success(let body): return Responses.json(body)
-        case .failure(let failure): return render(failure, on: request)
+        case .failure(let failure): return context.refuse(failure, log: log)
         }
     }
 }

@@ -2,11 +2,13 @@ import HTTPServer
 import JSON
 import SIWACore
 
-/// Apple's HTTP surface (`appleid.apple.com`) as an `HTTPResponder`:
+/// Apple's HTTP surface (`appleid.apple.com`): the handlers and their routes —
 /// `GET /.well-known/openid-configuration`, `GET /auth/keys`, `GET|POST /auth/authorize`,
-/// `POST /auth/token`, `POST /auth/revoke`, `POST /auth/usermigrationinfo`; JSON 404 for unknown paths and 405 for wrong methods.
+/// `POST /auth/token`, `POST /auth/revoke`, `POST /auth/usermigrationinfo`.
 ///
-/// Rules live in `AppleIdentityProvider` (SIWACore); this type decodes requests and renders answers.
+/// Rules live in `AppleIdentityProvider` (SIWACore); these handlers read the request context and render
+/// answers. `MockServer` puts these routes into the one route table with the control API's; on its own,
+/// `respond(to:)` serves them through the same pipeline without fault rules or a journal.
 public struct AppleEndpoints: HTTPResponder {
     /// How to build the endpoints.
     public struct Configuration: Sendable {
@@ -35,6 +37,8 @@ public struct AppleEndpoints: HTTPResponder {
     public let publicURL: String
     let log: @Sendable (String) -> Void
     let discoveryBytes: [UInt8]
+    /// These routes alone behind the pipeline (set last in `init`: the routes capture the endpoints).
+    private var pipeline: RequestPipeline?
 
     /// Parses the scenario's keys (no key generation) and precomputes the discovery and JWKS bodies.
     ///
@@ -57,42 +61,34 @@ public struct AppleEndpoints: HTTPResponder {
         for team in provider.teamsWithoutKeys {
             log("team \(team) has no registered client-secret keys: client_secret signatures are not verified")
         }
+        pipeline = RequestPipeline(table: RouteTable(routes), provider: provider, log: log)
+    }
+
+    /// Apple's routes, declared once.
+    public var routes: [Route] {
+        [
+            Route(.get, "/.well-known/openid-configuration") { _ in Responses.json(discoveryBytes) },
+            // Read per request: key rotation through the control API swaps the bytes atomically.
+            Route(.get, "/auth/keys") { _ in Responses.json(provider.jwksBytes) },
+            Route(.get, "/auth/authorize") { authorize(&$0) },
+            Route(.post, "/auth/authorize") { authorize(&$0) },
+            Route(.post, "/auth/token") { token(&$0) },
+            Route(.post, "/auth/revoke") { revoke(&$0) },
+            Route(.post, "/auth/usermigrationinfo") { userMigrationInfo(&$0) },
+        ]
     }
 
     public func respond(to request: HTTPRequest) -> HTTPResponse {
-        switch request.path {
-        case "/.well-known/openid-configuration":
-            guard request.method == "GET" else { return Responses.methodNotAllowed(allow: "GET") }
-            return Responses.json(discoveryBytes)
-        case "/auth/keys":
-            guard request.method == "GET" else { return Responses.methodNotAllowed(allow: "GET") }
-            // Read per request: key rotation through the control API swaps the bytes atomically.
-            return Responses.json(provider.jwksBytes)
-        case "/auth/authorize":
-            guard request.method == "GET" || request.method == "POST" else {
-                return Responses.methodNotAllowed(allow: "GET, POST")
-            }
-            return authorize(request)
-        case "/auth/token":
-            guard request.method == "POST" else { return Responses.methodNotAllowed(allow: "POST") }
-            return token(request)
-        case "/auth/revoke":
-            guard request.method == "POST" else { return Responses.methodNotAllowed(allow: "POST") }
-            return revoke(request)
-        case "/auth/usermigrationinfo":
-            guard request.method == "POST" else { return Responses.methodNotAllowed(allow: "POST") }
-            return userMigrationInfo(request)
-        default:
-            return Responses.notFound()
-        }
+        pipeline?.respond(to: request) ?? Responses.internalError()
     }
 
-    /// Renders a core failure: Apple's 400 JSON, or a logged 500 when the mock itself failed.
-    func render(_ failure: EndpointFailure, on request: HTTPRequest) -> HTTPResponse {
-        if failure.isInternal {
-            log("500 \(request.method) \(request.path): \(failure.reason ?? "internal error")")
-            return Responses.internalError()
+    /// The body of a form POST, or the Apple error its absence or bad encoding gets.
+    func formBody(_ context: RequestContext, notForm: AppleError) -> Result<[(name: String, value: String)], AppleError>
+    {
+        switch context.form.body {
+        case .fields(let fields): .success(fields)
+        case .absent, .notForm: .failure(notForm)
+        case .invalid: .failure(.invalidRequest("Invalid form encoding"))
         }
-        return Responses.error(failure.error)
     }
 }

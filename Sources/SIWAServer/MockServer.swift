@@ -1,14 +1,15 @@
+import Background
 import HTTPServer
 import SIWACore
 
-/// The whole HTTP surface: `/mock/…` to the control API, everything else to Apple's endpoints.
-/// Both share one `AppleIdentityProvider`, so control calls change what the Apple endpoints answer.
+/// The whole HTTP surface: Apple's endpoints, the control API under `/mock/` and, with TLS, the local
+/// CA certificate — one route table behind one `RequestPipeline`. Apple's endpoints and the control
+/// API share one `AppleIdentityProvider`, so control calls change what the Apple endpoints answer.
 ///
-/// Every request lands in the journal (`GET /mock/requests`); with an admin token every `/mock/`
-/// call except `/mock/health` (container health checks carry no secret) needs
-/// `Authorization: Bearer <token>` (401 otherwise), while Apple's endpoints stay open.
-/// Apple's endpoints run behind the scenario's fault rules and timeline (`FaultInjector`);
-/// `/mock/faults` manages the rules.
+/// Every request lands in the journal (`GET /mock/requests`) with its outcome and, for a refusal, the
+/// reason; with an admin token every `/mock/` route except the public ones (`/mock/health`, the CA
+/// certificate) needs `Authorization: Bearer <token>` (401 otherwise), while Apple's endpoints stay
+/// open and run behind the scenario's fault rules and timeline (`/mock/faults` manages the rules).
 public struct MockServer: HTTPResponder {
     /// Control-side options of `siwa-mock serve`.
     public struct ControlOptions: Sendable {
@@ -17,27 +18,36 @@ public struct MockServer: HTTPResponder {
         public var scenarioLoader: ControlEndpoints.ScenarioLoader?
         /// Newest journal entries kept.
         public var journalCapacity: Int
+        /// With TLS: the local CA certificate, served at `GET /mock/tls/ca.pem` without the admin token
+        /// (so a CI job can fetch it with curl from a service container).
+        public var caCertificatePEM: String?
+        /// Runs notification deliveries and retries; nil: a scheduler of the server's own.
+        public var scheduler: BackgroundScheduler?
+        /// `--notification-allow`: where notifications may be sent; nil: anywhere.
+        public var notificationAllowList: DestinationAllowList?
 
         public init(
             adminToken: String? = nil, scenarioLoader: ControlEndpoints.ScenarioLoader? = nil,
-            journalCapacity: Int = 1000
+            journalCapacity: Int = 1000, caCertificatePEM: String? = nil, scheduler: BackgroundScheduler? = nil,
+            notificationAllowList: DestinationAllowList? = nil
         ) {
             self.adminToken = adminToken
             self.scenarioLoader = scenarioLoader
             self.journalCapacity = journalCapacity
+            self.caCertificatePEM = caCertificatePEM
+            self.scheduler = scheduler
+            self.notificationAllowList = notificationAllowList
         }
     }
 
     public let apple: AppleEndpoints
     public let control: ControlEndpoints
-    let recorder: JournalRecorder
-    let adminToken: String?
     /// The scenario's fault rules and counters (`/mock/faults`).
     public let faults: FaultEngine
     /// The scenario's timeline progress.
     public let timeline: TimelineEngine
-    let injector: FaultInjector
-    let faultsEndpoints: FaultsEndpoints
+    /// Every route of every surface, behind the one chain.
+    public private(set) var pipeline: RequestPipeline
 
     public init(configuration: AppleEndpoints.Configuration, options: ControlOptions = ControlOptions())
         throws(ScenarioKeyError)
@@ -45,20 +55,36 @@ public struct MockServer: HTTPResponder {
         let apple = try AppleEndpoints(configuration: configuration)
         let provider = apple.provider
         let journal = RequestJournal(capacity: options.journalCapacity)
-        let notifications = NotificationDispatcher(provider: provider, journal: journal)
+        let notifications = NotificationDispatcher(
+            provider: provider, journal: journal, scheduler: options.scheduler ?? BackgroundScheduler(),
+            allowList: options.notificationAllowList)
         self.apple = apple
         self.control = ControlEndpoints(
             provider: provider, journal: journal, notifications: notifications, scenarioLoader: options.scenarioLoader)
-        self.recorder = JournalRecorder(provider: provider, journal: journal)
-        self.adminToken = options.adminToken
         let log = configuration.log
         let scenario = configuration.scenario
         let start = provider.clock.nowMilliseconds
         self.faults = FaultEngine(rules: scenario.faults, seed: scenario.seed, startMilliseconds: start)
         self.timeline = TimelineEngine(entries: scenario.timeline, startMilliseconds: start)
-        self.injector = FaultInjector(
-            inner: apple, faults: faults, timeline: timeline, log: log, notify: { _ = notifications.send($0) })
-        self.faultsEndpoints = FaultsEndpoints(faults: faults, provider: provider)
+        let stage = FaultStage(
+            provider: provider, faults: faults, timeline: timeline, log: log, notify: { _ = notifications.send($0) })
+        var table = RouteTable(apple.routes)
+        // Placeholder until every stored property is set: the restart hook captures the finished server.
+        pipeline = RequestPipeline(table: table, provider: provider, log: log)
+        let server = self
+        for route in control.routes(restartScript: { server.restartScript(with: provider.initialScenario) })
+            + FaultsEndpoints(faults: faults, provider: provider).routes
+        {
+            table.add(route)
+        }
+        if let pem = options.caCertificatePEM {
+            for method in [HTTPMethod.get, .head] {
+                table.add(Route(method, Self.caCertificatePath, isPublic: true) { _ in Self.certificate(pem) })
+            }
+        }
+        pipeline = RequestPipeline(
+            table: table, provider: provider, adminToken: options.adminToken, faults: stage,
+            recorder: JournalRecorder(provider: provider, journal: journal), log: log)
         // Weak: the provider owns this observer, and the dispatcher holds the provider.
         provider.observeUserEvents { [weak provider, weak notifications] event in
             guard let provider, let notifications, provider.scenario.settings.notifications.sendOnUserChanges
@@ -72,49 +98,21 @@ public struct MockServer: HTTPResponder {
     }
 
     public func respond(to request: HTTPRequest) -> HTTPResponse {
-        let prelude = recorder.prelude(for: request)
-        let response: HTTPResponse
-        if request.path.hasPrefix("/mock/") {
-            if let adminToken, request.path != "/mock/health", !Self.presents(adminToken, in: request) {
-                response =
-                    ControlFailure(
-                        status: 401, error: "unauthorized", field: "Authorization",
-                        "control calls need Authorization: Bearer <admin token>"
-                    ).response
-            } else if request.path == "/mock/faults" || request.path.hasPrefix("/mock/faults/") {
-                response = faultsEndpoints.respond(to: request)
-            } else {
-                response = control.respond(to: request)
-                restartScriptIfNeeded(after: request, response: response)
-            }
-        } else {
-            response = injector.respond(to: request)
-        }
-        recorder.record(request, prelude: prelude, response: response)
-        return response
+        pipeline.respond(to: request)
     }
 
-    /// Constant-time comparison of the bearer token with the admin token.
-    static func presents(_ token: String, in request: HTTPRequest) -> Bool {
-        guard let header = request.headers["Authorization"], header.hasPrefix("Bearer ") else { return false }
-        let given = Array(header.utf8.dropFirst(7))
-        let expected = Array(token.utf8)
-        guard given.count == expected.count else { return false }
-        var difference: UInt8 = 0
-        for (a, b) in zip(given, expected) { difference |= a ^ b }
-        return difference == 0
+    /// Where the local CA certificate is served with TLS.
+    public static let caCertificatePath = "/mock/tls/ca.pem"
+
+    static func certificate(_ pem: String) -> HTTPResponse {
+        HTTPResponse(
+            status: .ok,
+            headers: HTTPHeaders([("Content-Type", "application/x-pem-file"), ("Cache-Control", "no-store")]),
+            body: Array(pem.utf8))
     }
 
-    /// `POST /mock/reset` and `PUT /mock/scenario` restart the clock settings, fault rules and timeline
-    /// with the provider's (initial or new) scenario.
-    func restartScriptIfNeeded(after request: HTTPRequest, response: HTTPResponse) {
-        guard response.status == 200,
-            (request.method == "POST" && request.path == "/mock/reset")
-                || (request.method == "PUT" && request.path == "/mock/scenario")
-        else { return }
-        restartScript(with: apple.provider.initialScenario)
-    }
-
+    /// Restarts the clock settings, fault rules and timeline with `scenario` (after `POST /mock/reset`
+    /// and `PUT /mock/scenario`, with the provider's initial or new scenario).
     func restartScript(with scenario: Scenario) {
         if let clock = apple.provider.controllableClock, scenario.clock != ClockSettings() {
             if let start = scenario.clock.startMilliseconds { clock.set(milliseconds: start) }

@@ -8,17 +8,17 @@ enum Responses {
     static let htmlContentType = "text/html;charset=UTF-8"
 
     /// 200 JSON with Apple's token-endpoint cache headers.
-    static func json(_ body: [UInt8], status: Int = 200) -> HTTPResponse {
+    static func json(_ body: [UInt8], status: HTTPStatus = .ok) -> HTTPResponse {
         HTTPResponse(status: status, headers: noStore(contentType: jsonContentType), body: body)
     }
 
-    static func json(_ value: JSONValue, status: Int = 200) -> HTTPResponse {
+    static func json(_ value: JSONValue, status: HTTPStatus = .ok) -> HTTPResponse {
         json(value.serialized(), status: status)
     }
 
     /// 400 `{"error":"…","error_description":"…"}`, description omitted when nil (ErrorResponse, TN3107).
     static func error(_ error: AppleError) -> HTTPResponse {
-        json(errorBody(error), status: 400)
+        json(errorBody(error), status: .badRequest)
     }
 
     static func errorBody(_ error: AppleError) -> JSONValue {
@@ -32,10 +32,10 @@ enum Responses {
         var headers = HTTPHeaders()
         headers.add("Cache-Control", "no-store")
         headers.add("Pragma", "no-cache")
-        return HTTPResponse(status: 200, headers: headers)
+        return HTTPResponse(status: .ok, headers: headers)
     }
 
-    static func html(_ text: String, status: Int = 200) -> HTTPResponse {
+    static func html(_ text: String, status: HTTPStatus = .ok) -> HTTPResponse {
         HTTPResponse(status: status, headers: noStore(contentType: htmlContentType), body: Array(text.utf8))
     }
 
@@ -44,21 +44,21 @@ enum Responses {
         headers.add("Location", location)
         headers.add("Cache-Control", "no-store")
         headers.add("Pragma", "no-cache")
-        return HTTPResponse(status: 302, headers: headers)
+        return HTTPResponse(status: .found, headers: headers)
     }
 
     static func notFound() -> HTTPResponse {
-        json(.object(JSONObject([("error", .string("not_found"))])), status: 404)
+        json(.object(JSONObject([("error", .string("not_found"))])), status: .notFound)
     }
 
     static func methodNotAllowed(allow: String) -> HTTPResponse {
-        var response = json(.object(JSONObject([("error", .string("method_not_allowed"))])), status: 405)
+        var response = json(.object(JSONObject([("error", .string("method_not_allowed"))])), status: .methodNotAllowed)
         response.headers.add("Allow", allow)
         return response
     }
 
     static func internalError() -> HTTPResponse {
-        json(.object(JSONObject([("error", .string("server_error"))])), status: 500)
+        json(.object(JSONObject([("error", .string("server_error"))])), status: .internalServerError)
     }
 
     static func noStore(contentType: String) -> HTTPHeaders {

@@ -10,6 +10,9 @@ public struct ScenarioTimestamp: Sendable, Hashable, Comparable {
         self.nanoseconds = nanoseconds
     }
 
+    /// Milliseconds since the epoch, the fraction truncated (the mock clock's unit).
+    public var millisecondsSinceEpoch: Int64 { secondsSinceEpoch * 1000 + Int64(nanoseconds / 1_000_000) }
+
     public static func < (lhs: ScenarioTimestamp, rhs: ScenarioTimestamp) -> Bool {
         (lhs.secondsSinceEpoch, lhs.nanoseconds) < (rhs.secondsSinceEpoch, rhs.nanoseconds)
     }

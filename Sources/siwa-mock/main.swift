@@ -15,11 +15,7 @@ func runTool() -> Int32 {
         pointer += 1
     }
     let tool = CommandLineTool(
-        commands: [
-            ServeCommand.self, CheckCommand.self, HealthCommand.self, CACommand.self, ClientSecretCommand.self,
-            KeygenCommand.self, VerifyCommand.self, CredentialCommand.self, NotifyCommand.self, ClockCommand.self,
-            RequestsCommand.self,
-        ],
+        commands: CommandLineTool.allCommands,
         defaultCommand: ServeCommand.name, environment: environment, console: Console())
     return tool.run(CommandLine.arguments)
 }

@@ -63,12 +63,22 @@ import Testing
     }
 
     @Test func integerRangeErrorNamesTheSource() throws {
+        let port = Option("port", "port", help: "", default: 8080, environment: true, parser: .integer(in: 0...65535))
         let parsed = try parser.parse([], environment: ["SIWA_MOCK_PORT": "70000"])
         #expect(throws: UsageError("SIWA_MOCK_PORT must be an integer from 0 to 65535, got '70000'")) {
-            try parsed.integer("port", in: 0...65535)
+            try parsed.read(port)
         }
         let huge = try parser.parse(["--port", "99999999999999999999999"], environment: [:])
-        #expect(throws: UsageError.self) { try huge.integer("port", in: 0...65535) }
+        #expect(throws: UsageError.self) { try huge.read(port) }
+        #expect(try parser.parse([], environment: [:]).read(port) == 8080)
+    }
+
+    @Test func negativeNumbersArePositionalsNotOptions() throws {
+        let positional = ArgumentParser(options: [], acceptsPositionals: true)
+        #expect(try positional.parse(["advance", "-2d"], environment: [:]).positionals == ["advance", "-2d"])
+        #expect(throws: UsageError("Unknown option '-x'")) {
+            try positional.parse(["-x"], environment: [:])
+        }
     }
 
     @Test func editDistance() {

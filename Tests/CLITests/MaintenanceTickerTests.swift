@@ -1,3 +1,4 @@
+import Background
 import SIWACore
 import Synchronization
 import Testing
@@ -51,5 +52,22 @@ import Testing
         #expect(ticker.tick() == 1)
         #expect(provider.store.counts.accessTokens == 0 && provider.store.counts.refreshTokens == 1)
         #expect(collected.withLock { $0 } == 4)
+    }
+
+    @Test func startedTickerRunsOnTheSchedulerEveryInterval() {
+        let collected = Mutex(0)
+        let schedulerClock = ManualSchedulerClock()
+        let scheduler = BackgroundScheduler(clock: schedulerClock)
+        defer { scheduler.stop() }
+        let ticker = MaintenanceTicker(provider: provider, onCollected: { count in collected.withLock { $0 += count } })
+        #expect(ticker.start(on: scheduler))
+        authorize(redeem: false)
+        clock.advance(seconds: 301)
+        schedulerClock.advance(milliseconds: 14_999)
+        #expect(scheduler.waitUntilIdle())
+        #expect(provider.store.counts.codes == 1, "not yet: the interval is 15 s")
+        schedulerClock.advance(milliseconds: 1)
+        #expect(scheduler.waitUntilIdle())
+        #expect(provider.store.counts.codes == 0 && collected.withLock { $0 } == 1)
     }
 }

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Proves the container packaging with a real engine, on loopback only:
-#   base image (debootstrap, cached) → static binary → runtime image (Dockerfile target `prebuilt`)
-#   → docker run --network host → HEALTHCHECK healthy → smoke over HTTP and over TLS as appleid.apple.com
-#   → SIGTERM exits 0 quickly → restart keeps the CA → docker-compose file validated and brought up.
+#   scripts/container-offline.sh (debootstrap base, cached; static binary) with the classic builder
+#   → the same Dockerfile with BuildKit → both images ≤ 30 MB → a context without a binary is refused with
+#   the ways out → the image's defaults (0.0.0.0, no admin token) start → docker run --network host with
+#   an admin token → HEALTHCHECK healthy → smoke over HTTP and over TLS as appleid.apple.com → sign-in through
+#   social-auth-core over TLS → SIGTERM exits 0 quickly → restart keeps the CA
+#   → docker-compose.host.yml up (settings from the environment only) → healthy → sign-in → down.
 # Usage: Tests/Container/run.sh [--binary PATH]   (PATH: a `--static-swift-stdlib` release binary)
 # Env: SIWA_ROOTFS_CACHE (default /var/cache/siwa-mock/bookworm-minbase.tar), SIWA_CONTAINER_KEEP=1 keeps images.
 # Exit 0 all good; 1 a check failed; 2 no container engine could be started (reported, not a test failure
@@ -30,18 +33,28 @@ fail() { say "FAIL: $*"; exit 1; }
 docker_bin=/usr/bin/docker
 [[ -x "$docker_bin" ]] || docker_bin="$(command -v docker || true)"
 docker() { timeout 300 "$docker_bin" "$@"; }
-compose() { timeout 120 docker-compose --project-directory "$root" -p "siwaci$$" -f "$work/compose.yml" "$@"; }
+# docker-compose.host.yml as a user runs it: every setting from the environment, nothing edited.
+compose() {
+    SIWA_MOCK_IMAGE="$tag" SIWA_MOCK_PORT="$port" SIWA_MOCK_TLS_PORT="$tls_port" \
+        SIWA_MOCK_PUBLIC_URL="https://appleid.apple.com:$tls_port" \
+        timeout 120 docker-compose -p "siwaci$$" -f "$root/docker-compose.host.yml" "$@"
+}
 
 cleanup() {
     local rc=$?
     set +e
     if [[ -n "$docker_bin" ]] && "$docker_bin" info >/dev/null 2>&1; then
-        [[ -f "$work/compose.yml" ]] && compose down -v -t 2 >/dev/null 2>&1
-        "$docker_bin" rm -f "$name" >/dev/null 2>&1
+        [[ -n "${port:-}" ]] && compose down -v -t 2 >/dev/null 2>&1
+        "$docker_bin" rm -f "$name" "$name-defaults" >/dev/null 2>&1
         if [[ "${SIWA_CONTAINER_KEEP:-0}" != 1 ]]; then
-            "$docker_bin" rmi -f "$tag" >/dev/null 2>&1
+            "$docker_bin" rmi -f "$tag" "$tag-buildkit" >/dev/null 2>&1
             [[ -n "$imported_base" ]] && "$docker_bin" rmi -f "$imported_base" >/dev/null 2>&1
         fi
+    fi
+    if [[ -n "$dockerd_pid" && "${SIWA_CONTAINER_KEEP:-0}" != 1 ]]; then
+        # This run's engine: drop the build stages and cache it left, so /var/lib/docker stays bounded.
+        "$docker_bin" image prune -f >/dev/null 2>&1
+        "$docker_bin" builder prune -f >/dev/null 2>&1
     fi
     if [[ -n "$dockerd_pid" ]]; then
         kill "$dockerd_pid" 2>/dev/null
@@ -77,41 +90,59 @@ if ! "$docker_bin" info >/dev/null 2>&1; then
     fi
 fi
 
-# --- base image (no registry here: debootstrap, cached as a tarball) ---------------------------------
-if ! docker image inspect debian:bookworm-slim >/dev/null 2>&1; then
-    if [[ ! -s "$cache" ]]; then
-        say "debootstrap bookworm minbase + libssl3, ca-certificates → $cache"
-        mkdir -p "$(dirname "$cache")"
-        debootstrap --variant=minbase --include=libssl3,ca-certificates bookworm "$work/rootfs" \
-            http://deb.debian.org/debian >"$work/debootstrap.log" 2>&1 \
-            || { tail -n 20 "$work/debootstrap.log"; say "debootstrap failed"; exit 2; }
-        # Trim like debian:bookworm-slim (docs, man pages, apt caches): ~220 MB → ~85 MB.
-        rm -rf "$work/rootfs/var/cache/apt/"*.bin "$work/rootfs/var/cache/apt/archives/"*.deb \
-            "$work/rootfs/var/lib/apt/lists/"* "$work/rootfs/usr/share/"{doc,man,info,locale}/*
-        tar -C "$work/rootfs" -c . >"$cache.tmp" && mv "$cache.tmp" "$cache"
-        rm -rf "$work/rootfs"
-    fi
-    say "importing $cache as debian:bookworm-slim"
-    docker import - debian:bookworm-slim <"$cache" >/dev/null
-    imported_base=debian:bookworm-slim
-fi
-
-# --- binary and image ---------------------------------------------------------------------------------
-if [[ -z "$binary" ]]; then
-    say "swift build -c release --static-swift-stdlib"
-    swift build -c release --static-swift-stdlib --product siwa-mock --scratch-path .build/static 2>&1 | tail -n 2
-    binary="$root/.build/static/release/siwa-mock"
-fi
-[[ -x "$binary" ]] || fail "no binary at $binary"
-mkdir -p "$work/context"
-cp "$binary" "$work/context/siwa-mock"
-strip "$work/context/siwa-mock" 2>/dev/null || true
-say "docker build --target prebuilt ($(du -h "$work/context/siwa-mock" | cut -f1) binary)"
-docker build -q --network host --target prebuilt --build-arg BINARY=siwa-mock -t "$tag" -f Dockerfile \
-    "$work/context" >/dev/null
+# --- image: the offline route (debootstrap base, host binary), built with the classic builder ------------
+limit=$((30 * 1000 * 1000))   # bytes; issue #12: the image stays at or under 30 MB
+had_base=0
+docker image inspect debian:bookworm-slim >/dev/null 2>&1 && had_base=1
+binary_args=()
+[[ -n "$binary" ]] && binary_args=(--binary "$binary")
+say "scripts/container-offline.sh with the classic builder (DOCKER_BUILDKIT=0, as Debian's docker.io)"
+DOCKER="$docker_bin" DOCKER_BUILDKIT=0 SIWA_ROOTFS_CACHE="$cache" timeout 1800 \
+    scripts/container-offline.sh --tag "$tag" "${binary_args[@]}" >"$work/offline.log" 2>&1 \
+    || { tail -n 40 "$work/offline.log"; fail "scripts/container-offline.sh"; }
+[[ "$had_base" == 1 ]] || imported_base=debian:bookworm-slim
+grep -E '^\[container-offline\]|^dist/siwa-mock' "$work/offline.log"
 size=$(docker image inspect -f '{{.Size}}' "$tag")
-base_size=$(docker image inspect -f '{{.Size}}' debian:bookworm-slim)
-say "image $tag: $((size / 1000000)) MB (base $((base_size / 1000000)) MB + $(((size - base_size) / 1000)) kB)"
+say "image $tag: $(( size / 1000 )) kB (limit $(( limit / 1000 )) kB)"
+(( size <= limit )) || fail "the image is $size bytes, over $limit"
+# The command a reader types, as it is: no tag, no network option (the classic builder needs no bridge).
+plain_id=$(DOCKER_BUILDKIT=0 docker build -q . 2>"$work/plain.log") || { cat "$work/plain.log"; fail "docker build ."; }
+[[ "$plain_id" == "$(docker image inspect -f '{{.Id}}' "$tag")" ]] || fail "docker build . gave another image ($plain_id)"
+say "DOCKER_BUILDKIT=0 docker build . → the same image"
+
+# BuildKit builds the same Dockerfile from the same context (the binary is already in dist/).
+say "docker build with BuildKit (DOCKER_BUILDKIT=1)"
+DOCKER_BUILDKIT=1 docker build -q --network host -t "$tag-buildkit" . >"$work/buildkit.log" 2>&1 \
+    || { tail -n 30 "$work/buildkit.log"; fail "docker build with BuildKit"; }
+bk_size=$(docker image inspect -f '{{.Size}}' "$tag-buildkit")
+(( bk_size <= limit )) || fail "the BuildKit image is $bk_size bytes, over $limit"
+say "BuildKit image: $(( bk_size / 1000 )) kB"
+
+# Without dist/siwa-mock and without a Swift toolchain, the build stops with the two ways out.
+mkdir -p "$work/nobinary"
+tar --exclude=.venv --exclude=__pycache__ -c Dockerfile .dockerignore Package.swift Sources Tests | tar -x -C "$work/nobinary"
+if DOCKER_BUILDKIT=0 docker build --force-rm --network host -t "$tag-nobinary" "$work/nobinary" >"$work/nobinary.log" 2>&1; then
+    docker rmi -f "$tag-nobinary" >/dev/null 2>&1
+    fail "a context without dist/siwa-mock built an image"
+fi
+if ! grep -q 'scripts/container-binary.sh' "$work/nobinary.log" \
+    || ! grep -q 'BUILDER_IMAGE=swift:6.3-bookworm' "$work/nobinary.log"; then
+    tail -n 10 "$work/nobinary.log"
+    fail "no binary: the build did not say how to get one"
+fi
+# A binary that needs a library the builder image lacks (curl needs libcurl, which minbase has not) stops
+# the build too, instead of giving an image that cannot start.
+mkdir -p "$work/nobinary/dist"
+cp "$(command -v curl)" "$work/nobinary/dist/siwa-mock"
+if DOCKER_BUILDKIT=0 docker build --force-rm --network host -t "$tag-nobinary" "$work/nobinary" >"$work/badbinary.log" 2>&1; then
+    docker rmi -f "$tag-nobinary" >/dev/null 2>&1
+    fail "a binary that cannot run on the base built an image"
+fi
+if ! grep -q 'libcurl.so.4 => not found' "$work/badbinary.log" || ! grep -q 'does not run on Debian' "$work/badbinary.log"; then
+    tail -n 10 "$work/badbinary.log"
+    fail "a binary missing libraries: the build did not say so"
+fi
+say "no binary in the context, or one missing libraries: refused, saying why and the ways out"
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 port=$(free_port)
@@ -130,15 +161,46 @@ wait_healthy() {  # container, seconds
     fail "$1 is '$status', not healthy"
 }
 
-# --- run, health, smoke -------------------------------------------------------------------------------
-say "docker run --network host (HTTP :$port, HTTPS :$tls_port)"
+# --- the image's defaults: 0.0.0.0, no admin token (in a network namespace of its own) ------------------
+# `docker run -p 8080:8080 siwa-mock` must start: the image opts into an open control API on 0.0.0.0
+# (SIWA_MOCK_INSECURE_CONTROL_API=1; docs/container.md, "Exposure"). --network none keeps it unreachable.
+# Both builders' images: --tls writes the CA into /var/lib/siwa-mock/tls, which must belong to 10001.
+for image in "$tag" "$tag-buildkit"; do
+    docker image inspect -f '{{range .Config.Env}}{{println .}}{{end}}' "$image" \
+        | grep -qx 'SIWA_MOCK_INSECURE_CONTROL_API=1' || fail "$image does not set SIWA_MOCK_INSECURE_CONTROL_API=1"
+    docker run -d --name "$name-defaults" --network none -e SIWA_MOCK_TLS=true "$image" >/dev/null
+    wait_healthy "$name-defaults" 30
+    docker logs "$name-defaults" 2>/dev/null | grep -q 'listening on https://0.0.0.0:8443' \
+        || fail "$image with its defaults: not on 0.0.0.0:8080 and 0.0.0.0:8443"
+    docker rm -f "$name-defaults" >/dev/null
+done
+docker rmi -f "$tag-buildkit" >/dev/null
+say "defaults (0.0.0.0:8080 + TLS :8443, no token): both images start and turn healthy"
+
+# --- run, health, smoke (host network, loopback, with an admin token) -----------------------------------
+token="ci-token-$$"
+say "docker run --network host (HTTP 127.0.0.1:$port, HTTPS :$tls_port, SIWA_MOCK_ADMIN_TOKEN set)"
 start_ms=$(date +%s%3N)
-docker run -d --name "$name" --network host -e SIWA_MOCK_PORT="$port" -e SIWA_MOCK_TLS=true \
-    -e SIWA_MOCK_TLS_PORT="$tls_port" -e SIWA_MOCK_LOG_FORMAT=json "$tag" >/dev/null
+docker run -d --name "$name" --network host -e SIWA_MOCK_HOST=127.0.0.1 -e SIWA_MOCK_PORT="$port" \
+    -e SIWA_MOCK_TLS=true -e SIWA_MOCK_TLS_PORT="$tls_port" -e SIWA_MOCK_LOG_FORMAT=json \
+    -e SIWA_MOCK_ADMIN_TOKEN="$token" "$tag" >/dev/null
 wait_healthy "$name" 30
 say "healthy after $(( $(date +%s%3N) - start_ms )) ms (HEALTHCHECK: siwa-mock health)"
 docker exec "$name" siwa-mock health >/dev/null || fail "siwa-mock health inside the container"
-[[ "$(docker inspect -f '{{.Config.User}}' "$name")" == siwa ]] || fail "container does not run as user siwa"
+# getaddrinfo through /etc/nsswitch.conf and /etc/hosts (a name, not an address): what webhooks to a
+# compose service name need.
+docker exec "$name" siwa-mock health --url "http://localhost:$port" >/dev/null \
+    || fail "name resolution inside the container (health --url http://localhost:$port)"
+pid=$(docker inspect -f '{{.State.Pid}}' "$name")
+[[ "$(stat -c %u:%g "/proc/$pid")" == 10001:10001 ]] || fail "the server does not run as 10001:10001"
+[[ "$(docker inspect -f '{{.Config.User}}' "$name")" == 10001:10001 ]] || fail "image USER is not 10001:10001"
+unauthorized=$(curl -sS --max-time 5 -o /dev/null -w '%{http_code}' -X POST "http://127.0.0.1:$port/mock/reset")
+[[ "$unauthorized" == 401 ]] || fail "POST /mock/reset without the admin token answered $unauthorized, expected 401"
+curl -fsS --max-time 5 -X POST -H "Authorization: Bearer $token" "http://127.0.0.1:$port/mock/reset" >/dev/null \
+    || fail "POST /mock/reset with the admin token"
+docker exec "$name" siwa-mock clock --url "http://127.0.0.1:$port" >/dev/null \
+    || fail "a driving verb in the container did not pick up SIWA_MOCK_ADMIN_TOKEN"
+say "admin token: /mock/ refused without it (401), accepted with it, verbs read it from the environment"
 
 base="http://127.0.0.1:$port"
 curl -fsS --max-time 5 "$base/auth/keys" | grep -q '"kty":"RSA"' || fail "GET /auth/keys over HTTP"
@@ -218,21 +280,20 @@ docker rm -f "$name" >/dev/null
 
 # --- docker-compose ---------------------------------------------------------------------------------
 docker-compose -f docker-compose.yml config -q || fail "docker-compose.yml does not validate"
-# Host networking cannot be combined with the file's network alias, so CI brings up the same service
-# definition with its network settings replaced by compose.ci.yml (host_network.py does the merge).
-export SIWA_CI_PORT="$port" SIWA_CI_TLS_PORT="$tls_port" SIWA_CI_IMAGE="$tag"
-python3 -c 'import yaml' 2>/dev/null || pip install --quiet pyyaml >/dev/null 2>&1 || true
-python3 "$here/host_network.py" docker-compose.yml "$here/compose.ci.yml" >"$work/compose.yml" \
-    || fail "cannot derive the host-network compose file"
-compose config -q || fail "derived compose file does not validate"
+# docker-compose.yml needs a bridge network (its alias), which this engine has not; the host-network file
+# is brought up as it is, with only environment variables.
+compose config -q || fail "docker-compose.host.yml does not validate"
 compose up -d >"$work/compose-up.log" 2>&1 || { cat "$work/compose-up.log"; fail "docker-compose up"; }
 cid=$(compose ps -q siwa-mock)
 wait_healthy "$cid" 30
 curl -fsS --max-time 5 --cacert "$work/ca.pem" "${resolve[@]}" "https://appleid.apple.com:$tls_port/auth/keys" \
     >/dev/null 2>&1 && fail "compose run has a fresh volume, so the old CA must not be trusted"
 curl -fsS --max-time 5 "$base/mock/tls/ca.pem" >"$work/ca2.pem"
-curl -fsS --max-time 5 --cacert "$work/ca2.pem" "${resolve[@]}" "https://appleid.apple.com:$tls_port/auth/keys" \
-    | grep -q '"kty":"RSA"' || fail "compose service over TLS"
+curl -fsS --max-time 5 "$base/.well-known/openid-configuration" \
+    | grep -q "\"token_endpoint\":\"https://appleid.apple.com:$tls_port/auth/token\"" \
+    || fail "compose: SIWA_MOCK_PUBLIC_URL from the environment did not reach the discovery document"
+"$venv/bin/python" "$here/tls_signin.py" "$tls_port" "$work/ca2.pem" || fail "sign-in through compose over TLS"
 compose down -v -t 5 >/dev/null 2>&1 || fail "docker-compose down"
-say "docker-compose: config valid, up → healthy → TLS ok → down"
-say "all container checks passed; image $((size / 1000000)) MB"
+[[ -z "$(compose ps -q)" ]] || fail "docker-compose down left containers"
+say "docker-compose.host.yml: up → healthy → sign-in over TLS → down (docker-compose.yml: config valid)"
+say "all container checks passed; image $(( size / 1000 )) kB (limit $(( limit / 1000 )) kB) in $(( $(date +%s) - t0 )) s"

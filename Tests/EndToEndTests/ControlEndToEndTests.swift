@@ -264,11 +264,14 @@ final class Receiver: HTTPResponder, @unchecked Sendable {
     // @unchecked: `server` is assigned once in init and only shut down in `stop()`.
     private let bodies = Mutex<[[UInt8]]>([])
     private let remaining: Mutex<Int>
+    private let success: HTTPResponse
     private var server: HTTPServer?
     private(set) var port = 0
 
-    init(failures: Int) throws {
+    /// `success` answers every request after the failures (any other web server, for "not a siwa-mock").
+    init(failures: Int, success: HTTPResponse = HTTPResponse(status: 200)) throws {
         remaining = Mutex(failures)
+        self.success = success
         var configuration = HTTPServerConfiguration()
         configuration.port = 0
         configuration.eventLoops = 1
@@ -288,7 +291,7 @@ final class Receiver: HTTPResponder, @unchecked Sendable {
             defer { count = max(0, count - 1) }
             return count > 0
         }
-        return HTTPResponse(status: fail ? 503 : 200)
+        return fail ? HTTPResponse(status: 503) : success
     }
 
     var payloads: [String] {

@@ -40,10 +40,10 @@ final class MockProcess: @unchecked Sendable {
         )
     }
 
-    /// Starts `siwa-mock serve --port 0 …` and waits for its one ready line.
-    init(_ arguments: [String] = [], environment: [String: String] = [:]) throws {
+    /// Starts `siwa-mock serve --port 0 …` (or another port) and waits for its one ready line.
+    init(_ arguments: [String] = [], environment: [String: String] = [:], port requestedPort: Int = 0) throws {
         process.executableURL = URL(fileURLWithPath: Self.binaryPath)
-        process.arguments = ["serve", "--host", "127.0.0.1", "--port", "0"] + arguments
+        process.arguments = ["serve", "--host", "127.0.0.1", "--port", String(requestedPort)] + arguments
         var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("SIWA_MOCK_") }
         env.merge(environment) { $1 }
         process.environment = env

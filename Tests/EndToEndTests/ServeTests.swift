@@ -41,8 +41,16 @@ import Testing
         #expect(discovery["token_endpoint"] == .string("\(mock.baseURL)/auth/token"))
         #expect(mock.stop() == 0)
         let log = String(decoding: mock.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(log.contains("GET /mock/health 200"))
+        #expect(!log.contains("GET /mock/health"), "health probes log at debug (a container polls them)")
         #expect(log.contains("GET /.well-known/openid-configuration 200"))
+    }
+
+    @Test func healthProbesAreLoggedAtDebugLevel() throws {
+        let mock = try MockProcess(["--log-level", "debug"])
+        #expect(try get(mock, "/mock/health").status == 200)
+        #expect(mock.stop() == 0)
+        let log = String(decoding: mock.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(log.contains("GET /mock/health 200"))
     }
 
     @Test func sigintAlsoExitsZero() throws {

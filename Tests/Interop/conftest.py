@@ -110,6 +110,7 @@ LIBRARIES = {
     "test_native_credentials": ("PyJWT (native app backend)", ["PyJWT"]),
     "test_notifications": ("PyJWT (server-to-server notifications)", ["PyJWT"]),
     "test_scenarios": ("urllib3 / PyJWT under scenario faults", ["urllib3", "PyJWT"]),
+    "test_fidelity": ("requests + PyJWT (Apple's captured answers)", ["requests", "PyJWT"]),
 }
 
 FLOWS = {
@@ -129,7 +130,14 @@ FLOWS = {
         "code reuse / redirect_uri / client mismatch → invalid_grant",
     "test_state_round_trips_byte_for_byte": "state round trip (form_post, query)",
     "test_bad_client_secret_is_invalid_client": "malformed or wrong client secrets → invalid_client",
-    "test_json_body_is_unsupported_grant_type": "token request formats (charset, JSON body, unknown grant)",
+    "test_json_body_is_invalid_client": "token request formats (charset, JSON body, unknown grant)",
+    "test_grant_is_checked_before_the_client": "grant before client: bogus code/token with a fake client",
+    "test_real_code_with_bad_secret_is_invalid_client_and_stays_redeemable":
+        "grant before client: bogus code/token with a fake client",
+    "test_basic_only_credentials_are_invalid_client": "HTTP Basic only → invalid_client",
+    "test_scope_without_form_post_has_apples_text": "authorization request errors (no redirect)",
+    "test_id_token_claims_in_captured_order_and_refresh_without_auth_time":
+        "captured claim order; refresh id_token without auth_time",
     "test_form_content_type_with_charset_is_accepted": "token request formats (charset, JSON body, unknown grant)",
     "test_unknown_grant_type": "token request formats (charset, JSON body, unknown grant)",
     "test_social_auth_first_sign_in_creates_user": "sign-in pipeline: new and returning user",
@@ -153,7 +161,8 @@ FLOWS = {
     "test_consent_revoked_verifies_with_pyjwt_and_events_is_a_string": "consent-revoked event verified",
     "test_email_disabled_carries_the_relay_address": "email-disabled event carries the relay address",
     "test_failing_receiver_is_retried_and_every_attempt_is_journaled": "failing receiver retried and journaled",
-    "test_user_changes_notify_when_switched_on": "user changes notify when switched on",
+    "test_user_changes_notify_by_default": "user changes notify by default (event_time in ms, account-deleted)",
+    "test_duplicate_delivery_sends_the_same_event_again": "duplicate delivery: same jti, same body",
     "test_urllib3_retries_through_503_and_429_with_retry_after": "retries through 503 / 429 with Retry-After",
     "test_pyjwt_sees_the_private_relay_address": "private relay address from a scenario",
     "test_pyjwkclient_refetches_after_the_timeline_rotates_keys": "PyJWKClient refetches after a key rotation",

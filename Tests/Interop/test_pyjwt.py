@@ -222,12 +222,13 @@ def test_bad_client_secret_is_invalid_client(base: str, kind: str) -> None:
     assert retry.status_code == 200, describe(retry)
 
 
-def test_json_body_is_unsupported_grant_type(base: str) -> None:
+def test_json_body_is_invalid_client(base: str) -> None:
+    """a-tokyo/apple-signin-auth#28: Apple answers a JSON body invalid_client (no form credentials)."""
     form = authorize_form_post(base)
     response = requests.post(f"{base}/auth/token", timeout=10, json={
         "client_id": WEB_CLIENT, "client_secret": make_client_secret(), "code": form.fields["code"],
         "grant_type": "authorization_code", "redirect_uri": REDIRECT_URI})
-    assert error_body(response)["error"] == "unsupported_grant_type", describe(response)
+    assert error_body(response) == {"error": "invalid_client"}, describe(response)
 
 
 def test_form_content_type_with_charset_is_accepted(base: str) -> None:

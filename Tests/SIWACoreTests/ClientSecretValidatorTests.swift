@@ -42,7 +42,7 @@ import Testing
     @Test func cachedSecretStillFailsTimeAndIdentityChecks() throws {
         let secret = try maker.make(clientID: Self.web, now: now, lifetime: 100)
         _ = try validator.validate(secret, clientID: Self.web)
-        #expect(failure(secret, clientID: "com.example.app") == .wrongSubject(Self.web))
+        #expect(failure(secret, clientID: "com.example.app") == .wrongSubject(Self.web, clientID: "com.example.app"))
         clock.advance(seconds: 100)
         #expect(failure(secret) == .expired)
     }
@@ -74,7 +74,9 @@ import Testing
         #expect(
             failure(try maker.make(clientID: Self.web, now: now) { $0["iss"] = .string("ZZZZZ99999") })
                 == .wrongIssuer("ZZZZZ99999"))
-        #expect(failure(try maker.make(clientID: "COM.EXAMPLE.WEB", now: now)) == .wrongSubject("COM.EXAMPLE.WEB"))
+        #expect(
+            failure(try maker.make(clientID: "COM.EXAMPLE.WEB", now: now))
+                == .wrongSubject("COM.EXAMPLE.WEB", clientID: Self.web))
         #expect(
             failure(try maker.make(clientID: Self.web, now: now) { $0["aud"] = .string("https://appleid.apple.com/") })
                 == .wrongAudience)

@@ -16,15 +16,16 @@ import Testing
             nonce: nonce, authTime: now - 5, isFirstAuthorization: true, realUserStatus: status)
     }
 
-    @Test func claimsComeInApplesOrder() throws {
+    /// The order of Apple's tokens captured 2020–2025 (docs/fidelity.md, "id_token").
+    @Test func claimsComeInTheCapturedOrder() throws {
         let maker = IDTokenMaker(settings: ScenarioSettings(), keys: keys)
         let bob = try #require(Scenario.builtIn.user(id: "bob"))
         let claims = maker.claims(
             for: grant(scopes: [.email], status: .likelyReal), user: bob, issuedAt: now, companion: .accessToken("a1"))
         #expect(
             claims.keys == [
-                "iss", "aud", "exp", "iat", "sub", "at_hash", "nonce", "nonce_supported", "email", "email_verified",
-                "is_private_email", "auth_time", "real_user_status",
+                "iss", "aud", "exp", "iat", "sub", "nonce", "at_hash", "email", "email_verified", "is_private_email",
+                "auth_time", "nonce_supported", "real_user_status",
             ])
         #expect(claims["iss"] == .string("https://appleid.apple.com") && claims["aud"] == .string("com.example.web"))
         #expect(
@@ -48,6 +49,30 @@ import Testing
         let explicit = IDTokenMaker(settings: settings, keys: keys).claims(
             for: grant(scopes: [.email]), user: alice, issuedAt: now, companion: .none)
         #expect(explicit["is_private_email"] == .bool(false))
+    }
+
+    @Test func refreshIDTokensLackAuthTimeUnlessSwitchedOn() throws {
+        let bob = try #require(Scenario.builtIn.user(id: "bob"))
+        let maker = IDTokenMaker(settings: ScenarioSettings(), keys: keys)
+        let refresh = maker.claims(
+            for: grant(scopes: [.email], nonce: nil), user: bob, issuedAt: now, companion: .accessToken("a2"),
+            occasion: .refresh)
+        #expect(refresh["auth_time"] == nil && refresh["at_hash"] != nil && refresh["nonce_supported"] == .bool(true))
+        var settings = ScenarioSettings()
+        settings.refreshIDTokenAuthTime = true
+        let withAuthTime = IDTokenMaker(settings: settings, keys: keys).claims(
+            for: grant(scopes: [.email], nonce: nil), user: bob, issuedAt: now, companion: .accessToken("a2"),
+            occasion: .refresh)
+        #expect(withAuthTime["auth_time"] == .int(now - 5))
+    }
+
+    @Test func relayUserWithoutPrivateEmailClaim() throws {
+        var bob = try #require(Scenario.builtIn.user(id: "bob"))
+        bob.sendsPrivateEmailClaim = false
+        let claims = IDTokenMaker(settings: ScenarioSettings(), keys: keys).claims(
+            for: grant(scopes: [.email]), user: bob, issuedAt: now, companion: .none)
+        #expect(claims["email"] == .string("k7x2m9q4ab@privaterelay.appleid.com"))
+        #expect(claims["email_verified"] == .bool(true) && claims["is_private_email"] == nil)
     }
 
     @Test func stringBooleanStyle() throws {

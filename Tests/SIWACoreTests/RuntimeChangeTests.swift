@@ -144,27 +144,8 @@ final class EventRecorder: Sendable {
 }
 
 @Suite struct TimeTextTests {
-    @Test func rfc3339RoundTripsAndRejectsGarbage() {
-        #expect(TimeText.parseRFC3339("2030-01-01T00:00:00Z") == 1_893_456_000_000)
-        #expect(TimeText.parseRFC3339("2030-01-01T01:00:00.5+01:00") == 1_893_456_000_500)
+    @Test func rfc3339FormatsMillisecondsInUTC() {
         #expect(TimeText.rfc3339(milliseconds: 1_893_456_000_500) == "2030-01-01T00:00:00.500Z")
         #expect(TimeText.rfc3339(milliseconds: 0) == "1970-01-01T00:00:00.000Z")
-        for bad in [
-            "", "2030-01-01", "2030-13-01T00:00:00Z", "2030-01-01T00:00:00", "2030-01-01T00:00:00.Z",
-            "x030-01-01T00:00:00Z",
-        ] {
-            #expect(TimeText.parseRFC3339(bad) == nil, "\(bad)")
-        }
-        #expect(TimeText.parseRFC3339("2030-01-01T00:00:00.123456789Z") == 1_893_456_000_123)
-    }
-
-    @Test func durationsParseWithUnitsAndNeverOverflow() {
-        #expect(TimeText.parseDuration("6m") == 360_000)
-        #expect(TimeText.parseDuration("90") == 90_000)
-        #expect(TimeText.parseDuration("-1d") == -86_400_000)
-        #expect(TimeText.parseDuration("500ms") == 500)
-        #expect(TimeText.parseDuration("999999999999d") == nil)
-        #expect(TimeText.parseDuration("1y") == nil)
-        #expect(TimeText.parseDuration("1234567890123s") == nil)
     }
 }

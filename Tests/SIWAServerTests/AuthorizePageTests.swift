@@ -13,6 +13,9 @@ import Testing
                 try h.send(RequestBuilder.authorize(responseType: "code id_token", scope: nil, responseMode: "query")),
                 "invalid_request", "Invalid response mode")
             expectAppleError(
+                try h.send(RequestBuilder.authorize(responseType: "code", scope: "name email", responseMode: "query")),
+                "invalid_request", "response_mode must be form_post when name or email scope is requested.")
+            expectAppleError(
                 try h.send(RequestBuilder.authorize(responseType: "id_token")), "invalid_request",
                 "Invalid response type")
             expectAppleError(try h.send(RequestBuilder.authorize(scope: "profile")), "invalid_scope")

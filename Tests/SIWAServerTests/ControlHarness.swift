@@ -16,17 +16,21 @@ struct ControlHarness {
 
     var provider: AppleIdentityProvider { server.control.provider }
 
+    /// - Parameter options: control options (e.g. a `BackgroundScheduler` on a manual clock for
+    ///   notification tests); `adminToken` overrides theirs.
     static func run(
         _ transport: Transport, scenario: Scenario = .builtIn, adminToken: String? = nil,
-        _ body: (ControlHarness) throws -> Void
+        options: MockServer.ControlOptions = MockServer.ControlOptions(), _ body: (ControlHarness) throws -> Void
     ) throws {
+        var options = options
+        if let adminToken { options.adminToken = adminToken }
         let clock = TestFixtures.clock()
         let log = LogRecorder()
         let server = try MockServer(
             configuration: AppleEndpoints.Configuration(
                 publicURL: "http://127.0.0.1:8080", scenario: scenario, clock: clock, random: TestFixtures.random(),
                 log: { log.record($0) }),
-            options: MockServer.ControlOptions(adminToken: adminToken))
+            options: options)
         let secrets = try ClientSecretMaker()
         try transport.withClient(server) { client in
             try body(ControlHarness(server: server, clock: clock, log: log, client: client, secrets: secrets))
@@ -37,7 +41,8 @@ struct ControlHarness {
     func send(_ request: HTTPRequest) throws -> TestResponse { try client.send(request) }
 
     /// A control call with a JSON body (or none).
-    func call(_ method: String, _ target: String, _ body: JSONValue? = nil, token: String? = nil) throws -> TestResponse
+    func call(_ method: HTTPMethod, _ target: String, _ body: JSONValue? = nil, token: String? = nil) throws
+        -> TestResponse
     {
         var headers = HTTPHeaders([("Host", "127.0.0.1")])
         if body != nil { headers.add("Content-Type", "application/json") }

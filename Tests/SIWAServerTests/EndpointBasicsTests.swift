@@ -46,7 +46,9 @@ import Testing
             let json = try h.send(
                 RequestBuilder.post(
                     "/auth/token", body: #"{"grant_type":"authorization_code"}"#, contentType: "application/json"))
-            expectAppleError(json, "unsupported_grant_type")
+            // Apple reads no body credentials from JSON: invalid_client (docs/fidelity.md, "Request shape").
+            expectAppleError(json, "invalid_client")
+            #expect(json.text == #"{"error":"invalid_client"}"#)
             let secret = try h.secret()
             let base: [(String, String)] = [("client_id", TestKeys.webClientID), ("client_secret", secret)]
             expectAppleError(try h.send(RequestBuilder.form("/auth/token", base)), "unsupported_grant_type")
@@ -61,13 +63,18 @@ import Testing
                     RequestBuilder.form(
                         "/auth/token", base + [("grant_type", "authorization_code"), ("code", "x"), ("code", "y")])),
                 "invalid_request")
-            let badSecret = try h.send(
-                RequestBuilder.form(
-                    "/auth/token",
-                    [
-                        ("grant_type", "authorization_code"), ("code", "x"), ("client_id", TestKeys.webClientID),
-                        ("client_secret", "nope"),
-                    ]))
+            func badSecret(code: String) throws -> TestResponse {
+                try h.send(
+                    RequestBuilder.form(
+                        "/auth/token",
+                        [
+                            ("grant_type", "authorization_code"), ("code", code), ("client_id", TestKeys.webClientID),
+                            ("client_secret", "nope"), ("redirect_uri", TestKeys.redirectURI),
+                        ]))
+            }
+            // The grant is looked up first: a bogus code is invalid_grant whatever the secret.
+            expectAppleError(try badSecret(code: "x"), "invalid_grant", "The code has expired or has been revoked.")
+            let badSecret = try badSecret(code: try #require(try h.authorize()[field: "code"]))
             expectAppleError(badSecret, "invalid_client")
             #expect(badSecret.json?.keys == ["error"], "invalid_client carries no description")
             let charset = try h.send(
@@ -102,21 +109,27 @@ import Testing
         try EndpointHarness.run(transport) { h in
             #expect(try h.revoke("never-issued").status == 200)
             expectAppleError(try h.revoke("x", hint: "id_token"), "invalid_request")
-            expectAppleError(
-                try h.send(RequestBuilder.form("/auth/revoke", [("client_id", TestKeys.webClientID), ("token", "x")])),
-                "invalid_request")
-            expectAppleError(
+            // No client_secret in the body: invalid_client with no description (docs/fidelity.md).
+            let noSecret = try h.send(
+                RequestBuilder.form("/auth/revoke", [("client_id", TestKeys.webClientID), ("token", "x")]))
+            expectAppleError(noSecret, "invalid_client")
+            #expect(noSecret.text == #"{"error":"invalid_client"}"#)
+            func badSecret(_ token: String) throws -> TestResponse {
                 try h.send(
                     RequestBuilder.form(
-                        "/auth/revoke", [("client_id", TestKeys.webClientID), ("client_secret", "bad"), ("token", "x")])
-                ),
-                "invalid_client")
+                        "/auth/revoke",
+                        [("client_id", TestKeys.webClientID), ("client_secret", "bad"), ("token", token)]))
+            }
+            // An unknown token is 200 before the client is checked (Apple's live answer to a fake client).
+            let unknown = try badSecret("x")
+            #expect(unknown.status == 200 && unknown.body.isEmpty)
             expectAppleError(
                 try h.send(
                     RequestBuilder.post("/auth/revoke", body: #"{"token":"x"}"#, contentType: "application/json")),
-                "invalid_request")
+                "invalid_client")
             let code = try #require(try h.authorize()[field: "code"])
             let access = try #require(try h.redeem(code).json?["access_token"]?.stringValue)
+            expectAppleError(try badSecret(access), "invalid_client")
             expectAppleError(try h.revoke(access, hint: "refresh_token"), "invalid_request")
             expectAppleError(try h.revoke(access, clientID: TestKeys.nativeClientID), "invalid_request")
         }

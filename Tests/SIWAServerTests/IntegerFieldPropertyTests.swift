@@ -16,7 +16,7 @@ import Testing
     ]
 
     /// Control fields that take integers, each as (method, path, field).
-    static let controlFields: [(String, String, String)] = [
+    static let controlFields: [(HTTPMethod, String, String)] = [
         ("POST", "/mock/clock", "advance"),
         ("PATCH", "/mock/notifications/settings", "max_attempts"),
         ("PATCH", "/mock/notifications/settings", "retry_delay_ms"),

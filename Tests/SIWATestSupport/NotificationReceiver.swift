@@ -2,23 +2,28 @@ import HTTPServer
 import JSON
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// A tiny HTTP endpoint that records server-to-server notification bodies. The first `failures`
-/// requests are answered with `failureStatus`, later ones with 200 (to exercise retries).
+/// requests are answered with `failureStatus`, later ones with 200 (to exercise retries). `delivery`
+/// and `replyBody` make a misbehaving receiver: one that hangs (`.delayed`), drips its reply
+/// (`.slowBody`) or answers with a huge body.
 public final class NotificationReceiver: HTTPResponder, @unchecked Sendable {
     // @unchecked: `server` is set once in init and only shut down in `stop()`; HTTPServer is thread-safe.
     private let received = Mutex<[[UInt8]]>([])
     private let remainingFailures: Mutex<Int>
     private let failureStatus: Int
+    private let delivery: HTTPResponse.Delivery
+    private let replyBody: [UInt8]
     private var server: HTTPServer?
     public private(set) var port = 0
 
-    public init(failures: Int = 0, failureStatus: Int = 503) throws {
+    public init(
+        failures: Int = 0, failureStatus: Int = 503, delivery: HTTPResponse.Delivery = .normal,
+        replyBody: [UInt8] = []
+    ) throws {
         remainingFailures = Mutex(failures)
         self.failureStatus = failureStatus
+        self.delivery = delivery
+        self.replyBody = replyBody
         var configuration = HTTPServerConfiguration()
         configuration.port = 0
         configuration.eventLoops = 1
@@ -39,7 +44,8 @@ public final class NotificationReceiver: HTTPResponder, @unchecked Sendable {
             return true
         }
         received.withLock { $0.append(request.body) }
-        return HTTPResponse(status: fail ? failureStatus : 200)
+        return HTTPResponse(
+            status: fail ? HTTPStatus(code: failureStatus) : .ok, body: replyBody, delivery: delivery)
     }
 
     /// Every body received, failed attempts included.
@@ -48,15 +54,5 @@ public final class NotificationReceiver: HTTPResponder, @unchecked Sendable {
     /// The `payload` JWS strings received.
     public var payloads: [String] {
         bodies.compactMap { (try? JSONValue.parse($0))?["payload"]?.stringValue }
-    }
-
-    /// Polls until `count` bodies arrived or `seconds` passed; returns whether they did.
-    public func waitFor(count: Int, seconds: Int = 10) -> Bool {
-        for _ in 0..<(seconds * 100) {
-            if bodies.count >= count { return true }
-            var request = timespec(tv_sec: 0, tv_nsec: 10_000_000)
-            nanosleep(&request, nil)
-        }
-        return bodies.count >= count
     }
 }

@@ -38,7 +38,7 @@ public struct InProcessClient: TestClient {
 
     public func send(_ request: HTTPRequest) throws -> TestResponse {
         let response = responder.respond(to: request)
-        return TestResponse(status: response.status, headers: response.headers, body: response.body)
+        return TestResponse(status: response.status.code, headers: response.headers, body: response.body)
     }
 }
 

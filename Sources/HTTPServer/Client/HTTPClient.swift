@@ -1,22 +1,40 @@
 /// A small blocking HTTP/1.1 client (no TLS) for health checks, tests and outgoing webhooks.
 public enum HTTPClient {
     /// Sends one request on a fresh connection and closes it.
+    /// - Parameters:
+    ///   - timeoutMilliseconds: the whole exchange, from connecting to the last body byte.
+    ///   - maximumBodyBytes: the most response body bytes read (the response then says `isTruncated`).
+    ///   - allowList: addresses the connection may go to; others fail with `.destinationNotAllowed`.
     public static func send(
-        _ request: HTTPClientRequest, host: String, port: Int, timeoutMilliseconds: Int = 10_000
+        _ request: HTTPClientRequest, host: String, port: Int, timeoutMilliseconds: Int = 10_000,
+        maximumBodyBytes: Int? = nil, allowList: DestinationAllowList? = nil
     ) throws(HTTPClientError) -> HTTPClientResponse {
-        let connection = try HTTPClientConnection(host: host, port: port, timeoutMilliseconds: timeoutMilliseconds)
+        let connection = try HTTPClientConnection(
+            host: host, port: port, timeoutMilliseconds: timeoutMilliseconds,
+            deadlineMilliseconds: timeoutMilliseconds, allowList: allowList)
+        connection.maximumBodyBytes = maximumBodyBytes
         return try connection.send(request, keepAlive: false)
     }
 
     /// Sends one request to `http://host[:port][/path[?query]]`. The URL's path and query are the target
-    /// when `request.target` is empty; otherwise `request.target` wins.
+    /// when `request.target` is empty; otherwise `request.target` wins. Parameters as above.
     public static func send(
-        _ request: HTTPClientRequest, to url: String, timeoutMilliseconds: Int = 10_000
+        _ request: HTTPClientRequest, to url: String, timeoutMilliseconds: Int = 10_000,
+        maximumBodyBytes: Int? = nil, allowList: DestinationAllowList? = nil
     ) throws(HTTPClientError) -> HTTPClientResponse {
         let parsed = try parse(url: url)
         var request = request
         if request.target.isEmpty { request.target = parsed.target }
-        return try send(request, host: parsed.host, port: parsed.port, timeoutMilliseconds: timeoutMilliseconds)
+        return try send(
+            request, host: parsed.host, port: parsed.port, timeoutMilliseconds: timeoutMilliseconds,
+            maximumBodyBytes: maximumBodyBytes, allowList: allowList)
+    }
+
+    /// `host:port` of an `http://` URL (lowercased), e.g. to group requests by destination; nil when
+    /// the URL is not one `send` accepts.
+    public static func destination(of url: String) -> String? {
+        guard let parsed = try? parse(url: url) else { return nil }
+        return "\(parsed.host.lowercased()):\(parsed.port)"
     }
 
     /// Splits an `http://` URL into host, port (default 80) and target (default `/`).

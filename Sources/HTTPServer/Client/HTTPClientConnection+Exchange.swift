@@ -22,15 +22,20 @@ extension HTTPClientConnection {
         {
             return response
         }
+        let limit = maximumBodyBytes ?? .max
         if let encoding = response.headers["Transfer-Encoding"], encoding.lowercased().contains("chunked") {
-            response.body = try readChunkedBody()
+            (response.body, response.isTruncated) = try readChunkedBody(limit: limit)
         } else if let lengthText = response.headers["Content-Length"] {
             guard lengthText.utf8.count <= 15, let length = Int(lengthText), length >= 0 else {
                 throw HTTPClientError(kind: .malformedResponse, message: "bad Content-Length '\(lengthText)'")
             }
-            response.body = try readExactly(length)
+            response.body = try readExactly(min(length, limit))
+            response.isTruncated = length > limit
         } else {
-            response.body = try readToEnd()
+            while inbound.count <= limit, try fill() {}
+            response.isTruncated = inbound.count > limit
+            response.body = Array(inbound.prefix(limit))
+            inbound.removeAll()
         }
         return response
     }
@@ -82,8 +87,9 @@ extension HTTPClientConnection {
         }
     }
 
-    /// RFC 9112 §7.1 chunked transfer coding (trailers are read and dropped).
-    func readChunkedBody() throws(HTTPClientError) -> [UInt8] {
+    /// RFC 9112 §7.1 chunked transfer coding (trailers are read and dropped); stops reading once the
+    /// body passes `limit` bytes and returns it cut there, with `truncated` true.
+    func readChunkedBody(limit: Int) throws(HTTPClientError) -> (body: [UInt8], truncated: Bool) {
         var body: [UInt8] = []
         while true {
             let line = try readLine()
@@ -93,7 +99,11 @@ extension HTTPClientConnection {
             }
             if size == 0 {
                 while try !readLine().isEmpty {}
-                return body
+                return (body, false)
+            }
+            if size > limit - body.count {
+                body.append(contentsOf: try readExactly(limit - body.count))
+                return (body, true)
             }
             body.append(contentsOf: try readExactly(size))
             _ = try readLine()

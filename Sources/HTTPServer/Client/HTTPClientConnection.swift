@@ -1,7 +1,8 @@
 import CSys
 import Glibc
 
-/// One blocking HTTP/1.1 client connection with a deadline per operation.
+/// One blocking HTTP/1.1 client connection with a timeout per operation and, optionally, an overall
+/// deadline and a cap on response body bytes (for requests to servers it does not trust).
 ///
 /// Besides `send(_:)` it exposes raw reads and writes, so tests can pipeline, dribble half a request,
 /// or observe how the server ends a connection (EOF, RST, short body).
@@ -10,15 +11,34 @@ public final class HTTPClientConnection {
     let hostHeader: String
     /// Per-operation timeout.
     public var timeoutMilliseconds: Int
+    /// `CLOCK_MONOTONIC` nanoseconds after which every operation fails with `.timeout`, however much
+    /// progress the peer makes (a server dripping one byte a second cannot keep the exchange alive).
+    let deadline: Int64?
+    let deadlineMilliseconds: Int
+    /// Response bodies longer than this are cut here (`HTTPClientResponse.isTruncated`); nil: no cap.
+    public var maximumBodyBytes: Int?
     /// Bytes received and not yet consumed by a parsed response.
     var inbound: [UInt8] = []
     var sawEOF = false
 
     /// Connects to `host:port` (IPv4/IPv6 literal or name).
-    public init(host: String, port: Int, timeoutMilliseconds: Int = 10_000) throws(HTTPClientError) {
+    /// - Parameters:
+    ///   - deadlineMilliseconds: with a value, the whole life of the connection (connect, write, read)
+    ///     ends with `.timeout` that long from now. Name resolution is not covered.
+    ///   - allowList: refuses (`.destinationNotAllowed`, before connecting) an address it does not permit.
+    public init(
+        host: String, port: Int, timeoutMilliseconds: Int = 10_000, deadlineMilliseconds: Int? = nil,
+        allowList: DestinationAllowList? = nil
+    ) throws(HTTPClientError) {
         guard let address = SocketAddress.resolve(host: host, port: port) else {
             throw HTTPClientError(kind: .invalidURL, message: "cannot resolve host '\(host)'")
         }
+        if let allowList, !allowList.permits(host: host, address: address) {
+            throw HTTPClientError(
+                kind: .destinationNotAllowed, message: "\(address.text) is not an allowed destination")
+        }
+        self.deadline = deadlineMilliseconds.map { MonotonicClock.now() + MonotonicClock.nanoseconds(milliseconds: $0) }
+        self.deadlineMilliseconds = deadlineMilliseconds ?? 0
         let fd = socket(address.family, csys_SOCK_STREAM | csys_SOCK_NONBLOCK | csys_SOCK_CLOEXEC, 0)
         guard fd >= 0 else { throw HTTPClientError.from(SocketError(errno: errno, function: "socket")) }
         self.fd = fd
@@ -110,13 +130,23 @@ public final class HTTPClientConnection {
         return inbound
     }
 
-    /// Waits up to the timeout for `events` on the socket.
+    /// Waits up to the timeout (and never past the deadline) for `events` on the socket.
     func wait(for events: Int16) throws(HTTPClientError) {
         var descriptor = pollfd(fd: fd, events: events, revents: 0)
         while true {
-            let result = poll(&descriptor, 1, Int32(clamping: timeoutMilliseconds))
+            var wait = timeoutMilliseconds
+            if let deadline {
+                let left = (deadline - MonotonicClock.now() + 999_999) / 1_000_000
+                guard left > 0 else {
+                    throw HTTPClientError(
+                        kind: .timeout, message: "exchange not complete within \(deadlineMilliseconds) ms")
+                }
+                wait = min(wait, Int(left))
+            }
+            let result = poll(&descriptor, 1, Int32(clamping: wait))
             if result > 0 { return }
             if result == 0 {
+                if let deadline, MonotonicClock.now() >= deadline { continue }
                 throw HTTPClientError(kind: .timeout, message: "no response within \(timeoutMilliseconds) ms")
             }
             if errno != EINTR { throw HTTPClientError.from(SocketError(errno: errno, function: "poll")) }

@@ -5,6 +5,8 @@ public struct HTTPClientError: Error, Sendable, Equatable, CustomStringConvertib
         case invalidURL
         /// `connect` failed (refused, unreachable).
         case connectFailed
+        /// The address is not on the caller's `DestinationAllowList`; nothing was sent.
+        case destinationNotAllowed
         /// No progress within the timeout.
         case timeout
         /// The server closed the connection before a complete response.

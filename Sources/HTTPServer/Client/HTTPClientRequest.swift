@@ -40,6 +40,9 @@ public struct HTTPClientResponse: Sendable {
     public var status: Int
     public var headers: HTTPHeaders
     public var body: [UInt8]
+    /// True when the body was cut at the connection's `maximumBodyBytes` (the rest was never read; the
+    /// connection cannot carry another exchange).
+    public var isTruncated = false
 
     public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
         self.status = status

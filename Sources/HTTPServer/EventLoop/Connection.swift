@@ -28,9 +28,9 @@ final class Connection {
 
     /// The request being answered, for the exchange record.
     struct Exchange {
-        var method: String
+        var method: HTTPMethod
         var target: String
-        var status: Int
+        var status: HTTPStatus
         var started: Int64
         var logFields: [String: String] = [:]
     }

@@ -63,7 +63,7 @@ extension EventLoop {
 
     static let overCapacityResponse: [UInt8] = {
         var bytes: [UInt8] = []
-        HTTPResponse.plainText(status: 503, "server at connection limit")
+        HTTPResponse.plainText(status: .serviceUnavailable, "server at connection limit")
             .serialize(into: &bytes, includeBody: true, close: true)
         return bytes
     }()

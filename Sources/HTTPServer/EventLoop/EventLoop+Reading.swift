@@ -63,7 +63,7 @@ extension EventLoop {
             case .request(let request):
                 respond(connection, to: request)
             case .reject(let status, let reason):
-                reject(connection, status: status, reason: reason)
+                reject(connection, status: HTTPStatus(code: status), reason: reason)
             }
         }
     }

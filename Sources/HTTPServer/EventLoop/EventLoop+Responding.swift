@@ -4,7 +4,7 @@ import Glibc
 extension EventLoop {
     /// Calls the responder and starts delivering its answer the way `Delivery` says.
     func respond(_ connection: Connection, to request: HTTPRequest) {
-        let started = context.onExchange == nil ? now : MonotonicClock.now()
+        let started = context.onExchanges == nil ? now : MonotonicClock.now()
         let response = context.responder.respond(to: request)
         let includeBody = request.method != "HEAD"
         if !request.keepAlive || response.asksToClose { connection.closeAfterWrite = true }
@@ -60,7 +60,7 @@ extension EventLoop {
     }
 
     /// A malformed request: a small plain-text answer with the precise status, then close.
-    func reject(_ connection: Connection, status: Int, reason: String) {
+    func reject(_ connection: Connection, status: HTTPStatus, reason: String) {
         connection.exchange = Connection.Exchange(method: "-", target: "-", status: status, started: now)
         connection.closeAfterWrite = true
         guard
@@ -108,16 +108,23 @@ extension EventLoop {
         }
     }
 
-    /// Reports the finished exchange to `onExchange`.
+    /// Notes the finished exchange; `reportExchanges()` hands the batch to `onExchanges`.
     func finishExchange(_ connection: Connection) {
         guard let exchange = connection.exchange else { return }
         connection.exchange = nil
-        guard let onExchange = context.onExchange else { return }
+        guard context.onExchanges != nil else { return }
         let elapsed = (MonotonicClock.now() - exchange.started) / 1000
-        onExchange(
+        finishedExchanges.append(
             HTTPExchangeRecord(
                 method: exchange.method, target: exchange.target, status: exchange.status,
                 durationMicroseconds: Int(max(0, elapsed)), remoteAddress: connection.remoteAddress,
                 secure: connection.tls != nil, logFields: exchange.logFields))
+    }
+
+    /// Hands the exchanges finished since the last call to `onExchanges`, as one batch.
+    func reportExchanges() {
+        guard !finishedExchanges.isEmpty, let onExchanges = context.onExchanges else { return }
+        onExchanges(finishedExchanges)
+        finishedExchanges.removeAll(keepingCapacity: true)
     }
 }

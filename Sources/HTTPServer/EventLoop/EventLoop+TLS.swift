@@ -67,7 +67,7 @@ extension EventLoop {
 
     static let plainHTTPOnTLSResponse: [UInt8] = {
         var bytes: [UInt8] = []
-        HTTPResponse.plainText(status: 400, "This port speaks HTTPS; use https:// or the plain HTTP port.")
+        HTTPResponse.plainText(status: .badRequest, "This port speaks HTTPS; use https:// or the plain HTTP port.")
             .serialize(into: &bytes, includeBody: true, close: true)
         return bytes
     }()

@@ -23,6 +23,8 @@ final class EventLoop {
     var connectionCount = 0
     var nextSerial: UInt64 = 1
     var timers = TimerHeap()
+    /// Exchanges finished during the current pass over ready events (reported once per pass).
+    var finishedExchanges: [HTTPExchangeRecord] = []
     /// Time at the start of the current iteration.
     var now: Int64 = 0
     /// Set when accept hit EMFILE/ENFILE: the listener is out of epoll until then.
@@ -88,8 +90,10 @@ final class EventLoop {
             }
             fireTimers()
             resumeListenerIfDue()
+            reportExchanges()
         }
         closeAll()
+        reportExchanges()
     }
 
     /// epoll_wait's timeout: until the next timer, listener resume or shutdown deadline.

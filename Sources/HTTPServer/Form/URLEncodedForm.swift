@@ -37,7 +37,14 @@ public enum URLEncodedForm {
 
     /// Decodes one name or value: `+` → space, `%XX` → byte, then strict UTF-8.
     /// - Parameter offset: where the component starts in the input, for error messages.
-    static func decodeComponent(_ component: ArraySlice<UInt8>, offset: Int) throws(DecodingError) -> String {
+    package static func decodeComponent(_ component: ArraySlice<UInt8>, offset: Int) throws(DecodingError) -> String {
+        // Most components (codes, tokens, client secrets) have nothing to unescape.
+        if !component.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "%") }) {
+            guard let text = String(validating: component, as: UTF8.self) else {
+                throw DecodingError(message: "invalid UTF-8 in form component starting at byte \(offset)")
+            }
+            return text
+        }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(component.count)
         var i = component.startIndex

@@ -162,7 +162,7 @@ public struct HTTPRequestParser: Sendable {
             start = headEnd
             scanned = headEnd
             let request = HTTPRequest(
-                method: head.method, target: head.target, headers: head.headers, body: [],
+                method: HTTPMethod(head.method), target: head.target, headers: head.headers, body: [],
                 remoteAddress: remoteAddress, version: head.version, keepAlive: head.keepAlive)
             if head.contentLength == 0 {
                 return .request(request)

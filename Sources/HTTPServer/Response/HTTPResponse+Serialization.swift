@@ -17,12 +17,12 @@ extension HTTPResponse {
         -> SerializedLayout
     {
         let before = out.count
-        let noContent = HTTPStatus.forbidsBody(status)
+        let noContent = status.forbidsBody
         out.reserveCapacity(out.count + 128 + headers.fields.count * 40 + (includeBody ? body.count : 0))
         out.append(contentsOf: "HTTP/1.1 ".utf8)
-        Self.appendDecimal(status, to: &out)
+        Self.appendDecimal(status.code, to: &out)
         out.append(ASCII.space)
-        out.append(contentsOf: HTTPStatus.reasonPhrase(status).utf8)
+        out.append(contentsOf: status.reasonPhrase.utf8)
         out.append(ASCII.cr)
         out.append(ASCII.lf)
         for field in headers.fields where !Self.isFramingField(field.name) {
@@ -111,7 +111,7 @@ extension HTTPResponse {
 
 extension HTTPResponse {
     /// A small plain-text response for protocol errors (rejects, 503 over capacity, 500).
-    static func plainText(status: Int, _ message: String) -> HTTPResponse {
+    static func plainText(status: HTTPStatus, _ message: String) -> HTTPResponse {
         HTTPResponse(
             status: status, headers: HTTPHeaders([("Content-Type", "text/plain; charset=utf-8")]),
             body: Array((message + "\n").utf8))

@@ -1,8 +1,8 @@
 /// One completed exchange, for request logs (called after the response is written).
 public struct HTTPExchangeRecord: Sendable {
-    public var method: String
+    public var method: HTTPMethod
     public var target: String
-    public var status: Int
+    public var status: HTTPStatus
     /// From the complete request to the last response byte handed to the kernel (includes injected delays).
     public var durationMicroseconds: Int
     public var remoteAddress: String
@@ -12,7 +12,7 @@ public struct HTTPExchangeRecord: Sendable {
     public var logFields: [String: String] = [:]
 
     public init(
-        method: String, target: String, status: Int, durationMicroseconds: Int, remoteAddress: String,
+        method: HTTPMethod, target: String, status: HTTPStatus, durationMicroseconds: Int, remoteAddress: String,
         secure: Bool = false, logFields: [String: String] = [:]
     ) {
         self.secure = secure

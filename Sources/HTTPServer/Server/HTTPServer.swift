@@ -20,13 +20,32 @@ public final class HTTPServer: @unchecked Sendable {
     let context: ServerContext
     let state = Mutex(RunState())
 
+    /// - Parameters:
+    ///   - onExchanges: called on a loop thread with the exchanges that loop finished during one pass
+    ///     over its ready events (one call per batch, so a request log can write them with one syscall).
+    ///     Nil skips the per-exchange bookkeeping entirely.
     public init(
+        configuration: HTTPServerConfiguration, responder: any HTTPResponder,
+        onExchanges: (@Sendable ([HTTPExchangeRecord]) -> Void)?,
+        onDiagnostic: (@Sendable (HTTPServerDiagnostic) -> Void)? = nil
+    ) {
+        context = ServerContext(
+            configuration: configuration, responder: responder, onExchanges: onExchanges, onDiagnostic: onDiagnostic)
+    }
+
+    /// A server that reports each finished exchange on its own.
+    public convenience init(
         configuration: HTTPServerConfiguration, responder: any HTTPResponder,
         onExchange: (@Sendable (HTTPExchangeRecord) -> Void)? = nil,
         onDiagnostic: (@Sendable (HTTPServerDiagnostic) -> Void)? = nil
     ) {
-        context = ServerContext(
-            configuration: configuration, responder: responder, onExchange: onExchange, onDiagnostic: onDiagnostic)
+        var batch: (@Sendable ([HTTPExchangeRecord]) -> Void)? = nil
+        if let onExchange {
+            batch = { records in
+                for record in records { onExchange(record) }
+            }
+        }
+        self.init(configuration: configuration, responder: responder, onExchanges: batch, onDiagnostic: onDiagnostic)
     }
 
     deinit { shutdown() }

@@ -4,7 +4,7 @@ import Synchronization
 final class ServerContext: Sendable {
     let configuration: HTTPServerConfiguration
     let responder: any HTTPResponder
-    let onExchange: (@Sendable (HTTPExchangeRecord) -> Void)?
+    let onExchanges: (@Sendable ([HTTPExchangeRecord]) -> Void)?
     let onDiagnostic: (@Sendable (HTTPServerDiagnostic) -> Void)?
     /// Open connections across all loops, for `maxConnections`.
     let connectionCount = Atomic<Int>(0)
@@ -13,13 +13,13 @@ final class ServerContext: Sendable {
 
     init(
         configuration: HTTPServerConfiguration, responder: any HTTPResponder,
-        onExchange: (@Sendable (HTTPExchangeRecord) -> Void)?,
+        onExchanges: (@Sendable ([HTTPExchangeRecord]) -> Void)?,
         onDiagnostic: (@Sendable (HTTPServerDiagnostic) -> Void)? = nil
     ) {
         self.onDiagnostic = onDiagnostic
         self.configuration = configuration
         self.responder = responder
-        self.onExchange = onExchange
+        self.onExchanges = onExchanges
     }
 
     var parserLimits: HTTPRequestParser.Limits {

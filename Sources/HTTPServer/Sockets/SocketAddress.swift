@@ -48,6 +48,22 @@ struct SocketAddress: Sendable {
         }
     }
 
+    /// The address without the port: 4 bytes (IPv4) or 16 (IPv6), in network order.
+    var addressBytes: [UInt8] {
+        withUnsafeBytes(of: storage) { raw in
+            switch family {
+            case AF_INET:
+                var addr = raw.load(as: sockaddr_in.self).sin_addr
+                return withUnsafeBytes(of: &addr) { Array($0) }
+            case AF_INET6:
+                var addr = raw.load(as: sockaddr_in6.self).sin6_addr
+                return withUnsafeBytes(of: &addr) { Array($0) }
+            default:
+                return []
+            }
+        }
+    }
+
     /// `127.0.0.1:53211` or `[::1]:53211`.
     var text: String {
         var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)

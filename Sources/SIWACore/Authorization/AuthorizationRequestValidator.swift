@@ -8,8 +8,10 @@
 /// - Unknown client_id, or a native App ID used on the web → `invalid_client` (TN3107: "no primary app
 ///   or Services ID exists for that client_id").
 /// - Missing or unregistered redirect_uri → `invalid_request` "Invalid web redirect url." ([obs]).
-/// - Rule 1 (name/email scope without `form_post`) → `invalid_request` "Invalid response mode", the
-///   same string as rule 2, since Apple's wording for rule 1 is not documented.
+/// - Rule 2 (`code id_token` with `query`) is checked before rule 1 and answers "Invalid response
+///   mode" (forum 660531); rule 1 (name/email scope without `form_post`) answers "response_mode must be
+///   form_post when name or email scope is requested." (oauth-io/oauth-js#104, nov/apple_id#6,
+///   getfider/fider#1357). Both are `invalid_request`; docs/fidelity.md has the evidence.
 /// - Parameters this validator does not know (e.g. `login_hint`, `cancel`) are ignored here.
 public struct AuthorizationRequestValidator: Sendable {
     public let scenario: Scenario
@@ -61,7 +63,7 @@ public struct AuthorizationRequestValidator: Sendable {
         if responseType.includesIDToken && responseMode == .query { return .failure(.invalidResponseMode) }
         // Rule 1: user data (name, email) is only ever posted.
         if scopes.contains(where: \.requiresFormPost) && responseMode != .formPost {
-            return .failure(.invalidResponseMode)
+            return .failure(.responseModeMustBeFormPost)
         }
         return .success(
             AuthorizationRequest(

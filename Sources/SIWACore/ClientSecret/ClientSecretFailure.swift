@@ -15,7 +15,7 @@ public enum ClientSecretFailure: Error, Sendable, Equatable, CustomStringConvert
     /// `iss` is not the Team ID of the client.
     case wrongIssuer(String)
     /// `sub` is not exactly the form's client_id.
-    case wrongSubject(String)
+    case wrongSubject(String, clientID: String)
     /// `aud` is not `https://appleid.apple.com`.
     case wrongAudience
     /// `exp` is not after the server's now.
@@ -39,7 +39,7 @@ public enum ClientSecretFailure: Error, Sendable, Equatable, CustomStringConvert
         case .missingClaim(let claim): "client_secret claim '\(claim)' is missing or has the wrong type"
         case .unknownClient(let id): "unknown client_id '\(id)'"
         case .wrongIssuer(let iss): "client_secret iss '\(iss)' is not the client's team"
-        case .wrongSubject(let sub): "client_secret sub '\(sub)' does not equal client_id"
+        case .wrongSubject(let sub, let clientID): "client_secret sub '\(sub)' ≠ client_id '\(clientID)'"
         case .wrongAudience: "client_secret aud is not https://appleid.apple.com"
         case .expired: "client_secret has expired"
         case .expiresTooFarAhead: "client_secret exp is more than 15777000 s ahead"

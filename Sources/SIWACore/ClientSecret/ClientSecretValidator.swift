@@ -1,7 +1,7 @@
 import JOSE
 import JSON
 
-/// Checks a `client_secret` JWT the way Apple does (apple-api.md §3, TN3107).
+/// Checks a `client_secret` JWT the way Apple does (docs/fidelity.md; TN3107).
 ///
 /// Header `alg` ES256 and `kid`; claims `iss` = the client's Team ID, `sub` = client_id (exact),
 /// `aud` = `https://appleid.apple.com` (a string, or an array containing it, as RFC 7519 §4.1.3
@@ -68,7 +68,7 @@ public struct ClientSecretValidator: Sendable {
     public func verifiesSignatures(forTeam teamID: String) -> Bool { !(teamKeys[teamID]?.isEmpty ?? true) }
 
     private func checkClaims(_ claims: ClientSecretClaims, clientID: String, now: Int64) throws(ClientSecretFailure) {
-        guard claims.subject == clientID else { throw .wrongSubject(claims.subject) }
+        guard claims.subject == clientID else { throw .wrongSubject(claims.subject, clientID: clientID) }
         guard let client = scenario.client(id: clientID) else { throw .unknownClient(clientID) }
         guard claims.issuer == client.teamID else { throw .wrongIssuer(claims.issuer) }
         guard claims.audienceMatches else { throw .wrongAudience }

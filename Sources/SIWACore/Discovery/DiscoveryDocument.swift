@@ -1,6 +1,7 @@
 import JSON
 
-/// `/.well-known/openid-configuration`: exactly Apple's fields, in Apple's order (apple-api.md §6),
+/// `/.well-known/openid-configuration`: exactly Apple's fields, in the order of Apple's live document as captured
+/// in client-library fixtures (docs/fidelity.md),
 /// with endpoint URLs under the mock's public URL and `issuer` from the scenario.
 public enum DiscoveryDocument {
     /// The document as a JSON value.

@@ -1,3 +1,5 @@
+import JOSE
+
 /// Makes identifiers in the shapes Apple uses (apple-api.md §0), so fixtures and logs look real.
 ///
 /// - sub / transfer_sub: `NNNNNN.<32 lowercase hex>.NNNN`
@@ -54,8 +56,11 @@ public struct IdentifierGenerator: Sendable {
         draw(10, from: Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8))
     }
 
-    /// A `jti`-style unique id (32 hex).
-    public func makeUniqueID() -> String { draw(32, from: Self.hexDigits) }
+    /// A notification `jti`: 16 random bytes as 22 base64url characters, the shape of a captured one
+    /// (docs/fidelity-notifications.md).
+    public func makeUniqueID() -> String {
+        Base64URL.encode((0..<16).map { _ in UInt8(truncatingIfNeeded: random.next(below: 256)) })
+    }
 
     private func draw(_ count: Int, from alphabet: [UInt8]) -> String {
         var bytes: [UInt8] = []

@@ -40,7 +40,7 @@ extension AppleError {
         AppleError(.unauthorizedClient, message)
     }
 
-    // Apple's observed description strings (apple-api.md §1, §2), copied exactly.
+    // Apple's observed description strings (evidence in docs/fidelity.md), copied exactly.
     public static let codeAlreadyUsed = invalidGrant("The code has already been used.")
     public static let codeExpiredOrRevoked = invalidGrant("The code has expired or has been revoked.")
     public static func clientIDMismatch(issuedTo clientID: String) -> AppleError {
@@ -49,10 +49,16 @@ extension AppleError {
     public static func redirectURIMismatch(issuedTo redirectURI: String) -> AppleError {
         invalidGrant("redirect_uri mismatch. The code was not issued to \(redirectURI).")
     }
+    /// `code id_token` with `response_mode=query` (forum 660531).
     public static let invalidResponseMode = invalidRequest("Invalid response mode")
+    /// `name` or `email` scope without `response_mode=form_post` (oauth-io/oauth-js#104, nov/apple_id#6,
+    /// getfider/fider#1357; docs/fidelity.md).
+    public static let responseModeMustBeFormPost = invalidRequest(
+        "response_mode must be form_post when name or email scope is requested.")
     public static let invalidResponseType = invalidRequest("Invalid response type")
     public static let invalidWebRedirectURL = invalidRequest("Invalid web redirect url.")
-    /// The refresh token is unknown, revoked, or belongs to an ended authorization ([3p] wording).
+    /// The refresh token is unknown, revoked, or belongs to an ended authorization (a-tokyo/apple-signin-auth
+    /// `__tests__/index.test.js` against the real endpoint; docs/fidelity.md).
     public static let invalidRefreshToken = invalidGrant("The token has expired or has been revoked.")
     /// A refresh or access token presented by a client it was not issued to ([3p] wording).
     public static func tokenClientMismatch(issuedTo clientID: String) -> AppleError {

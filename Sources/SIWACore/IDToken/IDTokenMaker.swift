@@ -1,14 +1,15 @@
 import JOSE
 import JSON
 
-/// Builds and signs Apple identity tokens (apple-api.md §7).
+/// Builds and signs Apple identity tokens (docs/fidelity.md, "id_token").
 ///
-/// Header `{"kid":…,"alg":"RS256"}` (no `typ`). Claims, in this order: `iss`, `aud`, `exp`, `iat`,
-/// `sub`, `at_hash` (token endpoint) or `c_hash` (hybrid authorize), `nonce` (only if sent),
-/// `nonce_supported` (always a real `true`), `email`, `email_verified`, `is_private_email` (only if the
-/// email scope was granted at first consent; `is_private_email` omitted when false unless the
-/// scenario says otherwise), `auth_time`, `real_user_status` (native first authorization only),
-/// `transfer_sub` (migrated users).
+/// Header `{"kid":…,"alg":"RS256"}` (no `typ`). Claims in the order of Apple's tokens captured 2020–2025:
+/// `iss`, `aud`, `exp`, `iat`, `sub`, `nonce` (only if sent), `at_hash` (token endpoint) or `c_hash`
+/// (hybrid authorize, native credential), `email`, `email_verified`, `is_private_email` (only if the email
+/// scope was granted at first consent; `is_private_email` omitted when false unless the scenario says
+/// otherwise, and for users with `is_private_email_claim: false`), `auth_time` (not on refresh id_tokens
+/// unless `refresh_id_token_auth_time`), `nonce_supported` (always a real `true`), then — not placed by
+/// any capture — `real_user_status` (native first authorization only) and `transfer_sub` (migrated users).
 public struct IDTokenMaker: Sendable {
     public let settings: ScenarioSettings
     public let keyID: String
@@ -27,39 +28,51 @@ public struct IDTokenMaker: Sendable {
         case none
     }
 
+    /// The grant an id_token is issued for: a sign-in (authorize, code redemption, native credential) or a
+    /// refresh-token grant, whose id_tokens lack `auth_time` by default (AzimoLabs/apple-sign-in-php-sdk#12).
+    public enum Occasion: Sendable, Equatable {
+        case signIn
+        case refresh
+    }
+
     /// The signed compact JWS. One RS256 signature.
     public func makeIDToken(
-        for grant: AuthorizationGrant, user: UserProfile, issuedAt now: Int64, companion: Companion
+        for grant: AuthorizationGrant, user: UserProfile, issuedAt now: Int64, companion: Companion,
+        occasion: Occasion = .signIn
     ) throws(JOSEError) -> String {
         let header = JSONObject([("kid", .string(keyID)), ("alg", .string("RS256"))])
         return try JWS.sign(
-            header: header, payload: claims(for: grant, user: user, issuedAt: now, companion: companion), with: key)
+            header: header,
+            payload: claims(for: grant, user: user, issuedAt: now, companion: companion, occasion: occasion), with: key)
     }
 
-    /// The claim set, in Apple's order.
-    public func claims(for grant: AuthorizationGrant, user: UserProfile, issuedAt now: Int64, companion: Companion)
-        -> JSONObject
-    {
+    /// The claim set, in the captured order (see the type's documentation).
+    public func claims(
+        for grant: AuthorizationGrant, user: UserProfile, issuedAt now: Int64, companion: Companion,
+        occasion: Occasion = .signIn
+    ) -> JSONObject {
         var claims = JSONObject()
         claims["iss"] = .string(settings.issuer)
         claims["aud"] = .string(grant.clientID)
         claims["exp"] = .int(now + settings.idTokenLifetimeSeconds)
         claims["iat"] = .int(now)
         claims["sub"] = .string(user.sub)
+        if let nonce = grant.nonce { claims["nonce"] = .string(nonce) }
         switch companion {
         case .accessToken(let token): claims["at_hash"] = .string(Self.halfHash(token))
         case .code(let code): claims["c_hash"] = .string(Self.halfHash(code))
         case .none: break
         }
-        if let nonce = grant.nonce { claims["nonce"] = .string(nonce) }
-        claims["nonce_supported"] = .bool(true)
         if grant.includesEmail {
             claims["email"] = .string(user.deliveredEmail)
             claims["email_verified"] = flag(user.emailVerified)
             let isPrivate = user.isDeliveredEmailPrivate
-            if isPrivate || settings.includeFalsePrivateEmail { claims["is_private_email"] = flag(isPrivate) }
+            if user.sendsPrivateEmailClaim && (isPrivate || settings.includeFalsePrivateEmail) {
+                claims["is_private_email"] = flag(isPrivate)
+            }
         }
-        claims["auth_time"] = .int(grant.authTime)
+        if occasion == .signIn || settings.refreshIDTokenAuthTime { claims["auth_time"] = .int(grant.authTime) }
+        claims["nonce_supported"] = .bool(true)
         if let status = grant.realUserStatus { claims["real_user_status"] = .int(Int64(status.rawValue)) }
         if let transferSub = user.transferSub { claims["transfer_sub"] = .string(transferSub) }
         return claims

@@ -1,13 +1,18 @@
 extension AppleIdentityProvider {
-    /// `POST /auth/revoke` on decoded form fields (apple-api.md §5). Success has an empty body.
+    /// `POST /auth/revoke` on decoded form fields. Success has an empty body. The decision order is
+    /// docs/fidelity.md's table:
     ///
-    /// Duplicated or missing fields and an unknown `token_type_hint` → `invalid_request`; a bad client
-    /// secret → `invalid_client`; then `IdentityStore.revoke` (idempotent for unknown tokens).
+    /// 1. a duplicated field → `invalid_request`;
+    /// 2. no `client_id` or `client_secret` in the body → `invalid_client`;
+    /// 3. no `token`, or an unknown `token_type_hint` → `invalid_request`;
+    /// 4. a token that is not live (unknown, expired, revoked) → 200, whoever the client is (Apple: a-tokyo/
+    ///    apple-signin-auth's live test revokes a bogus token with a fake client and gets 200);
+    /// 5. the client secret → `invalid_client`;
+    /// 6. `IdentityStore.revoke`: hint mismatch, then a token issued to another client → `invalid_request`.
     public func revoke(_ form: [(name: String, value: String)]) -> Result<Void, EndpointFailure> {
         do throws(EndpointFailure) {
             let fields = try FormFields(form)
-            let clientID = try fields.required("client_id")
-            let secret = try fields.required("client_secret")
+            let (clientID, secret) = try fields.bodyCredentials()
             let token = try fields.required("token")
             var hint: TokenTypeHint?
             if let raw = fields["token_type_hint"] {
@@ -16,13 +21,12 @@ extension AppleIdentityProvider {
                 }
                 hint = parsed
             }
-            do {
-                _ = try clientSecrets.validate(secret, clientID: clientID)
-            } catch {
-                throw EndpointFailure(.invalidClient, reason: error.description)
-            }
-            return store.revoke(token, clientID: clientID, hint: hint, now: clock.nowSeconds).mapError {
-                EndpointFailure($0)
+            let now = clock.nowSeconds
+            guard let owner = store.liveTokenOwner(token, now: now) else { return .success(()) }
+            try authenticate(secret, clientID: clientID)
+            return store.revoke(token, clientID: clientID, hint: hint, now: now).mapError { error in
+                let reason = error == .tokenClientMismatch(issuedTo: clientID) ? "issued to client_id '\(owner)'" : nil
+                return EndpointFailure(error, reason: reason)
             }
         } catch {
             return .failure(error)

@@ -9,7 +9,8 @@ public struct TokenResponse: Sendable, Equatable {
     public var refreshToken: String?
     public var idToken: String?
 
-    /// `{"access_token","token_type","expires_in","refresh_token"?,"id_token"?}` in Apple's order.
+    /// `{"access_token","token_type","expires_in","refresh_token"?,"id_token"?}`, the order of Apple's
+    /// documented example.
     public var json: JSONValue {
         var object = JSONObject()
         object["access_token"] = .string(accessToken)
@@ -22,11 +23,18 @@ public struct TokenResponse: Sendable, Equatable {
 }
 
 extension AppleIdentityProvider {
-    /// `POST /auth/token` on decoded form fields (apple-api.md §2).
+    /// `POST /auth/token` on decoded form fields. The decision order is docs/fidelity.md's table:
     ///
-    /// Order: duplicated fields → `invalid_request`; missing or unknown `grant_type` →
-    /// `unsupported_grant_type`; missing `client_id`/`client_secret` → `invalid_request`; client secret →
-    /// `invalid_client`; then the grant's own fields and rules.
+    /// 1. a duplicated field → `invalid_request`;
+    /// 2. no `client_id` or `client_secret` in the body → `invalid_client` (Apple: omniauth-apple#68, #85);
+    /// 3. missing or unknown `grant_type` → `unsupported_grant_type`;
+    /// 4. the presented code or refresh token is looked up: unknown, expired, used or revoked →
+    ///    `invalid_grant`, whoever the client is (Apple: a-tokyo/apple-signin-auth's live test);
+    /// 5. the client secret → `invalid_client` (Apple: aboutyou/dart_packages#108);
+    /// 6. a missing code or refresh token → `invalid_request`;
+    /// 7. the grant's binding: client_id, then redirect_uri → `invalid_grant` "… mismatch …".
+    ///
+    /// Only a request that passes every check consumes the code.
     public func token(_ form: [(name: String, value: String)]) -> Result<TokenResponse, EndpointFailure> {
         do throws(EndpointFailure) {
             return .success(try tokenThrowing(FormFields(form)))
@@ -36,34 +44,43 @@ extension AppleIdentityProvider {
     }
 
     private func tokenThrowing(_ form: FormFields) throws(EndpointFailure) -> TokenResponse {
+        let (clientID, secret) = try form.bodyCredentials()
         let grantType = form["grant_type"]
         guard let grantType, ["authorization_code", "refresh_token", "client_credentials"].contains(grantType) else {
             throw EndpointFailure(
                 .unsupportedGrantType(), reason: "grant_type \(grantType.map { "'\($0)'" } ?? "missing")")
         }
-        let clientID = try form.required("client_id")
-        let secret = try form.required("client_secret")
-        do {
-            _ = try clientSecrets.validate(secret, clientID: clientID)
-        } catch {
-            throw EndpointFailure(.invalidClient, reason: error.description)
-        }
         let now = clock.nowSeconds
         switch grantType {
         case "authorization_code":
-            let code = try form.required("code")
-            let tokens = try store.redeemCode(code, clientID: clientID, redirectURI: form["redirect_uri"], now: now)
-                .get(orThrow: { EndpointFailure($0) })
-            return try response(for: tokens, now: now)
+            let code = form.present("code")
+            let grant = try code.map { code throws(EndpointFailure) in
+                try Self.liveGrant(store.lookUpCode(code, now: now), what: "code")
+            }
+            try authenticate(secret, clientID: clientID)
+            guard let code, let grant else { throw FormFields.missing("code") }
+            let redirectURI = form["redirect_uri"]
+            let tokens = try store.redeemCode(code, clientID: clientID, redirectURI: redirectURI, now: now).get {
+                EndpointFailure($0, reason: Self.bindingReason(grant, clientID: clientID, redirectURI: redirectURI))
+            }
+            return try response(for: tokens, now: now, occasion: .signIn)
         case "refresh_token":
-            let refreshToken = try form.required("refresh_token")
-            let tokens = try store.refresh(refreshToken, clientID: clientID, now: now).get(orThrow: {
-                EndpointFailure($0)
-            })
-            return try response(for: tokens, now: now)
+            let refreshToken = form.present("refresh_token")
+            let grant = try refreshToken.map { token throws(EndpointFailure) in
+                try Self.liveGrant(store.lookUpRefreshToken(token), what: "refresh_token")
+            }
+            try authenticate(secret, clientID: clientID)
+            guard let refreshToken, let grant else {
+                throw FormFields.missing("refresh_token")
+            }
+            let tokens = try store.refresh(refreshToken, clientID: clientID, now: now).get {
+                EndpointFailure($0, reason: Self.bindingReason(grant, clientID: clientID, redirectURI: nil))
+            }
+            return try response(for: tokens, now: now, occasion: .refresh)
         default:
+            try authenticate(secret, clientID: clientID)
             guard let scope = form["scope"], !scope.isEmpty else {
-                throw EndpointFailure(.invalidRequest("Missing required parameter: scope"))
+                throw FormFields.missing("scope")
             }
             guard scope == "user.migration" else { throw EndpointFailure(.invalidScope(), reason: "scope '\(scope)'") }
             let issued = store.issueClientCredentialsToken(clientID: clientID, scope: scope, now: now)
@@ -71,9 +88,46 @@ extension AppleIdentityProvider {
         }
     }
 
+    /// The client secret for `clientID`, or `invalid_client` with the validator's reason.
+    func authenticate(_ secret: String, clientID: String) throws(EndpointFailure) {
+        do {
+            _ = try clientSecrets.validate(secret, clientID: clientID)
+        } catch {
+            throw EndpointFailure(.invalidClient, reason: error.description)
+        }
+    }
+
+    /// The grant of a live code or refresh token, or Apple's `invalid_grant` for it.
+    static func liveGrant(_ lookup: GrantLookup, what: String) throws(EndpointFailure) -> AuthorizationGrant {
+        let error: AppleError = what == "code" ? .codeExpiredOrRevoked : .invalidRefreshToken
+        switch lookup {
+        case .live(let grant): return grant
+        case .used: throw EndpointFailure(.codeAlreadyUsed, reason: "\(what) was redeemed before")
+        case .unknown: throw EndpointFailure(error, reason: "\(what) was never issued (or was collected)")
+        case .expired: throw EndpointFailure(error, reason: "\(what) is past its lifetime")
+        case .revoked: throw EndpointFailure(error, reason: "\(what)'s authorization was revoked")
+        }
+    }
+
+    /// Why a live grant was refused at redemption: the binding that differs (or a concurrent redemption).
+    static func bindingReason(_ grant: AuthorizationGrant, clientID: String, redirectURI: String?) -> String {
+        if grant.clientID != clientID { return "issued to client_id '\(grant.clientID)' ≠ '\(clientID)'" }
+        if grant.redirectURI != redirectURI {
+            return "issued with redirect_uri \(grant.redirectURI.map { "'\($0)'" } ?? "none") ≠ "
+                + (redirectURI.map { "'\($0)'" } ?? "none")
+        }
+        return "redeemed by a concurrent request"
+    }
+
     /// Adds the id_token (one RS256 signature) to issued tokens.
-    private func response(for tokens: IssuedTokens, now: Int64) throws(EndpointFailure) -> TokenResponse {
+    /// A refresh grant's response carries an id_token unless `refresh_id_token: false`.
+    private func response(for tokens: IssuedTokens, now: Int64, occasion: IDTokenMaker.Occasion) throws(EndpointFailure)
+        -> TokenResponse
+    {
         let snapshot = self.snapshot
+        if occasion == .refresh && !snapshot.scenario.settings.refreshIDToken {
+            return TokenResponse(accessToken: tokens.accessToken, expiresIn: tokens.accessTokenExpiresIn)
+        }
         guard let user = snapshot.user(id: tokens.grant.userID) else {
             throw EndpointFailure(.invalidGrant(), reason: "user '\(tokens.grant.userID)' is no longer in the scenario")
         }
@@ -81,7 +135,7 @@ extension AppleIdentityProvider {
         do {
             idToken = try snapshot.idTokens.makeIDToken(
                 for: tokens.grant, user: snapshot.scenario.view(of: user, forClient: tokens.grant.clientID, now: now),
-                issuedAt: now, companion: .accessToken(tokens.accessToken))
+                issuedAt: now, companion: .accessToken(tokens.accessToken), occasion: occasion)
         } catch {
             throw EndpointFailure.internalError("id_token signing failed: \(error.message)")
         }

@@ -75,28 +75,39 @@ public final class AppleIdentityProvider: Sendable {
     }
 }
 
-/// An endpoint failure: the wire error plus, for logs and tests, the precise internal reason.
-public struct EndpointFailure: Error, Sendable, Equatable, CustomStringConvertible {
-    public var error: AppleError
-    /// E.g. the `ClientSecretFailure` behind an `invalid_client`; never sent to the client.
-    public var reason: String?
-    /// A fault of the mock itself (e.g. signing failed): the edge answers 500 and logs it.
-    public var isInternal: Bool
+/// Why an endpoint refused or failed: Apple's wire error with a precise reason for the journal and log
+/// (never sent to the client), or a fault of the mock itself (the edge answers a logged 500).
+public enum EndpointFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    case apple(AppleError, reason: String?)
+    case `internal`(String)
 
+    /// Apple's error, with the reason behind it when there is more to say than its description.
     public init(_ error: AppleError, reason: String? = nil) {
-        self.error = error
-        self.reason = reason
-        self.isInternal = false
+        self = .apple(error, reason: reason)
     }
 
     /// A failure that is the mock's fault, not the client's.
-    public static func internalError(_ reason: String) -> EndpointFailure {
-        var failure = EndpointFailure(AppleError(.invalidRequest), reason: reason)
-        failure.isInternal = true
-        return failure
+    public static func internalError(_ reason: String) -> EndpointFailure { .internal(reason) }
+
+    /// The wire error; nil for the mock's own failures.
+    public var error: AppleError? {
+        if case .apple(let error, _) = self { error } else { nil }
     }
 
-    public var description: String { reason.map { "\(error) (\($0))" } ?? error.description }
+    /// The reason in words.
+    public var reason: String? {
+        switch self {
+        case .apple(_, let reason): reason
+        case .internal(let reason): reason
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .apple(let error, let reason): reason.map { "\(error) (\($0))" } ?? error.description
+        case .internal(let reason): "internal error: \(reason)"
+        }
+    }
 }
 
 /// Form fields as decoded pairs, with Apple's "duplicated parameter" rule.
@@ -116,11 +127,30 @@ struct FormFields {
 
     subscript(name: String) -> String? { pairs.first { $0.name == name }?.value }
 
+    /// A present, non-empty field, or nil.
+    func present(_ name: String) -> String? { self[name].flatMap { $0.isEmpty ? nil : $0 } }
+
     /// A present, non-empty field, or `invalid_request` naming it.
     func required(_ name: String) throws(EndpointFailure) -> String {
-        guard let value = self[name], !value.isEmpty else {
-            throw EndpointFailure(.invalidRequest("Missing required parameter: \(name)"))
-        }
+        guard let value = present(name) else { throw Self.missing(name) }
         return value
+    }
+
+    /// `invalid_request` "Missing required parameter: <name>".
+    static func missing(_ name: String) -> EndpointFailure {
+        EndpointFailure(.invalidRequest("Missing required parameter: \(name)"))
+    }
+
+    /// `client_id` and `client_secret` from the body. Either one missing or empty is `invalid_client` with
+    /// no description, Apple's answer to a request without body credentials such as one that sends only
+    /// HTTP Basic (omniauth-apple#68, #85, fixed in #91; docs/fidelity.md).
+    func bodyCredentials() throws(EndpointFailure) -> (clientID: String, secret: String) {
+        guard let clientID = present("client_id") else {
+            throw EndpointFailure(.invalidClient, reason: "no client_id in the form body")
+        }
+        guard let secret = present("client_secret") else {
+            throw EndpointFailure(.invalidClient, reason: "no client_secret in the form body")
+        }
+        return (clientID, secret)
     }
 }

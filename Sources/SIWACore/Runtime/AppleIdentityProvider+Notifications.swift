@@ -24,6 +24,9 @@ extension AppleIdentityProvider {
         if settings.maxAttempts < 1 || settings.maxAttempts > 20 {
             throw ProviderChangeError(.invalid, field: "max_attempts", "must be from 1 to 20")
         }
+        if settings.deliveriesPerEvent < 1 || settings.deliveriesPerEvent > 10 {
+            throw ProviderChangeError(.invalid, field: "deliveries_per_event", "must be from 1 to 10")
+        }
         if settings.retryDelayMilliseconds < 0 || settings.retryDelayMilliseconds > 600_000 {
             throw ProviderChangeError(.invalid, field: "retry_delay_ms", "must be from 0 to 600000")
         }

@@ -1,7 +1,7 @@
 import JOSE
 import JSON
 
-/// A server-to-server notification ready to POST (apple-api.md §9): where, and the exact body.
+/// A server-to-server notification ready to POST (docs/notifications.md): where, and the exact body.
 public struct PreparedNotification: Sendable, Equatable {
     /// The app group's registered endpoint.
     public var url: String
@@ -9,7 +9,7 @@ public struct PreparedNotification: Sendable, Equatable {
     /// `aud`: the group's primary App ID.
     public var audience: String
     public var jti: String
-    /// The wire event type (`consent-revoked`, `account-delete`, …).
+    /// The wire event type (`consent-revoked`, `account-deleted`, …).
     public var type: String
     /// Scenario id of the user concerned.
     public var userID: String

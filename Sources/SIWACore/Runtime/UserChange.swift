@@ -44,7 +44,7 @@ public struct UserChange: Sendable, Equatable {
     }
 }
 
-/// A user change that Apple would announce by server-to-server notification (apple-api.md §9).
+/// A user change that Apple announces by server-to-server notification (docs/fidelity-notifications.md).
 public struct UserEvent: Sendable, Equatable {
     public enum Kind: Sendable, Equatable {
         case consentRevoked

@@ -1,4 +1,4 @@
-/// Behaviour switches, each defaulting to what Apple does today (apple-api.md).
+/// Behaviour switches, each defaulting to what Apple does today (evidence: docs/fidelity.md).
 public struct ScenarioSettings: Sendable, Equatable {
     /// `iss` of id_tokens and the discovery document.
     public var issuer: String = "https://appleid.apple.com"
@@ -18,10 +18,16 @@ public struct ScenarioSettings: Sendable, Equatable {
     public var clientSecretClockSkewSeconds: Int64 = 60
     /// The response mode used when `/auth/authorize` gets none.
     public var defaultResponseMode: DefaultResponseMode = .byResponseType
-    /// How `/auth/token` and `/auth/revoke` accept client credentials ([3p]: Apple advertises only
-    /// `client_secret_post`; its answer to HTTP Basic is undocumented).
+    /// How `/auth/token` and `/auth/revoke` accept client credentials. Apple advertises only
+    /// `client_secret_post` and answers a Basic-only request `invalid_client` (docs/fidelity.md).
     public var clientAuthentication: ClientAuthentication = .post
-    /// Server-to-server notification switches (apple-api.md §9).
+    /// What a body that is not form-urlencoded (e.g. JSON) gets at `/auth/token` and `/auth/revoke`.
+    public var nonFormBody: NonFormBody = .invalidClient
+    /// Whether refresh-grant responses carry an id_token (Apple's docs show one; docs/fidelity.md).
+    public var refreshIDToken: Bool = true
+    /// Whether refresh-grant id_tokens carry `auth_time` (the one captured refresh id_token has none).
+    public var refreshIDTokenAuthTime: Bool = false
+    /// Server-to-server notification switches (docs/fidelity.md).
     public var notifications = NotificationSettings()
 
     public init() {}
@@ -40,10 +46,19 @@ public struct ScenarioSettings: Sendable, Equatable {
         case query
     }
 
+    /// The answer to a non-form body (docs/fidelity.md, "Request bodies").
+    public enum NonFormBody: String, Sendable, Equatable {
+        /// Read as a request without body credentials: `invalid_client` (apple-signin-auth#28).
+        case invalidClient = "invalid_client"
+        /// The mock's earlier answer: `unsupported_grant_type` at `/auth/token` (no readable grant_type)
+        /// and `invalid_request` "Invalid content type" at `/auth/revoke` (TN3107).
+        case unsupportedGrantType = "unsupported_grant_type"
+    }
+
     /// Which client-authentication methods the token and revoke endpoints take.
     public enum ClientAuthentication: String, Sendable, Equatable {
         /// `client_id` and `client_secret` in the form body only (what discovery advertises); an
-        /// `Authorization: Basic` header is ignored, so the request lacks `client_id`.
+        /// `Authorization: Basic` header is ignored, so a Basic-only request is `invalid_client`.
         case post
         /// Also `Authorization: Basic base64(client_id:client_secret)` (RFC 6749 §2.3.1) when the body
         /// carries no credentials; both at once is `invalid_request` (TN3107: multiple auth mechanisms).

@@ -10,10 +10,13 @@ public struct UserProfile: Sendable, Equatable {
     /// Whether the user chose "Hide My Email": tokens then carry `relayEmail`.
     public var privateEmail: Bool
     public var relayEmail: String?
+    /// False: id_tokens leave out `is_private_email` even for a relay address, as Apple did for one
+    /// relay user in November 2025 (https://developer.apple.com/forums/thread/808653; docs/fidelity.md).
+    public var sendsPrivateEmailClaim: Bool = true
     public var name: PersonName
     public var realUserStatus: RealUserStatus
     public var credentialState: CredentialState
-    /// Set for users moved by an app transfer (apple-api.md §8).
+    /// Set for users moved by an app transfer (docs/fidelity.md).
     public var transferSub: String?
     /// Whether the private relay forwards mail (turning it off sends `email-disabled`).
     public var emailForwardingEnabled: Bool

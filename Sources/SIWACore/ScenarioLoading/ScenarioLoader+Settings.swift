@@ -57,13 +57,32 @@ extension ScenarioLoader {
         {
             settings.clientAuthentication = method
         }
+        if let answer = readChoice(
+            top.optional("non_form_body"), at: "settings.non_form_body",
+            [
+                ("invalid_client", ScenarioSettings.NonFormBody.invalidClient),
+                ("unsupported_grant_type", .unsupportedGrantType),
+            ], context)
+        {
+            settings.nonFormBody = answer
+        }
+        if let flag = context.read(
+            top.optional("refresh_id_token"), { node throws(ScenarioDiagnostic) in try node.bool() })
+        {
+            settings.refreshIDToken = flag
+        }
+        if let flag = context.read(
+            top.optional("refresh_id_token_auth_time"), { node throws(ScenarioDiagnostic) in try node.bool() })
+        {
+            settings.refreshIDTokenAuthTime = flag
+        }
         if let node = top.optional("notifications") { readNotifications(node, into: &settings.notifications, context) }
         scenario.settings = settings
         if let node = top.optional("clock"), let clock = context.mapping(node, allowed: ["start", "frozen"]) {
             if let start = context.read(
                 clock.optional("start"), { node throws(ScenarioDiagnostic) in try node.timestamp() })
             {
-                scenario.clock.startMilliseconds = start.secondsSinceEpoch * 1000 + Int64(start.nanoseconds / 1_000_000)
+                scenario.clock.startMilliseconds = start.millisecondsSinceEpoch
             }
             if let frozen = context.read(
                 clock.optional("frozen"), { node throws(ScenarioDiagnostic) in try node.bool() })
@@ -77,7 +96,7 @@ extension ScenarioLoader {
     func readNotifications(_ node: Node, into settings: inout NotificationSettings, _ context: LoadContext) {
         let keys = [
             "send_on_user_changes", "events_as_string", "event_time_ms", "account_deletion_type", "max_attempts",
-            "retry_delay", "timeout",
+            "retry_delay", "timeout", "deliveries_per_event",
         ]
         guard let map = context.mapping(node, allowed: keys) else { return }
         func flag(_ key: String, _ assign: (Bool) -> Void) {
@@ -94,15 +113,18 @@ extension ScenarioLoader {
         {
             settings.accountDeletionType = type
         }
-        if let node = map.optional("max_attempts"),
-            let value = context.read(node, { node throws(ScenarioDiagnostic) in try node.int() })
-        {
-            if value < 1 || value > 20 {
-                context.report(node, "max_attempts must be between 1 and 20")
+        func count(_ key: String, in range: ClosedRange<Int64>, _ assign: (Int) -> Void) {
+            guard let node = map.optional(key),
+                let value = context.read(node, { node throws(ScenarioDiagnostic) in try node.int() })
+            else { return }
+            if range.contains(value) {
+                assign(Int(value))
             } else {
-                settings.maxAttempts = Int(value)
+                context.report(node, "\(key) must be between \(range.lowerBound) and \(range.upperBound)")
             }
         }
+        count("max_attempts", in: 1...20) { settings.maxAttempts = $0 }
+        count("deliveries_per_event", in: 1...10) { settings.deliveriesPerEvent = $0 }
         if let value = context.read(
             map.optional("retry_delay"), { node throws(ScenarioDiagnostic) in try node.durationMilliseconds() })
         {

@@ -3,7 +3,8 @@ import ScenarioFormat
 
 extension ScenarioLoader {
     static let userKeys = [
-        "id", "sub", "email", "email_verified", "private_email", "relay_email", "email_forwarding", "name",
+        "id", "sub", "email", "email_verified", "private_email", "relay_email", "is_private_email_claim",
+        "email_forwarding", "name",
         "real_user_status", "credential_state", "transfer_sub", "team_subs", "consented_scopes",
         "first_authorization_done",
     ]
@@ -44,6 +45,7 @@ extension ScenarioLoader {
         {
             context.report(node, "a relay address ends in '@privaterelay.appleid.com' (got '\(relay)')")
         }
+        user.sendsPrivateEmailClaim = flag("is_private_email_claim") ?? true
         user.emailForwardingEnabled = flag("email_forwarding") ?? true
         if let node = map.optional("name") { user.name = readName(node, context) ?? user.name }
         if let node = map.optional("real_user_status") { readRealUserStatus(node, into: &user, path: path, context) }

@@ -28,7 +28,7 @@ public struct ScenarioLoader {
     static let topLevelKeys = [
         "name", "seed", "issuer", "lifetime", "boolean_style", "include_false_private_email", "code_lifetime",
         "access_token_lifetime", "client_secret_max_lifetime", "client_secret_clock_skew", "default_response_mode",
-        "client_authentication",
+        "client_authentication", "non_form_body", "refresh_id_token", "refresh_id_token_auth_time",
         "clock", "teams", "clients", "app_groups", "signing_keys", "users", "transfers", "faults", "timeline",
         "notifications",
     ]

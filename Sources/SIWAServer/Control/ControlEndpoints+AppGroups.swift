@@ -17,8 +17,8 @@ extension ControlEndpoints {
     }
 
     /// `PATCH /mock/app-groups/{id} {notification_url: "http://…" | null}`.
-    func patchAppGroup(_ id: String, _ request: HTTPRequest) throws(ControlFailure) -> HTTPResponse {
-        let body = try JSONBody.parse(request, required: true)
+    func patchAppGroup(_ id: String, _ context: inout RequestContext) throws(ControlFailure) -> HTTPResponse {
+        let body = try context.json(required: true)
         try body.allowOnly(["notification_url"])
         guard let value = body.object["notification_url"] else {
             throw .invalid("notification_url", "is required (null removes it)")
@@ -41,17 +41,18 @@ extension ControlEndpoints {
                 ("account_deletion_type", .string(settings.accountDeletionType)),
                 ("send_on_user_changes", .bool(settings.sendOnUserChanges)),
                 ("max_attempts", .int(Int64(settings.maxAttempts))),
+                ("deliveries_per_event", .int(Int64(settings.deliveriesPerEvent))),
                 ("retry_delay_ms", .int(settings.retryDelayMilliseconds)),
                 ("timeout_ms", .int(Int64(settings.timeoutMilliseconds))),
             ]))
     }
 
     /// `PATCH /mock/notifications/settings`: any subset of the switches.
-    func patchNotificationSettings(_ request: HTTPRequest) throws(ControlFailure) -> HTTPResponse {
-        let body = try JSONBody.parse(request, required: true)
+    func patchNotificationSettings(_ context: inout RequestContext) throws(ControlFailure) -> HTTPResponse {
+        let body = try context.json(required: true)
         try body.allowOnly([
             "events_as_string", "event_time_ms", "account_deletion_type", "send_on_user_changes", "max_attempts",
-            "retry_delay_ms", "timeout_ms",
+            "retry_delay_ms", "timeout_ms", "deliveries_per_event",
         ])
         var settings = provider.scenario.settings.notifications
         if let value = try body.bool("events_as_string") { settings.eventsAsString = value }
@@ -61,6 +62,10 @@ extension ControlEndpoints {
         if let value = try body.integer("max_attempts") {
             guard (1...20).contains(value) else { throw .invalid("max_attempts", "must be from 1 to 20") }
             settings.maxAttempts = Int(value)
+        }
+        if let value = try body.integer("deliveries_per_event") {
+            guard (1...10).contains(value) else { throw .invalid("deliveries_per_event", "must be from 1 to 10") }
+            settings.deliveriesPerEvent = Int(value)
         }
         if let value = try body.integer("retry_delay_ms") { settings.retryDelayMilliseconds = value }
         if let value = try body.integer("timeout_ms") {

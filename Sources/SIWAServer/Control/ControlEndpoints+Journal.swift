@@ -4,17 +4,26 @@ import SIWACore
 
 /// The request journal and server-to-server notifications.
 extension ControlEndpoints {
-    /// `GET /mock/requests?path=…&client_id=…&user=…&after=SEQ&limit=N` (user: scenario id; a sub or
-    /// email is resolved). Pages: at most `limit` (1…1000, default 1000) entries with a sequence above
+    /// `GET /mock/requests?path=…&client_id=…&user=…&include=mock&after=SEQ&limit=N` (user: scenario id;
+    /// a sub or email is resolved). The mock's own `/mock/` calls are left out unless `include=mock` or a
+    /// `/mock/` path filter asks for them: a tester reading the journal wants the backend's traffic, not
+    /// their own polls. Pages: at most `limit` (1…1000, default 1000) entries with a sequence above
     /// `after`; `next_after` is set when more follow. A page is at most 1000 × `JournalEntry.maximumBytes`.
-    func listRequests(_ request: HTTPRequest) throws(ControlFailure) -> HTTPResponse {
-        let query = try QueryParameters(request)
+    func listRequests(_ context: inout RequestContext) throws(ControlFailure) -> HTTPResponse {
+        let query = try context.query()
         var user = query["user"]
         if let name = user, let resolved = provider.user(named: name) { user = resolved.id }
+        let includeControl: Bool
+        switch query["include"] {
+        case nil: includeControl = query["path"]?.hasPrefix("/mock/") == true
+        case "mock": includeControl = true
+        case let other?: throw .invalid("include", "unknown value '\(other)' (use include=mock)")
+        }
         let limit = try Self.pagingNumber(query, "limit", in: 1...1000) ?? 1000
         let after = try Self.pagingNumber(query, "after", in: 0...Int.max) ?? 0
         let entries = journal.entries(
-            path: query["path"], clientID: query["client_id"], user: user, after: after, limit: limit + 1)
+            path: query["path"], clientID: query["client_id"], user: user, after: after, limit: limit + 1,
+            including: { includeControl || !$0.path.hasPrefix("/mock/") })
         var object = JSONObject([("requests", .array(entries.prefix(limit).map(\.json)))])
         if entries.count > limit { object["next_after"] = .int(Int64(entries[limit - 1].sequence)) }
         return Self.ok(object)
@@ -39,10 +48,11 @@ extension ControlEndpoints {
         Self.ok(JSONObject([("notifications", .array(notifications.records.map(\.json)))]))
     }
 
-    /// `POST /mock/notifications {type, user, client_id?}` → 202 with the queued notifications.
-    func sendNotification(_ request: HTTPRequest) throws(ControlFailure) -> HTTPResponse {
-        let body = try JSONBody.parse(request)
-        try body.allowOnly(["type", "user", "client_id"])
+    /// `POST /mock/notifications {type, user, client_id?, deliveries?}` → 202 with the queued
+    /// notifications (`deliveries` copies of each, default the `deliveries_per_event` setting).
+    func sendNotification(_ context: inout RequestContext) throws(ControlFailure) -> HTTPResponse {
+        let body = try context.json()
+        try body.allowOnly(["type", "user", "client_id", "deliveries"])
         let typeName = try body.requiredString("type")
         guard let kind = UserEvent.Kind(typeName: typeName) else {
             throw .invalid(
@@ -50,20 +60,26 @@ extension ControlEndpoints {
         }
         let user = try body.requiredString("user")
         let clientID = try body.string("client_id")
+        let copies = try body.integer("deliveries")
+        if let copies, !(1...10).contains(copies) { throw .invalid("deliveries", "must be from 1 to 10") }
         let prepared: [PreparedNotification]
         do throws(ProviderChangeError) {
             prepared = try provider.prepareNotifications(kind: kind, user: user, clientID: clientID)
         } catch {
             throw ControlFailure(error)
         }
-        let ids = notifications.send(prepared)
-        let queued = zip(ids, prepared).map { id, notification in
-            JSONValue.object(
-                JSONObject([
-                    ("id", .int(Int64(id))), ("type", .string(notification.type)), ("jti", .string(notification.jti)),
-                    ("url", .string(notification.url)), ("aud", .string(notification.audience)),
-                ]))
+        let ids = notifications.send(prepared, copies: copies.map(Int.init))
+        let perNotification = ids.count / max(prepared.count, 1)
+        let queued = ids.enumerated().map { index, id in
+            let notification = prepared[index / max(perNotification, 1)]
+            return
+                JSONValue.object(
+                    JSONObject([
+                        ("id", .int(Int64(id))), ("type", .string(notification.type)),
+                        ("jti", .string(notification.jti)),
+                        ("url", .string(notification.url)), ("aud", .string(notification.audience)),
+                    ]))
         }
-        return Self.ok(JSONObject([("queued", .array(queued))]), status: 202)
+        return Self.ok(JSONObject([("queued", .array(queued))]), status: .accepted)
     }
 }

@@ -1,6 +1,7 @@
 import HTTPServer
 import JSON
 import SIWACore
+import ScenarioFormat
 
 /// Clock, keys and scenario replacement.
 extension ControlEndpoints {
@@ -19,30 +20,33 @@ extension ControlEndpoints {
     static let maximumAdvanceSeconds: Int64 = 400 * 365 * 86400
 
     /// `POST /mock/clock` with exactly one of `{advance: "6m"|seconds}`, `{set: RFC3339}`, `{freeze: bool}`.
-    func changeClock(_ request: HTTPRequest) throws(ControlFailure) -> HTTPResponse {
-        let body = try JSONBody.parse(request, required: true)
+    func changeClock(_ context: inout RequestContext) throws(ControlFailure) -> HTTPResponse {
+        let body = try context.json(required: true)
         try body.allowOnly(["advance", "set", "freeze"])
         guard body.object.count == 1 else {
             throw .invalid("body", "give exactly one of advance, set, freeze")
         }
         guard let clock = provider.controllableClock else {
             throw ControlFailure(
-                status: 409, error: "conflict", field: "clock", "this server's clock cannot be changed")
+                status: .conflict, error: "conflict", field: "clock", "this server's clock cannot be changed")
         }
         let now = clock.nowMilliseconds
         let range: ClosedRange<Int64> = 0...TimeText.maximumMilliseconds
         if let value = body.object["advance"] {
             var milliseconds: Int64?
             if let text = value.stringValue {
-                milliseconds = TimeText.parseDuration(text)
+                do throws(TimeSyntax.Failure) {
+                    milliseconds = try TimeSyntax.durationMilliseconds(text, sign: .signed)
+                } catch {
+                    throw .invalid("advance", "\(error.message), or a JSON number of seconds")
+                }
             } else if let seconds = try? body.integer("advance"),
                 (-Self.maximumAdvanceSeconds...Self.maximumAdvanceSeconds).contains(seconds)
             {
                 milliseconds = seconds * 1000
             }
             guard let milliseconds else {
-                throw .invalid(
-                    "advance", "must be a duration like \"90s\", \"6m\", \"2h\", \"1d\" or a number of seconds")
+                throw .invalid("advance", "must be a duration like \"90s\", \"6m\", \"-2d\" or a number of seconds")
             }
             let (target, overflow) = now.addingReportingOverflow(milliseconds)
             guard !overflow, range.contains(target) else {
@@ -50,8 +54,14 @@ extension ControlEndpoints {
             }
             clock.advance(milliseconds: milliseconds)
         } else if body.object["set"] != nil {
-            guard let text = try body.string("set"), let milliseconds = TimeText.parseRFC3339(text) else {
+            guard let text = try body.string("set") else {
                 throw .invalid("set", "must be an RFC 3339 time such as \"2026-01-01T00:00:00Z\"")
+            }
+            let milliseconds: Int64
+            do throws(TimeSyntax.Failure) {
+                milliseconds = try TimeSyntax.timestamp(text).millisecondsSinceEpoch
+            } catch {
+                throw .invalid("set", error.message)
             }
             guard range.contains(milliseconds) else { throw .invalid("set", "must lie in years 1970 to 9999") }
             clock.set(milliseconds: milliseconds)
@@ -73,8 +83,8 @@ extension ControlEndpoints {
     }
 
     /// `POST /mock/keys/rotate {kid?}`: a new RSA key signs from now on; the old one stays published.
-    func rotateKeys(_ request: HTTPRequest) throws(ControlFailure) -> HTTPResponse {
-        let body = try JSONBody.parse(request)
+    func rotateKeys(_ context: inout RequestContext) throws(ControlFailure) -> HTTPResponse {
+        let body = try context.json()
         try body.allowOnly(["kid"])
         let kid = try body.string("kid")
         if let kid, kid.isEmpty || kid.count > 64 { throw .invalid("kid", "must be 1 to 64 characters") }
@@ -102,12 +112,12 @@ extension ControlEndpoints {
 
     /// `PUT /mock/scenario` (scenario text): replaced atomically, or 400 with every positioned error
     /// and the old scenario untouched; 501 when this build has no scenario loader.
-    func replaceScenario(_ request: HTTPRequest) throws(ControlFailure) -> HTTPResponse {
+    func replaceScenario(_ context: inout RequestContext) throws(ControlFailure) -> HTTPResponse {
         guard let scenarioLoader else {
             throw ControlFailure(
-                status: 501, error: "not_implemented", field: nil, "this build has no scenario loader")
+                status: .notImplemented, error: "not_implemented", field: nil, "this build has no scenario loader")
         }
-        switch scenarioLoader(request.body) {
+        switch scenarioLoader(context.request.body) {
         case .failure(let failure):
             let errors = JSONValue.array(failure.errors.map { .string($0) })
             return Self.ok(
@@ -115,7 +125,7 @@ extension ControlEndpoints {
                     ("error", .string("invalid_scenario")),
                     ("message", .string(failure.errors.first ?? "invalid scenario")),
                     ("errors", errors),
-                ]), status: 400)
+                ]), status: .badRequest)
         case .success(let scenario):
             do throws(ProviderChangeError) {
                 try provider.replaceScenario(scenario)
@@ -124,7 +134,7 @@ extension ControlEndpoints {
                     JSONObject([
                         ("error", .string("invalid_scenario")), ("message", .string(error.description)),
                         ("errors", .array([.string(error.description)])),
-                    ]), status: 400)
+                    ]), status: .badRequest)
             }
             return Self.ok(JSONObject([("status", .string("replaced")), ("name", .string(scenario.name))]))
         }

@@ -5,8 +5,8 @@ import SIWACore
 /// Users, native credentials and credential state.
 extension ControlEndpoints {
     /// `POST /mock/credentials {client_id, user, scopes?, nonce?, state?}`.
-    func credentials(_ request: HTTPRequest) throws(ControlFailure) -> HTTPResponse {
-        let body = try JSONBody.parse(request)
+    func credentials(_ context: inout RequestContext) throws(ControlFailure) -> HTTPResponse {
+        let body = try context.json()
         try body.allowOnly(["client_id", "user", "scopes", "nonce", "state"])
         let clientID = try body.requiredString("client_id")
         let user = try body.requiredString("user")
@@ -32,8 +32,8 @@ extension ControlEndpoints {
     }
 
     /// `GET /mock/credential-state?user=SUB&client_id=ID` → `{"state": "authorized"|"revoked"|"notFound"|"transferred"}`.
-    func credentialState(_ request: HTTPRequest) throws(ControlFailure) -> HTTPResponse {
-        let query = try QueryParameters(request)
+    func credentialState(_ context: inout RequestContext) throws(ControlFailure) -> HTTPResponse {
+        let query = try context.query()
         let user = try query.required("user")
         let clientID = try query.required("client_id")
         let state: CredentialState
@@ -63,8 +63,8 @@ extension ControlEndpoints {
     }
 
     /// `PATCH /mock/users/{id}`: every field optional; unknown fields and bad values are 400s.
-    func patchUser(_ name: String, _ request: HTTPRequest) throws(ControlFailure) -> HTTPResponse {
-        let body = try JSONBody.parse(request, required: true)
+    func patchUser(_ name: String, _ context: inout RequestContext) throws(ControlFailure) -> HTTPResponse {
+        let body = try context.json(required: true)
         try body.allowOnly([
             "credential_state", "email_forwarding", "real_user_status", "email", "email_verified", "private_email",
             "relay_email", "first_name", "last_name",
@@ -85,8 +85,8 @@ extension ControlEndpoints {
     }
 
     /// `POST /mock/users {id, email, sub?, private_email?, relay_email?, first_name?, last_name?, …}` → 201.
-    func addUser(_ request: HTTPRequest) throws(ControlFailure) -> HTTPResponse {
-        let body = try JSONBody.parse(request, required: true)
+    func addUser(_ context: inout RequestContext) throws(ControlFailure) -> HTTPResponse {
+        let body = try context.json(required: true)
         try body.allowOnly([
             "id", "sub", "email", "email_verified", "private_email", "relay_email", "first_name", "last_name",
             "real_user_status", "email_forwarding",
@@ -104,7 +104,7 @@ extension ControlEndpoints {
             emailForwardingEnabled: try body.bool("email_forwarding") ?? true)
         do throws(ProviderChangeError) {
             let added = try provider.addUser(user)
-            return Responses.json(UserJSON.render(added, provider: provider), status: 201)
+            return Responses.json(UserJSON.render(added, provider: provider), status: .created)
         } catch {
             throw ControlFailure(error)
         }

@@ -1,3 +1,4 @@
+import Background
 import HTTPServer
 import JSON
 import SIWACore
@@ -8,7 +9,7 @@ import SIWACore
 ///
 /// Errors: `{"error","field"?,"message"}` with 400 (bad field), 404 (unknown user, client, key or
 /// path), 405, 409 (contradicts the state), 401 (admin token); nothing is partially applied.
-public struct ControlEndpoints: HTTPResponder {
+public struct ControlEndpoints: Sendable {
     /// Turns scenario text into a scenario, or positioned error lines (wired by the executable once
     /// the scenario loader exists; without it `PUT /mock/scenario` answers 501).
     public typealias ScenarioLoader = @Sendable ([UInt8]) -> Result<Scenario, ScenarioLoadFailure>
@@ -24,101 +25,85 @@ public struct ControlEndpoints: HTTPResponder {
     ) {
         self.provider = provider
         self.journal = journal
-        self.notifications = notifications ?? NotificationDispatcher(provider: provider, journal: journal)
+        self.notifications =
+            notifications
+            ?? NotificationDispatcher(provider: provider, journal: journal, scheduler: BackgroundScheduler())
         self.scenarioLoader = scenarioLoader
     }
 
-    public func respond(to request: HTTPRequest) -> HTTPResponse {
-        do throws(ControlFailure) {
-            return try route(request)
-        } catch {
-            return error.response
-        }
+    /// The control API's routes, declared once. `restartScript` runs after a successful reset or
+    /// scenario replacement (the clock settings, fault rules and timeline start over).
+    public func routes(restartScript: @escaping @Sendable () -> Void = {}) -> [Route] {
+        [
+            .control(.get, "/mock/health", isPublic: true) { _ in health() },
+            .control(.head, "/mock/health", isPublic: true) { _ in health() },
+            .control(.get, "/mock/openapi.json") { _ in Responses.json(OpenAPIDocument.bytes) },
+            .control(.post, "/mock/reset") { _ in
+                provider.reset()
+                restartScript()
+                return Self.ok(JSONObject([("status", .string("reset"))]))
+            },
+            .control(.put, "/mock/scenario") { context throws(ControlFailure) in
+                let response = try replaceScenario(&context)
+                restartScript()
+                return response
+            },
+            .control(.post, "/mock/credentials") { context throws(ControlFailure) in try credentials(&context) },
+            .control(.get, "/mock/credential-state") { context throws(ControlFailure) in try credentialState(&context)
+            },
+            .control(.get, "/mock/users") { _ in listUsers() },
+            .control(.post, "/mock/users") { context throws(ControlFailure) in try addUser(&context) },
+            .control(.get, "/mock/users/{id}") { context throws(ControlFailure) in
+                try getUser(named(&context))
+            },
+            .control(.patch, "/mock/users/{id}") { context throws(ControlFailure) in
+                try patchUser(named(&context), &context)
+            },
+            .control(.delete, "/mock/users/{id}") { context throws(ControlFailure) in
+                try deleteUser(named(&context))
+            },
+            .control(.get, "/mock/clock") { _ in clockState() },
+            .control(.post, "/mock/clock") { context throws(ControlFailure) in try changeClock(&context) },
+            .control(.get, "/mock/keys") { _ in keyList() },
+            .control(.post, "/mock/keys/rotate") { context throws(ControlFailure) in try rotateKeys(&context) },
+            .control(.post, "/mock/keys/{kid}/publish") { context throws(ControlFailure) in
+                try changeKey(kid: context.capture("kid"), action: "publish")
+            },
+            .control(.post, "/mock/keys/{kid}/retire") { context throws(ControlFailure) in
+                try changeKey(kid: context.capture("kid"), action: "retire")
+            },
+            .control(.post, "/mock/keys/{kid}/sign") { context throws(ControlFailure) in
+                try changeKey(kid: context.capture("kid"), action: "sign")
+            },
+            .control(.get, "/mock/requests") { context throws(ControlFailure) in try listRequests(&context) },
+            .control(.delete, "/mock/requests") { _ in clearRequests() },
+            .control(.get, "/mock/app-groups") { _ in listAppGroups() },
+            .control(.patch, "/mock/app-groups/{id}") { context throws(ControlFailure) in
+                try patchAppGroup(context.capture("id"), &context)
+            },
+            .control(.get, "/mock/notifications/settings") { _ in notificationSettings() },
+            .control(.patch, "/mock/notifications/settings") { context throws(ControlFailure) in
+                try patchNotificationSettings(&context)
+            },
+            .control(.get, "/mock/notifications") { _ in listNotifications() },
+            .control(.post, "/mock/notifications") { context throws(ControlFailure) in
+                try sendNotification(&context)
+            },
+        ]
     }
 
-    private func route(_ request: HTTPRequest) throws(ControlFailure) -> HTTPResponse {
-        let segments = request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst(2).map(
-            String.init)
-        let method = request.method
-        switch segments {
-        case ["health"]:
-            try allow(method, ["GET", "HEAD"])
-            return Responses.json(.object(JSONObject([("status", .string("ok"))])))
-        case ["openapi.json"]:
-            try allow(method, ["GET"])
-            return Responses.json(OpenAPIDocument.bytes)
-        case ["reset"]:
-            try allow(method, ["POST"])
-            provider.reset()
-            return Responses.json(.object(JSONObject([("status", .string("reset"))])))
-        case ["scenario"]:
-            try allow(method, ["PUT"])
-            return try replaceScenario(request)
-        case ["credentials"]:
-            try allow(method, ["POST"])
-            return try credentials(request)
-        case ["credential-state"]:
-            try allow(method, ["GET"])
-            return try credentialState(request)
-        case ["users"]:
-            try allow(method, ["GET", "POST"])
-            return method == "GET" ? listUsers() : try addUser(request)
-        case let path where path.count == 2 && path[0] == "users" && !path[1].isEmpty:
-            try allow(method, ["GET", "PATCH", "DELETE"])
-            let name = Self.percentDecoded(path[1])
-            switch method {
-            case "GET": return try getUser(name)
-            case "PATCH": return try patchUser(name, request)
-            default: return try deleteUser(name)
-            }
-        case ["clock"]:
-            try allow(method, ["GET", "POST"])
-            return method == "GET" ? clockState() : try changeClock(request)
-        case ["keys"]:
-            try allow(method, ["GET"])
-            return keyList()
-        case ["keys", "rotate"]:
-            try allow(method, ["POST"])
-            return try rotateKeys(request)
-        case let path where path.count == 3 && path[0] == "keys" && ["publish", "retire", "sign"].contains(path[2]):
-            try allow(method, ["POST"])
-            return try changeKey(kid: Self.percentDecoded(path[1]), action: path[2])
-        case ["requests"]:
-            try allow(method, ["GET", "DELETE"])
-            return method == "GET" ? try listRequests(request) : clearRequests()
-        case ["app-groups"]:
-            try allow(method, ["GET"])
-            return listAppGroups()
-        case let path where path.count == 2 && path[0] == "app-groups" && !path[1].isEmpty:
-            try allow(method, ["PATCH"])
-            return try patchAppGroup(Self.percentDecoded(path[1]), request)
-        case ["notifications", "settings"]:
-            try allow(method, ["GET", "PATCH"])
-            return method == "GET" ? notificationSettings() : try patchNotificationSettings(request)
-        case ["notifications"]:
-            try allow(method, ["GET", "POST"])
-            return method == "GET" ? listNotifications() : try sendNotification(request)
-        default:
-            throw ControlFailure(status: 404, error: "not_found", field: "path", "no control endpoint \(request.path)")
-        }
+    /// The user named in the path (`/mock/users/{id}`: id, email or sub), noted for the journal.
+    private func named(_ context: inout RequestContext) -> String {
+        let name = context.capture("id")
+        context.user = provider.user(named: name)?.id ?? name
+        return name
     }
 
-    private func allow(_ method: String, _ methods: [String]) throws(ControlFailure) {
-        guard methods.contains(method) else {
-            var failure = ControlFailure(
-                status: 405, error: "method_not_allowed", field: "method",
-                "\(method) not allowed; use \(methods.joined(separator: ", "))")
-            failure.allow = methods.joined(separator: ", ")
-            throw failure
-        }
+    func health() -> HTTPResponse {
+        Responses.json(.object(JSONObject([("status", .string("ok"))])))
     }
 
-    /// Percent-decodes a path segment (`alice%40example.com`); malformed escapes stay as sent.
-    static func percentDecoded(_ segment: String) -> String {
-        (try? URLEncodedForm.decode(Array("v=\(segment)".utf8)).first?.value) ?? segment
-    }
-
-    static func ok(_ object: JSONObject, status: Int = 200) -> HTTPResponse {
+    static func ok(_ object: JSONObject, status: HTTPStatus = .ok) -> HTTPResponse {
         Responses.json(.object(object), status: status)
     }
 }

@@ -4,14 +4,14 @@ import SIWACore
 
 /// A refused control call: status plus `{"error","field"?,"message"}`. Nothing was applied.
 struct ControlFailure: Error, Sendable {
-    var status: Int
+    var status: HTTPStatus
     var error: String
     var field: String?
     var message: String
     /// The `Allow` header of a 405.
     var allow: String?
 
-    init(status: Int, error: String, field: String? = nil, _ message: String) {
+    init(status: HTTPStatus, error: String, field: String? = nil, _ message: String) {
         self.status = status
         self.error = error
         self.field = field
@@ -19,16 +19,17 @@ struct ControlFailure: Error, Sendable {
     }
 
     static func invalid(_ field: String, _ message: String) -> ControlFailure {
-        ControlFailure(status: 400, error: "invalid_request", field: field, message)
+        ControlFailure(status: .badRequest, error: "invalid_request", field: field, message)
     }
 
     /// notFound → 404, invalid → 400, conflict → 409.
     init(_ error: ProviderChangeError) {
         switch error.kind {
-        case .notFound: self.init(status: 404, error: "not_found", field: error.field, error.message)
-        case .invalid: self.init(status: 400, error: "invalid_request", field: error.field, error.message)
-        case .conflict: self.init(status: 409, error: "conflict", field: error.field, error.message)
-        case .unavailable: self.init(status: 503, error: "unavailable", field: error.field, error.message)
+        case .notFound: self.init(status: .notFound, error: "not_found", field: error.field, error.message)
+        case .invalid: self.init(status: .badRequest, error: "invalid_request", field: error.field, error.message)
+        case .conflict: self.init(status: .conflict, error: "conflict", field: error.field, error.message)
+        case .unavailable:
+            self.init(status: .serviceUnavailable, error: "unavailable", field: error.field, error.message)
         }
     }
 

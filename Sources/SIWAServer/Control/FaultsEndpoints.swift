@@ -5,7 +5,7 @@ import SIWACore
 /// `/mock/faults`: list rules with counters (GET), add a rule (POST, the scenario file's fault syntax
 /// as JSON), remove one (`DELETE /mock/faults/{id}`) or all (`DELETE /mock/faults`), and reset
 /// counters (`POST /mock/faults/reset`, `POST /mock/faults/{id}/reset`).
-public struct FaultsEndpoints: HTTPResponder {
+public struct FaultsEndpoints: Sendable {
     public let faults: FaultEngine
     public let provider: AppleIdentityProvider
 
@@ -14,77 +14,82 @@ public struct FaultsEndpoints: HTTPResponder {
         self.provider = provider
     }
 
-    public func respond(to request: HTTPRequest) -> HTTPResponse {
-        let rest = request.path.dropFirst("/mock/faults".count)
-        let parts = rest.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
-        switch (request.method, parts.count) {
-        case ("GET", 0): return list()
-        case ("POST", 0): return add(request)
-        case ("DELETE", 0):
-            for status in faults.statuses { faults.remove(id: status.rule.id) }
-            return HTTPResponse(status: 204)
-        case ("POST", 1) where parts[0] == "reset":
-            faults.resetCounters()
-            return list()
-        case ("DELETE", 1) where parts[0] != "reset":
-            guard faults.remove(id: parts[0]) else { return notFound(parts[0]) }
-            return HTTPResponse(status: 204)
-        case ("GET", 1) where parts[0] != "reset":
-            guard let status = faults.statuses.first(where: { $0.rule.id == parts[0] }) else {
-                return notFound(parts[0])
-            }
-            return Responses.json(Self.json(status))
-        case ("POST", 2) where parts[1] == "reset":
-            guard faults.statuses.contains(where: { $0.rule.id == parts[0] }) else { return notFound(parts[0]) }
-            faults.resetCounters(id: parts[0])
-            return list()
-        default:
-            // Allow lists exactly what this path shape accepts (`reset` is reserved, not a rule id path).
-            switch parts.count {
-            case 0: return Responses.methodNotAllowed(allow: "GET, POST, DELETE")
-            case 1: return Responses.methodNotAllowed(allow: parts[0] == "reset" ? "POST" : "GET, DELETE")
-            case 2 where parts[1] == "reset": return Responses.methodNotAllowed(allow: "POST")
-            default: return Responses.notFound()
-            }
-        }
+    /// The routes, declared once (`reset` is a literal segment, so it is never taken for a rule id).
+    public var routes: [Route] {
+        [
+            Route(.get, "/mock/faults") { _ in list() },
+            Route(.post, "/mock/faults") { add(&$0) },
+            Route(.delete, "/mock/faults") { _ in
+                for status in faults.statuses { faults.remove(id: status.rule.id) }
+                return HTTPResponse(status: .noContent)
+            },
+            Route(.post, "/mock/faults/reset") { _ in
+                faults.resetCounters()
+                return list()
+            },
+            Route(.get, "/mock/faults/{id}") { context in
+                let id = context.capture("id")
+                guard let status = faults.statuses.first(where: { $0.rule.id == id }) else {
+                    return notFound(id, &context)
+                }
+                return Responses.json(Self.json(status))
+            },
+            Route(.delete, "/mock/faults/{id}") { context in
+                let id = context.capture("id")
+                guard faults.remove(id: id) else { return notFound(id, &context) }
+                return HTTPResponse(status: .noContent)
+            },
+            Route(.post, "/mock/faults/{id}/reset") { context in
+                let id = context.capture("id")
+                guard faults.statuses.contains(where: { $0.rule.id == id }) else { return notFound(id, &context) }
+                faults.resetCounters(id: id)
+                return list()
+            },
+        ]
     }
 
     func list() -> HTTPResponse {
         Responses.json(.object(JSONObject([("faults", .array(faults.statuses.map(Self.json)))])))
     }
 
-    func add(_ request: HTTPRequest) -> HTTPResponse {
-        let text = String(decoding: request.body, as: UTF8.self)
+    func add(_ context: inout RequestContext) -> HTTPResponse {
+        let text = String(decoding: context.request.body, as: UTF8.self)
         let rule: FaultRule
         do {
             rule = try ScenarioLoader().loadFault(
                 text, file: "body", scenario: provider.scenario, defaultID: "fault-\(faults.statuses.count + 1)")
         } catch {
+            context.outcome = "invalid_request"
+            context.reason = error.diagnostics.map(\.description).joined(separator: "; ")
             return Responses.json(
                 .object(
                     JSONObject([
                         ("error", .string("invalid_request")),
                         ("problems", .array(error.diagnostics.map { .string($0.description) })),
-                    ])), status: 400)
+                    ])), status: .badRequest)
         }
         do {
             try faults.add(rule)
         } catch {
+            context.outcome = error.kind.rawValue
+            context.reason = error.description
             return Responses.json(
                 .object(
                     JSONObject([
                         ("error", .string(error.kind.rawValue)), ("error_description", .string(error.description)),
                     ])),
-                status: 409)
+                status: .conflict)
         }
-        return Responses.json(Self.json(FaultStatus(rule: rule, matched: 0, fired: 0)), status: 201)
+        return Responses.json(Self.json(FaultStatus(rule: rule, matched: 0, fired: 0)), status: .created)
     }
 
-    func notFound(_ id: String) -> HTTPResponse {
-        Responses.json(
+    func notFound(_ id: String, _ context: inout RequestContext) -> HTTPResponse {
+        context.outcome = "not_found"
+        context.reason = "unknown fault '\(id)'"
+        return Responses.json(
             .object(
                 JSONObject([("error", .string("not_found")), ("error_description", .string("unknown fault '\(id)'"))])),
-            status: 404)
+            status: .notFound)
     }
 
     /// `{"id","match","enabled","after","times","probability","action","matched","fired"}`.

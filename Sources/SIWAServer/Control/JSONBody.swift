@@ -1,25 +1,10 @@
 import HTTPServer
 import JSON
 
-/// A control call's JSON object body with typed field readers that name the field on failure.
+/// A control call's JSON object body with typed field readers that name the field on failure
+/// (`RequestContext.json(required:)` parses the body once).
 struct JSONBody {
     let object: JSONObject
-
-    /// An empty body is `{}` unless `required`; anything but a JSON object is a 400 naming `body`.
-    static func parse(_ request: HTTPRequest, required: Bool = false) throws(ControlFailure) -> JSONBody {
-        if request.body.isEmpty {
-            if required { throw .invalid("body", "a JSON object is required") }
-            return JSONBody(object: JSONObject())
-        }
-        let value: JSONValue
-        do {
-            value = try JSONValue.parse(request.body, maxDepth: 16)
-        } catch {
-            throw .invalid("body", "not valid JSON: \(error)")
-        }
-        guard let object = value.objectValue else { throw .invalid("body", "must be a JSON object") }
-        return JSONBody(object: object)
-    }
 
     /// Fails on the first key not in `allowed`.
     func allowOnly(_ allowed: Set<String>) throws(ControlFailure) {
@@ -66,21 +51,9 @@ struct JSONBody {
     }
 }
 
-/// Query parameters of a control GET (`?user=…&client_id=…`).
+/// Query parameters of a control GET (`?user=…&client_id=…`), from the request's one form decode.
 struct QueryParameters {
     let pairs: [(name: String, value: String)]
-
-    init(_ request: HTTPRequest) throws(ControlFailure) {
-        guard let query = request.query, !query.isEmpty else {
-            pairs = []
-            return
-        }
-        do {
-            pairs = try URLEncodedForm.decode(Array(query.utf8))
-        } catch {
-            throw .invalid("query", "bad percent-encoding: \(error.message)")
-        }
-    }
 
     subscript(name: String) -> String? { pairs.first { $0.name == name }?.value }
 

@@ -1,14 +1,18 @@
-import Dispatch
+import Background
 import HTTPServer
 import JSON
 import SIWACore
 import Synchronization
 
-/// Delivers server-to-server notifications on a background queue, retrying non-200 answers and
-/// timeouts with exponential backoff up to `maxAttempts` (Apple retries; its schedule is unpublished).
+/// Delivers server-to-server notifications on the background scheduler, retrying non-200 answers and
+/// failed attempts with doubling delays up to `maxAttempts` (Apple retries; its schedule is unpublished).
 ///
 /// Sending never blocks request handling: `send(_:)` only records and schedules. Every attempt is in
-/// `records` (for `GET /mock/notifications`) and in the request journal.
+/// `records` (for `GET /mock/notifications`) and in the request journal. Receivers are not trusted
+/// (docs/notifications.md): each attempt has an overall deadline, reads at most
+/// `maximumReplyBytes` of the reply, goes only to destinations the allow-list permits, and at most
+/// `concurrencyPerDestination` attempts run at once per `host:port`, so one hanging receiver cannot
+/// delay deliveries to the others.
 public final class NotificationDispatcher: Sendable {
     /// One notification and its delivery history.
     public struct Record: Sendable {
@@ -24,7 +28,7 @@ public final class NotificationDispatcher: Sendable {
         public var number: Int
         public var timeMilliseconds: Int64
         public var status: Int?
-        /// `delivered`, `http_<status>`, `timeout`, `connection_failed: …`.
+        /// `delivered`, `http_<status>`, `timeout`, `not_allowed`, `connection_failed: …`.
         public var outcome: String
     }
 
@@ -33,31 +37,52 @@ public final class NotificationDispatcher: Sendable {
         var nextID = 1
     }
 
+    /// Reply bytes read per attempt; the rest is never read (the status line decides the outcome).
+    public static let maximumReplyBytes = 64 * 1024
+    /// Attempts running at once towards one `host:port`.
+    public static let concurrencyPerDestination = 2
+    /// The longest wait before a retry, however many attempts came before.
+    static let maximumRetryDelayMilliseconds: Int64 = 3_600_000
+
     private let state = Mutex(State())
-    private let queue = DispatchQueue(label: "siwa-mock.notifications", attributes: .concurrent)
     let provider: AppleIdentityProvider
     let journal: RequestJournal
+    let scheduler: BackgroundScheduler
+    /// Where notifications may go (`--notification-allow`); nil: anywhere.
+    let allowList: DestinationAllowList?
     let capacity = 500
 
-    public init(provider: AppleIdentityProvider, journal: RequestJournal) {
+    public init(
+        provider: AppleIdentityProvider, journal: RequestJournal, scheduler: BackgroundScheduler,
+        allowList: DestinationAllowList? = nil
+    ) {
         self.provider = provider
         self.journal = journal
+        self.scheduler = scheduler
+        self.allowList = allowList
     }
 
     /// Records the notifications as pending and schedules their first attempts; returns their ids.
+    ///
+    /// - Parameter copies: how many times each notification is delivered (same `jti` and payload, one
+    ///   record each), as Apple sometimes delivers an event more than once; nil: the scenario's
+    ///   `deliveries_per_event`.
     @discardableResult
-    public func send(_ notifications: [PreparedNotification]) -> [Int] {
+    public func send(_ notifications: [PreparedNotification], copies: Int? = nil) -> [Int] {
+        let count = min(max(copies ?? provider.scenario.settings.notifications.deliveriesPerEvent, 1), 10)
         var ids: [Int] = []
         for notification in notifications {
-            let id = state.withLock { state in
-                let id = state.nextID
-                state.nextID += 1
-                state.records.append(Record(id: id, notification: notification, status: "pending", attempts: []))
-                if state.records.count > capacity { state.records.removeFirst(state.records.count - capacity) }
-                return id
+            for _ in 0..<count {
+                let id = state.withLock { state in
+                    let id = state.nextID
+                    state.nextID += 1
+                    state.records.append(Record(id: id, notification: notification, status: "pending", attempts: []))
+                    if state.records.count > capacity { state.records.removeFirst(state.records.count - capacity) }
+                    return id
+                }
+                ids.append(id)
+                schedule(id: id, number: 1, notification: notification, after: 0)
             }
-            ids.append(id)
-            queue.async { self.attempt(id: id, number: 1, notification: notification) }
         }
         return ids
     }
@@ -67,25 +92,43 @@ public final class NotificationDispatcher: Sendable {
 
     public func record(id: Int) -> Record? { state.withLock { $0.records.first { $0.id == id } } }
 
+    private func schedule(id: Int, number: Int, notification: PreparedNotification, after delay: Int64) {
+        let lane = BackgroundScheduler.Lane(
+            HTTPClient.destination(of: notification.url) ?? notification.url, limit: Self.concurrencyPerDestination)
+        scheduler.schedule(after: delay, lane: lane) { [weak self] in
+            self?.attempt(id: id, number: number, notification: notification)
+        }
+    }
+
     private func attempt(id: Int, number: Int, notification: PreparedNotification) {
+        // A record evicted by newer ones (capacity) is not retried.
+        guard record(id: id) != nil else { return }
         let settings = provider.scenario.settings.notifications
         var headers = HTTPHeaders()
         headers.add("Content-Type", "application/json")
         let request = HTTPClientRequest(method: "POST", headers: headers, body: notification.body)
         let status: Int?
         let outcome: String
+        var retry = true
         do {
             let response = try HTTPClient.send(
-                request, to: notification.url, timeoutMilliseconds: max(1, settings.timeoutMilliseconds))
+                request, to: notification.url, timeoutMilliseconds: max(1, settings.timeoutMilliseconds),
+                maximumBodyBytes: Self.maximumReplyBytes, allowList: allowList)
             status = response.status
             outcome = response.status == 200 ? "delivered" : "http_\(response.status)"
         } catch {
             status = nil
-            outcome = error.kind == .timeout ? "timeout" : "connection_failed: \(error.message)"
+            switch error.kind {
+            case .timeout: outcome = "timeout"
+            case .destinationNotAllowed:
+                outcome = "not_allowed: \(error.message) (--notification-allow)"
+                retry = false
+            default: outcome = "connection_failed: \(error.message)"
+            }
         }
         let now = provider.clock.nowMilliseconds
         let delivered = status == 200
-        let final = delivered || number >= max(1, settings.maxAttempts)
+        let final = delivered || !retry || number >= max(1, settings.maxAttempts)
         state.withLock { state in
             guard let index = state.records.firstIndex(where: { $0.id == id }) else { return }
             state.records[index].attempts.append(
@@ -99,11 +142,16 @@ public final class NotificationDispatcher: Sendable {
                 clientID: notification.audience, user: notification.userID, outcome: outcome, status: status ?? 0,
                 timeMilliseconds: now))
         guard !final else { return }
-        let shift = min(number - 1, 16)
-        let delay = max(0, settings.retryDelayMilliseconds) << Int64(shift)
-        queue.asyncAfter(deadline: .now() + .milliseconds(Int(min(delay, 3_600_000)))) {
-            self.attempt(id: id, number: number + 1, notification: notification)
-        }
+        schedule(
+            id: id, number: number + 1, notification: notification,
+            after: Self.retryDelay(after: number, first: settings.retryDelayMilliseconds))
+    }
+
+    /// The wait after attempt `number` failed: `first`, doubled for each later attempt, at most an hour.
+    static func retryDelay(after number: Int, first: Int64) -> Int64 {
+        let first = min(max(0, first), maximumRetryDelayMilliseconds)
+        let shift = min(max(0, number - 1), 16)
+        return min(first << Int64(shift), maximumRetryDelayMilliseconds)
     }
 }
 

@@ -20,10 +20,13 @@ public struct JournalEntry: Sendable, Equatable {
     public var status: Int
     /// Mock-clock time, milliseconds since the epoch.
     public var timeMilliseconds: Int64
+    /// Why the request was refused, in words (never sent to the client); nil when it succeeded.
+    public var reason: String?
 
     public init(
         sequence: Int = 0, kind: String, method: String, path: String, parameters: [(name: String, value: String)],
-        clientID: String?, user: String?, outcome: String, status: Int, timeMilliseconds: Int64
+        clientID: String?, user: String?, outcome: String, status: Int, timeMilliseconds: Int64,
+        reason: String? = nil
     ) {
         self.sequence = sequence
         self.kind = kind
@@ -35,6 +38,7 @@ public struct JournalEntry: Sendable, Equatable {
         self.outcome = outcome
         self.status = status
         self.timeMilliseconds = timeMilliseconds
+        self.reason = reason
     }
 
     public static func == (lhs: JournalEntry, rhs: JournalEntry) -> Bool {
@@ -42,7 +46,7 @@ public struct JournalEntry: Sendable, Equatable {
             && lhs.parameters.map(\.name) == rhs.parameters.map(\.name)
             && lhs.parameters.map(\.value) == rhs.parameters.map(\.value) && lhs.clientID == rhs.clientID
             && lhs.user == rhs.user && lhs.outcome == rhs.outcome && lhs.status == rhs.status
-            && lhs.timeMilliseconds == rhs.timeMilliseconds
+            && lhs.timeMilliseconds == rhs.timeMilliseconds && lhs.reason == rhs.reason
     }
 
     /// The entry as the control API shows it.
@@ -60,6 +64,7 @@ public struct JournalEntry: Sendable, Equatable {
         object["user"] = user.map { .string($0) } ?? .null
         object["status"] = .int(Int64(status))
         object["outcome"] = .string(outcome)
+        if let reason { object["reason"] = .string(reason) }
         return .object(object)
     }
 }
@@ -98,7 +103,7 @@ extension JournalEntry {
         guard value.utf8.count > maximumValueBytes else { return value }
         var prefix = Substring(value.prefix(64))
         while prefix.utf8.count > 64 { prefix = prefix.dropLast() }
-        return "\(prefix)…(\(value.utf8.count) bytes, \(JournalRecorder.fingerprint(value)))"
+        return "\(prefix)…(\(value.utf8.count) bytes, \(SecretFingerprint.of(value)))"
     }
 }
 
@@ -141,16 +146,22 @@ public final class RequestJournal: Sendable {
         }
     }
 
-    /// Entries oldest first, filtered by exact path, client id and user (any may be nil), only those
-    /// with a sequence above `after`, at most `limit` of them.
+    /// Entries oldest first, filtered by exact path, client id and user (any may be nil) and by
+    /// `including`, only those with a sequence above `after`, at most `limit` of them.
     public func entries(
-        path: String? = nil, clientID: String? = nil, user: String? = nil, after: Int = 0, limit: Int = .max
+        path: String? = nil, clientID: String? = nil, user: String? = nil, after: Int = 0, limit: Int = .max,
+        including: (JournalEntry) -> Bool = { _ in true }
     ) -> [JournalEntry] {
-        Array(
-            state.withLock { $0.ordered }.lazy.filter { entry in
-                entry.sequence > after && (path == nil || entry.path == path)
-                    && (clientID == nil || entry.clientID == clientID) && (user == nil || entry.user == user)
-            }.prefix(max(0, limit)))
+        var selected: [JournalEntry] = []
+        for entry in state.withLock({ $0.ordered }) where selected.count < limit {
+            if entry.sequence > after && (path == nil || entry.path == path)
+                && (clientID == nil || entry.clientID == clientID) && (user == nil || entry.user == user)
+                && including(entry)
+            {
+                selected.append(entry)
+            }
+        }
+        return selected
     }
 
     /// Forgets every entry; returns how many there were.

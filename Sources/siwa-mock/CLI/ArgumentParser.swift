@@ -11,7 +11,9 @@ struct ArgumentParser {
         while index < arguments.count {
             let argument = arguments[index]
             index += 1
-            if onlyPositionals || !argument.hasPrefix("-") || argument == "-" {
+            // `-2d` is a negative value (`clock advance -2d`), not an option: no option starts with a digit.
+            let negativeNumber = argument.dropFirst().first.map { ("0"..."9").contains($0) } ?? false
+            if onlyPositionals || !argument.hasPrefix("-") || argument == "-" || negativeNumber {
                 guard acceptsPositionals else {
                     throw UsageError("Unexpected argument '\(argument)'")
                 }

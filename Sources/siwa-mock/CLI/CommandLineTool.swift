@@ -3,6 +3,12 @@
 struct CommandLineTool {
     static let name = "siwa-mock"
     static let abstract = "A scriptable fake of Apple's Sign in with Apple server."
+    /// Every subcommand, in the order `--help` lists them.
+    static let allCommands: [any Command.Type] = [
+        ServeCommand.self, CheckCommand.self, HealthCommand.self, CACommand.self, ClientSecretCommand.self,
+        KeygenCommand.self, VerifyCommand.self, CredentialCommand.self, NotifyCommand.self, ClockCommand.self,
+        RequestsCommand.self, ResetCommand.self, UsersCommand.self, KeysCommand.self, FaultsCommand.self,
+    ]
 
     var commands: [any Command.Type]
     var defaultCommand: String

@@ -1,5 +1,5 @@
-/// One `--option` a command accepts, declared as data so parsing, `--help` and env-var fallbacks
-/// all come from the same place (like swift-argument-parser's `@Option`/`@Flag`).
+/// One `--option` as the parser and `--help` see it. Commands declare it through `Option`/`Flag`, so
+/// parsing, help, default and env-var fallback come from one place (swift-argument-parser's `@Option`).
 struct OptionSpec: Sendable {
     enum Kind: Sendable {
         case value(placeholder: String)
@@ -10,7 +10,7 @@ struct OptionSpec: Sendable {
     var short: Character?
     var kind: Kind
     var help: String
-    /// Shown as `(default: …)` in help; the command applies it itself.
+    /// Shown as `(default: …)` in help; an `Option` derives it from the value it reads as when absent.
     var defaultDescription: String?
     /// Environment variable consulted when the option is absent (`SIWA_MOCK_PORT` for `--port`).
     var environment: String?

@@ -1,4 +1,5 @@
 import HTTPServer
+import SIWAServer
 
 /// `siwa-mock ca`: prints the local CA certificate that `serve --tls` uses, so a test environment can
 /// trust it (`siwa-mock ca > siwa-ca.pem`).
@@ -12,38 +13,34 @@ struct CACommand: Command {
         Trust it with e.g. SSL_CERT_FILE / REQUESTS_CA_BUNDLE (Python), NODE_EXTRA_CA_CERTS (Node),
         keytool -importcert (Java) or curl --cacert.
         """
-    static let options: [OptionSpec] = [
-        .value("state-dir", "dir", help: "The serve command's --state-dir.", environment: true),
-        .value("tls-dir", "dir", help: "The serve command's --tls-dir.", environment: true),
-        .value("url", "url", help: "Fetch the CA from a running mock at this http:// base URL instead."),
-    ]
+    static let url = Option.optional(
+        "url", "url", help: "Fetch the CA from a running mock at this http:// base URL instead.", parser: .httpURL)
+    static let options: [OptionSpec] = [ServeCommand.stateDirectory.spec, TLSOptions.directory.spec, url.spec]
 
     var directory: String
     var url: String?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        let chosen = arguments.value("tls-dir") ?? arguments.value("state-dir")
-        if chosen == "" { throw UsageError("the TLS directory must not be empty") }
+        var chosen = try arguments.read(TLSOptions.directory)
+        if chosen == nil { chosen = try arguments.read(ServeCommand.stateDirectory) }
         directory = TLSStateDirectory.resolve(chosen)
-        url = arguments.value("url")
-        if let url, !url.lowercased().hasPrefix("http://") {
-            throw UsageError("--url must be an http:// URL of the mock's plain listener, got '\(url)'")
-        }
+        url = try arguments.read(Self.url)
     }
 
     func run() throws -> Int32 {
         if let url {
-            let base = url.hasSuffix("/") ? String(url.dropLast()) : url
+            let base = url
             let response: HTTPClientResponse
             do {
                 response = try HTTPClient.send(
-                    HTTPClientRequest(), to: base + CAResponder.path, timeoutMilliseconds: 5000)
+                    HTTPClientRequest(), to: base + MockServer.caCertificatePath, timeoutMilliseconds: 5000)
             } catch {
                 throw RuntimeError("cannot fetch the CA from \(base): \(error)")
             }
             guard response.status == 200 else {
                 throw RuntimeError(
-                    "\(base)\(CAResponder.path) answered \(response.status) (is the mock running with --tls?)")
+                    "\(base)\(MockServer.caCertificatePath) answered \(response.status) (is the mock running with --tls?)"
+                )
             }
             Console().out(String(decoding: response.body, as: UTF8.self), terminator: "")
             return 0

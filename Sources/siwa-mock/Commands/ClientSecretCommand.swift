@@ -12,15 +12,21 @@ struct ClientSecretCommand: Command {
         """
     /// Apple refuses secrets whose `exp` is more than 15777000 s (about six months) ahead.
     static let maximumLifetime = 15_777_000
-    static let options: [OptionSpec] = [
-        .value("team-id", "team-id", help: "Your 10-character Team ID (the `iss` claim).", required: true),
-        .value("client-id", "client-id", help: "The bundle ID or Services ID (the `sub` claim).", required: true),
-        .value("key-id", "key-id", help: "The 10-character key ID (the `kid` header).", required: true),
-        .value("key", "file", help: "The P-256 private key (.p8) to sign with.", required: true),
-        .value(
-            "expires-in", "seconds", help: "Lifetime in seconds, at most \(maximumLifetime).",
-            default: "15552000 (180 days)"),
-    ]
+    static let defaultLifetime = 15_552_000
+    static let teamID = Option.optional(
+        "team-id", "team-id", help: "Your 10-character Team ID (the `iss` claim).", required: true, parser: .nonEmpty)
+    static let clientID = Option.optional(
+        "client-id", "client-id", help: "The bundle ID or Services ID (the `sub` claim).", required: true,
+        parser: .nonEmpty)
+    static let keyID = Option.optional(
+        "key-id", "key-id", help: "The 10-character key ID (the `kid` header).", required: true, parser: .nonEmpty)
+    static let key = Option.optional(
+        "key", "file", help: "The P-256 private key (.p8) to sign with.", required: true, parser: .nonEmpty)
+    static let expiresIn = Option(
+        "expires-in", "seconds", help: "Lifetime in seconds, at most \(maximumLifetime).", default: defaultLifetime,
+        shownDefault: "\(defaultLifetime) (\(defaultLifetime / 86_400) days)", parser: .integer(in: 1...maximumLifetime)
+    )
+    static let options: [OptionSpec] = [teamID.spec, clientID.spec, keyID.spec, key.spec, expiresIn.spec]
 
     var teamID: String
     var clientID: String
@@ -29,11 +35,11 @@ struct ClientSecretCommand: Command {
     var expiresIn: Int
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        teamID = try arguments.required("team-id")
-        clientID = try arguments.required("client-id")
-        keyID = try arguments.required("key-id")
-        keyPath = try arguments.required("key")
-        expiresIn = try arguments.integer("expires-in", in: 1...Self.maximumLifetime) ?? 15_552_000
+        teamID = try arguments.read(required: Self.teamID)
+        clientID = try arguments.read(required: Self.clientID)
+        keyID = try arguments.read(required: Self.keyID)
+        keyPath = try arguments.read(required: Self.key)
+        expiresIn = try arguments.read(Self.expiresIn)
     }
 
     func run() throws -> Int32 {

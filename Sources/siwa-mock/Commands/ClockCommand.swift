@@ -1,4 +1,5 @@
 import JSON
+import ScenarioFormat
 
 /// `siwa-mock clock [show | advance DURATION | set TIME | freeze | unfreeze]` against a running mock.
 struct ClockCommand: Command {
@@ -8,9 +9,11 @@ struct ClockCommand: Command {
         EXAMPLES:
           siwa-mock clock                      # show
           siwa-mock clock advance 6m           # past the 5-minute code expiry
+          siwa-mock clock advance -2d          # back two days
           siwa-mock clock set 2030-01-01T00:00:00Z
           siwa-mock clock freeze | unfreeze
-        Durations: 90, 90s, 6m, 2h, 1d, 500ms (negative goes back).
+        Durations are the scenario files' (500ms, 90s, 6m, 2h, 1d, 1h30m; a unit is required); a leading
+        - goes back. Times are RFC 3339 with uppercase T and Z.
         """
     static let positionalsSynopsis: String? = "[show | advance <duration> | set <time> | freeze | unfreeze]"
     static let options: [OptionSpec] = ControlClient.options
@@ -27,6 +30,16 @@ struct ClockCommand: Command {
             body = nil
         case "advance", "set":
             guard words.count == 2 else { throw UsageError("'clock \(words[0])' needs exactly one value") }
+            // Checked here with the server's own grammar, so a typo is a usage error before any request.
+            do throws(TimeSyntax.Failure) {
+                if words[0] == "advance" {
+                    _ = try TimeSyntax.durationMilliseconds(words[1], sign: .signed)
+                } else {
+                    _ = try TimeSyntax.timestamp(words[1])
+                }
+            } catch {
+                throw UsageError("'clock \(words[0])': \(error.message)")
+            }
             body = .object(JSONObject([(words[0], .string(words[1]))]))
         case "freeze", "unfreeze":
             guard words.count == 1 else { throw UsageError("'clock \(words[0])' takes no value") }

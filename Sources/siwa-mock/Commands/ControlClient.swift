@@ -1,48 +1,117 @@
 import HTTPServer
 import JSON
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Talks to a running mock's control API for the driving verbs (`credential`, `notify`, `clock`,
-/// `requests`): sends one JSON request, prints the JSON answer, maps failures to exit statuses.
+/// `requests`, `reset`, `users`, `keys`, `faults`): sends one request, prints the JSON answer, maps
+/// failures to exit statuses, and says so when the URL is not a siwa-mock at all.
 struct ControlClient: Sendable {
+    /// `--url`, also read by `verify`.
+    static let url = Option(
+        "url", "url", help: "Base URL of the running mock.", default: "http://127.0.0.1:8080", environment: true,
+        parser: .httpURL)
+    static let adminToken = Option.optional(
+        "admin-token", "token", help: "Bearer token when the mock runs with --admin-token.", environment: true,
+        parser: .nonEmpty)
     /// Options every driving verb accepts.
-    static let options: [OptionSpec] = [
-        .value(
-            "url", "url", help: "Base URL of the running mock.", default: "http://127.0.0.1:8080", environment: true),
-        .value("admin-token", "token", help: "Bearer token when the mock runs with --admin-token.", environment: true),
-    ]
+    static let options: [OptionSpec] = [url.spec, adminToken.spec]
 
     var baseURL: String
     var adminToken: String?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        var url = arguments.value("url") ?? "http://127.0.0.1:8080"
-        guard url.hasPrefix("http://"), url.count > 7 else {
-            throw UsageError("\(arguments.source(of: "url")) must be an http:// URL, got '\(url)'")
-        }
-        while url.hasSuffix("/") { url.removeLast() }
-        baseURL = url
-        adminToken = arguments.value("admin-token")
+        baseURL = try arguments.read(Self.url)
+        adminToken = try arguments.read(Self.adminToken)
     }
 
-    /// Sends the call and prints the body: stdout and 0 on 2xx, stderr and 1 otherwise.
-    func run(_ method: String, _ target: String, body: JSONValue? = nil) throws -> Int32 {
-        var headers = HTTPHeaders()
-        if body != nil { headers.add("Content-Type", "application/json") }
-        if let adminToken { headers.add("Authorization", "Bearer \(adminToken)") }
-        let request = HTTPClientRequest(
-            method: method, target: target, headers: headers, body: body?.serialized() ?? [])
-        let response: HTTPClientResponse
-        do {
-            response = try HTTPClient.send(request, to: baseURL + target, timeoutMilliseconds: 15_000)
-        } catch {
-            throw RuntimeError("cannot reach the mock at \(baseURL): \(error.message)")
+    /// One control API request a verb decided on from its arguments.
+    struct Call: Sendable {
+        var method: String
+        var target: String
+        var body: [UInt8]?
+
+        init(_ method: String, _ target: String, body: [UInt8]? = nil) {
+            self.method = method
+            self.target = target
+            self.body = body
         }
+
+        init(_ method: String, _ target: String, json: JSONObject) {
+            self.init(method, target, body: JSONValue.object(json).serialized())
+        }
+    }
+
+    func run(_ call: Call) throws(RuntimeError) -> Int32 { try run(call.method, call.target, bodyBytes: call.body) }
+
+    /// Sends the call and prints the body: stdout and 0 on 2xx, stderr and 1 otherwise.
+    func run(_ method: String, _ target: String, body: JSONValue? = nil) throws(RuntimeError) -> Int32 {
+        try run(method, target, bodyBytes: body?.serialized())
+    }
+
+    /// As `run(_:_:body:)` with a body already in bytes (a fault rule in the scenario syntax).
+    func run(_ method: String, _ target: String, bodyBytes: [UInt8]?) throws(RuntimeError) -> Int32 {
+        var headers = HTTPHeaders()
+        if bodyBytes != nil { headers.add("Content-Type", "application/json") }
+        if let adminToken { headers.add("Authorization", "Bearer \(adminToken)") }
+        let request = HTTPClientRequest(method: method, target: target, headers: headers, body: bodyBytes ?? [])
+        var response: HTTPClientResponse
+        var attempts = 0
+        repeat {
+            do {
+                response = try HTTPClient.send(request, to: baseURL + target, timeoutMilliseconds: 15_000)
+            } catch {
+                throw RuntimeError("cannot reach the mock at \(baseURL): \(error.message)")
+            }
+            attempts += 1
+            // 503 `unavailable` means "not yet" (no pre-generated signing key ready right after start):
+            // wait for it, up to 10 s, rather than fail a script that rotates keys first thing.
+            guard response.status == 503, attempts < 50,
+                (try? JSONValue.parse(response.body))?["error"]?.stringValue == "unavailable"
+            else { break }
+            usleep(200_000)
+        } while true
+        if !response.body.isEmpty && !Self.isJSON(response) { try confirmMock(at: baseURL) }
+        let text = response.bodyText
         if (200..<300).contains(response.status) {
-            Console().out(response.bodyText)
+            if !text.isEmpty { Console().out(text) }
             return 0
         }
-        Console().err("HTTP \(response.status): \(response.bodyText)")
+        Console().err("HTTP \(response.status): \(text)")
         return 1
+    }
+
+    /// Throws "not a siwa-mock" unless `GET /mock/health` answers as a mock does (200, JSON status ok):
+    /// a non-JSON answer from a verb's own path is then the mock's, and is shown as it came.
+    func confirmMock(at base: String) throws(RuntimeError) {
+        let response: HTTPClientResponse
+        do {
+            response = try HTTPClient.send(
+                HTTPClientRequest(target: Self.healthPath), to: base + Self.healthPath, timeoutMilliseconds: 5000)
+        } catch {
+            throw RuntimeError("\(base): not a siwa-mock (\(Self.healthPath) failed: \(error.message))")
+        }
+        if let problem = Self.notAMock(response) { throw RuntimeError("\(base): \(problem)") }
+    }
+
+    static let healthPath = "/mock/health"
+
+    /// Nil when `response` is a mock's answer to `GET /mock/health`; otherwise what makes it not one,
+    /// such as "not a siwa-mock (got text/html 200 from /mock/health)".
+    static func notAMock(_ response: HTTPClientResponse) -> String? {
+        if response.status == 200, isJSON(response),
+            (try? JSONValue.parse(response.body))?["status"]?.stringValue == "ok"
+        {
+            return nil
+        }
+        let type = response.headers["Content-Type"].map { String($0.prefix { $0 != ";" }) } ?? "no Content-Type"
+        return "not a siwa-mock (got \(type) \(response.status) from \(healthPath))"
+    }
+
+    static func isJSON(_ response: HTTPClientResponse) -> Bool {
+        response.headers["Content-Type"]?.lowercased().hasPrefix("application/json") ?? false
     }
 
     /// `name=value&…` with percent-encoding, for GET filters.
@@ -50,4 +119,23 @@ struct ControlClient: Sendable {
         let present = pairs.compactMap { pair in pair.1.map { (pair.0, $0) } }
         return present.isEmpty ? "" : "?" + URLEncodedForm.encode(present)
     }
+}
+
+/// A verb whose whole run is one control API call chosen from its arguments (`users`, `keys`,
+/// `faults`, `reset`): the verb only says which call; sending and printing are `ControlClient`'s.
+protocol ControlVerb: Command {
+    static func call(_ arguments: ParsedArguments) throws(UsageError) -> ControlClient.Call
+    init(client: ControlClient, call: ControlClient.Call)
+    var client: ControlClient { get }
+    var call: ControlClient.Call { get }
+}
+
+extension ControlVerb {
+    static var options: [OptionSpec] { ControlClient.options }
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        self.init(client: try ControlClient(arguments), call: try Self.call(arguments))
+    }
+
+    func run() throws -> Int32 { try client.run(call) }
 }

@@ -9,16 +9,17 @@ struct CredentialCommand: Command {
           siwa-mock credential --user alice --client com.example.app --nonce abc
         The authorizationCode is redeemable at /auth/token with the bundle ID and no redirect_uri.
         """
+    static let user = Option.optional(
+        "user", "user", help: "Scenario user id, sub or email.", required: true, parser: .nonEmpty)
+    static let client = Option(
+        "client", "bundle-id", help: "The native app's bundle ID.", default: "com.example.app", parser: .nonEmpty)
+    static let scope = Option.repeated(
+        "scope", "scope", help: "full_name or email (repeatable).", shownDefault: "full_name and email",
+        parser: .nonEmpty)
+    static let nonce = Option.optional("nonce", "nonce", help: "Nonce to put in the identity token.", parser: .text)
+    static let state = Option.optional("state", "state", help: "State echoed in the credential.", parser: .text)
     static let options: [OptionSpec] =
-        [
-            .value("user", "user", help: "Scenario user id, sub or email.", required: true),
-            .value("client", "bundle-id", help: "The native app's bundle ID.", default: "com.example.app"),
-            .value(
-                "scope", "scope", help: "full_name or email (repeatable).", default: "full_name and email",
-                repeatable: true),
-            .value("nonce", "nonce", help: "Nonce to put in the identity token."),
-            .value("state", "state", help: "State echoed in the credential."),
-        ] + ControlClient.options
+        [user.spec, client.spec, scope.spec, nonce.spec, state.spec] + ControlClient.options
 
     var client: ControlClient
     var body: JSONObject
@@ -26,12 +27,12 @@ struct CredentialCommand: Command {
     init(_ arguments: ParsedArguments) throws(UsageError) {
         client = try ControlClient(arguments)
         body = JSONObject()
-        body["client_id"] = .string(arguments.value("client") ?? "com.example.app")
-        body["user"] = .string(try arguments.required("user"))
-        let scopes = arguments.all("scope")
+        body["client_id"] = .string(try arguments.read(Self.client))
+        body["user"] = .string(try arguments.read(required: Self.user))
+        let scopes = try arguments.read(Self.scope)
         if !scopes.isEmpty { body["scopes"] = .array(scopes.map { .string($0) }) }
-        if let nonce = arguments.value("nonce") { body["nonce"] = .string(nonce) }
-        if let state = arguments.value("state") { body["state"] = .string(state) }
+        if let nonce = try arguments.read(Self.nonce) { body["nonce"] = .string(nonce) }
+        if let state = try arguments.read(Self.state) { body["state"] = .string(state) }
     }
 
     func run() throws -> Int32 { try client.run("POST", "/mock/credentials", body: .object(body)) }

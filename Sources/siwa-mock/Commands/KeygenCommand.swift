@@ -8,15 +8,14 @@ struct KeygenCommand: Command {
         The private key is written with mode 0600 and never overwritten. Register the printed public key
         under a team's client-secret keys in a scenario, then sign client secrets with `client-secret`.
         """
-    static let options: [OptionSpec] = [
-        .value("out", "file", help: "Where to write the private key.", default: "AuthKey.p8")
-    ]
+    static let out = Option(
+        "out", "file", help: "Where to write the private key.", default: "AuthKey.p8", parser: .nonEmpty)
+    static let options: [OptionSpec] = [out.spec]
 
     var out: String
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        out = arguments.value("out") ?? "AuthKey.p8"
-        guard !out.isEmpty else { throw UsageError("--out must not be empty") }
+        out = try arguments.read(Self.out)
     }
 
     func run() throws -> Int32 {

@@ -2,30 +2,34 @@ import HTTPServer
 
 /// `serve`'s connection cap and timeouts (README "Limits"), mapped onto `HTTPServerConfiguration`.
 ///
-/// The defaults are the documented ones; tests and the adversarial suite lower them to observe a
-/// timeout in seconds rather than a minute.
+/// Absent options leave `HTTPServerConfiguration`'s defaults in place, and help shows those same
+/// values. Tests and the adversarial suite lower them to observe a timeout in seconds rather than a minute.
 struct LimitOptions: Sendable {
-    static let specs: [OptionSpec] = [
-        .value(
-            "max-connections", "n", help: "Open connections at most; beyond it new ones get 503 and are closed.",
-            default: "10000", environment: true),
-        .value(
-            "header-timeout", "ms", help: "Milliseconds allowed for a request head (and again for its body).",
-            default: "10000", environment: true),
-        .value(
-            "idle-timeout", "ms",
-            help: "Milliseconds a keep-alive connection may idle, or a client may stall reading, before it is closed.",
-            default: "60000", environment: true),
-    ]
+    private static var defaults: HTTPServerConfiguration { HTTPServerConfiguration() }
+
+    static let maxConnections = Option.optional(
+        "max-connections", "n", help: "Open connections at most; beyond it new ones get 503 and are closed.",
+        shownDefault: String(defaults.maxConnections), environment: true, parser: .integer(in: 1...1_000_000))
+    static let headerTimeout = Option.optional(
+        "header-timeout", "ms", help: "Milliseconds allowed for a request head (and again for its body).",
+        shownDefault: String(defaults.headerTimeoutMilliseconds), environment: true,
+        parser: .integer(in: 1...3_600_000))
+    static let idleTimeout = Option.optional(
+        "idle-timeout", "ms",
+        help: "Milliseconds a keep-alive connection may idle, or a client may stall reading, before it is closed.",
+        shownDefault: String(defaults.idleTimeoutMilliseconds), environment: true,
+        parser: .integer(in: 1...86_400_000))
+
+    static let specs: [OptionSpec] = [maxConnections.spec, headerTimeout.spec, idleTimeout.spec]
 
     var maxConnections: Int?
     var headerTimeoutMilliseconds: Int?
     var idleTimeoutMilliseconds: Int?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        maxConnections = try arguments.integer("max-connections", in: 1...1_000_000)
-        headerTimeoutMilliseconds = try arguments.integer("header-timeout", in: 1...3_600_000)
-        idleTimeoutMilliseconds = try arguments.integer("idle-timeout", in: 1...86_400_000)
+        maxConnections = try arguments.read(Self.maxConnections)
+        headerTimeoutMilliseconds = try arguments.read(Self.headerTimeout)
+        idleTimeoutMilliseconds = try arguments.read(Self.idleTimeout)
     }
 
     /// Overrides only what was given, so the configuration's defaults stay the single source of truth.

@@ -10,11 +10,15 @@ struct NotifyCommand: Command {
           siwa-mock notify consent-revoked --user alice
         """
     static let positionalsSynopsis: String? = "<type>"
-    static let options: [OptionSpec] =
-        [
-            .value("user", "user", help: "Scenario user id, sub or email.", required: true),
-            .value("client", "client-id", help: "Any client of the app group to notify (default: the user's groups)."),
-        ] + ControlClient.options
+    static let user = Option.optional(
+        "user", "user", help: "Scenario user id, sub or email.", required: true, parser: .nonEmpty)
+    static let client = Option.optional(
+        "client", "client-id", help: "Any client of the app group to notify.", shownDefault: "the user's groups",
+        parser: .nonEmpty)
+    static let deliveries = Option.optional(
+        "deliveries", "n", help: "Deliver the event N times with the same jti, to test deduplication.",
+        shownDefault: "the deliveries_per_event setting", parser: .integer(in: 1...10))
+    static let options: [OptionSpec] = [user.spec, client.spec, deliveries.spec] + ControlClient.options
 
     static let types = ["email-disabled", "email-enabled", "consent-revoked", "account-delete", "account-deleted"]
 
@@ -29,8 +33,9 @@ struct NotifyCommand: Command {
         guard Self.types.contains(type) else {
             throw UsageError("Unknown notification type '\(type)' (\(Self.types.joined(separator: ", ")))")
         }
-        body = JSONObject([("type", .string(type)), ("user", .string(try arguments.required("user")))])
-        if let clientID = arguments.value("client") { body["client_id"] = .string(clientID) }
+        body = JSONObject([("type", .string(type)), ("user", .string(try arguments.read(required: Self.user)))])
+        if let clientID = try arguments.read(Self.client) { body["client_id"] = .string(clientID) }
+        if let deliveries = try arguments.read(Self.deliveries) { body["deliveries"] = .int(Int64(deliveries)) }
     }
 
     func run() throws -> Int32 { try client.run("POST", "/mock/notifications", body: .object(body)) }

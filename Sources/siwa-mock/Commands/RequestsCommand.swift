@@ -7,13 +7,13 @@ struct RequestsCommand: Command {
           siwa-mock requests --path /auth/revoke --user alice
         Secrets (codes, tokens, client secrets) appear only as sha256: fingerprints.
         """
-    static let options: [OptionSpec] =
-        [
-            .value("path", "path", help: "Only requests to this path."),
-            .value("client", "client-id", help: "Only requests for this client_id."),
-            .value("user", "user", help: "Only requests concerning this user (id, sub or email)."),
-            .flag("clear", help: "Clear the journal instead of printing it."),
-        ] + ControlClient.options
+    static let path = Option.optional("path", "path", help: "Only requests to this path.", parser: .nonEmpty)
+    static let client = Option.optional(
+        "client", "client-id", help: "Only requests for this client_id.", parser: .nonEmpty)
+    static let user = Option.optional(
+        "user", "user", help: "Only requests concerning this user (id, sub or email).", parser: .nonEmpty)
+    static let clear = Flag("clear", help: "Clear the journal instead of printing it.")
+    static let options: [OptionSpec] = [path.spec, client.spec, user.spec, clear.spec] + ControlClient.options
 
     var client: ControlClient
     var target: String
@@ -21,12 +21,12 @@ struct RequestsCommand: Command {
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         client = try ControlClient(arguments)
-        clear = arguments.has("clear")
+        clear = arguments.read(Self.clear)
         target =
             "/mock/requests"
             + ControlClient.query([
-                ("path", arguments.value("path")), ("client_id", arguments.value("client")),
-                ("user", arguments.value("user")),
+                ("path", try arguments.read(Self.path)), ("client_id", try arguments.read(Self.client)),
+                ("user", try arguments.read(Self.user)),
             ])
         if clear && target != "/mock/requests" { throw UsageError("--clear takes no filters") }
     }

@@ -2,24 +2,30 @@ import TLS
 
 /// The `--tls*` options of `serve`.
 struct TLSOptions: Sendable {
+    static let tls = Flag("tls", help: "Also serve HTTPS (TLS 1.2/1.3) on --tls-port.", environment: true)
+    static let port = Option(
+        "tls-port", "port", help: "HTTPS port; 0 picks a free one.", default: 8443, environment: true,
+        parser: .integer(in: 0...65535))
+    static let certificate = Option.optional(
+        "tls-cert", "file", help: "PEM certificate chain to serve instead of the local CA's.", environment: true,
+        parser: .nonEmpty)
+    static let key = Option.optional(
+        "tls-key", "file", help: "PEM private key for --tls-cert.", environment: true, parser: .nonEmpty)
+    static let names = Option.repeated(
+        "tls-name", "name",
+        help: "Extra DNS name or IP for the generated certificate (repeatable; commas separate in the env var).",
+        environment: true, parser: .text)
+    /// Also `ca`'s `--tls-dir`.
+    static let directory = Option.optional(
+        "tls-dir", "dir",
+        help: "Where the local CA and server certificate live (default: --state-dir, else ~/.local/state/siwa-mock).",
+        environment: true, parser: .nonEmpty)
+    static let noHTTP = Flag(
+        "no-http", help: "Serve only HTTPS (needs --tls); the health check must then use another way in.",
+        environment: true)
+
     static let specs: [OptionSpec] = [
-        .flag("tls", help: "Also serve HTTPS (TLS 1.2/1.3) on --tls-port.", environment: true),
-        .value("tls-port", "port", help: "HTTPS port; 0 picks a free one.", default: "8443", environment: true),
-        .value(
-            "tls-cert", "file", help: "PEM certificate chain to serve instead of the local CA's.", environment: true),
-        .value("tls-key", "file", help: "PEM private key for --tls-cert.", environment: true),
-        .value(
-            "tls-name", "name",
-            help: "Extra DNS name or IP for the generated certificate (repeatable; commas separate in the env var).",
-            environment: true, repeatable: true),
-        .value(
-            "tls-dir", "dir",
-            help:
-                "Where the local CA and server certificate live (default: --state-dir, else ~/.local/state/siwa-mock).",
-            environment: true),
-        .flag(
-            "no-http", help: "Serve only HTTPS (needs --tls); the health check must then use another way in.",
-            environment: true),
+        tls.spec, port.spec, certificate.spec, key.spec, names.spec, directory.spec, noHTTP.spec,
     ]
 
     var enabled: Bool
@@ -31,19 +37,18 @@ struct TLSOptions: Sendable {
     var directory: String?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        enabled = arguments.has("tls")
-        port = try arguments.integer("tls-port", in: 0...65535) ?? 8443
-        certificateFile = arguments.value("tls-cert")
-        keyFile = arguments.value("tls-key")
-        names = arguments.all("tls-name").flatMap { $0.split(separator: ",").map(String.init) }
+        enabled = arguments.read(Self.tls)
+        port = try arguments.read(Self.port)
+        certificateFile = try arguments.read(Self.certificate)
+        keyFile = try arguments.read(Self.key)
+        names = try arguments.read(Self.names).flatMap { $0.split(separator: ",").map(String.init) }
             .map { $0.trimmingSpaces() }.filter { !$0.isEmpty }
-        noHTTP = arguments.has("no-http")
-        directory = arguments.value("tls-dir")
-        if directory == "" { throw UsageError("--tls-dir must not be empty") }
+        noHTTP = arguments.read(Self.noHTTP)
+        directory = try arguments.read(Self.directory)
         if (certificateFile == nil) != (keyFile == nil) {
             throw UsageError("--tls-cert and --tls-key must be given together")
         }
-        if certificateFile != nil || !names.isEmpty || arguments.value("tls-port") != nil {
+        if certificateFile != nil || !names.isEmpty || arguments.isGiven(Self.port) {
             guard enabled else { throw UsageError("--tls-cert, --tls-key, --tls-name and --tls-port need --tls") }
         }
         if noHTTP && !enabled { throw UsageError("--no-http needs --tls (otherwise nothing would listen)") }
@@ -87,29 +92,18 @@ struct TLSOptions: Sendable {
 
 /// `--log-format` and `--log-level`, shared by commands that log.
 enum LogOptions {
-    static let specs: [OptionSpec] = [
-        .value(
-            "log-format", "format", help: "Request log format: text or json (JSON Lines).", default: "text",
-            environment: true),
-        .value("log-level", "level", help: "debug, info, warn or error.", default: "info", environment: true),
-    ]
+    static let format = Option(
+        "log-format", "format", help: "Request log format: text or json (JSON Lines).",
+        default: LogSettings().format, environment: true,
+        parser: .choice(LogSettings.Format.allCases.map { ($0.rawValue, $0) }))
+    static let level = Option(
+        "log-level", "level", help: "debug, info, warn or error.", default: LogSettings().minimumLevel,
+        environment: true, parser: .choice(LogSettings.Level.allCases.map { ($0.name, $0) }))
+
+    static let specs: [OptionSpec] = [format.spec, level.spec]
 
     static func settings(_ arguments: ParsedArguments) throws(UsageError) -> LogSettings {
-        var settings = LogSettings()
-        if let text = arguments.value("log-format") {
-            guard let format = LogSettings.Format(rawValue: text.lowercased()) else {
-                throw UsageError("\(arguments.source(of: "log-format")) must be text or json, got '\(text)'")
-            }
-            settings.format = format
-        }
-        if let text = arguments.value("log-level") {
-            guard let level = LogSettings.Level(name: text) else {
-                throw UsageError(
-                    "\(arguments.source(of: "log-level")) must be debug, info, warn or error, got '\(text)'")
-            }
-            settings.minimumLevel = level
-        }
-        return settings
+        LogSettings(format: try arguments.read(format), minimumLevel: try arguments.read(level))
     }
 }
 

@@ -1,3 +1,4 @@
+import Background
 import HTTPServer
 import SIWACore
 import SIWAServer
@@ -17,25 +18,44 @@ struct ServeCommand: Command {
         --state-dir, else ~/.local/state/siwa-mock; reused across restarts) and a certificate for
         appleid.apple.com, localhost, 127.0.0.1, ::1 and every --tls-name. `siwa-mock ca` prints the CA; GET /mock/tls/ca.pem serves it.
         """
+    static let host = Option(
+        "host", "host", help: "Address to listen on.", default: "127.0.0.1", environment: true, parser: .nonEmpty)
+    static let port = Option(
+        "port", "port", help: "Port to listen on; 0 picks a free one.", default: 8080, environment: true,
+        parser: .integer(in: 0...65535))
+    static let publicURL = Option.optional(
+        "public-url", "url", help: "Base URL the mock advertises in its discovery document.",
+        shownDefault: "http://HOST:PORT", environment: true, parser: .webURL)
+    static let stateDirectory = Option.optional(
+        "state-dir", "dir", help: "Keep signing keys and the TLS CA here (created if missing) across restarts.",
+        environment: true, parser: .nonEmpty)
+    static let adminToken = Option.optional(
+        "admin-token", "token",
+        help: "Require `Authorization: Bearer TOKEN` on every /mock/ call (Apple's endpoints stay open).",
+        environment: true, parser: .nonEmpty)
+    static let scenario = Option.optional(
+        "scenario", "file",
+        help: "Scenario file (YAML subset or JSON) instead of the built-in one; reloaded when it changes.",
+        environment: true, parser: .nonEmpty)
+    static let notificationAllow = Option.optional(
+        "notification-allow", "list",
+        help: "Hosts, IP addresses and CIDR ranges server-to-server notifications may go to, comma-separated "
+            + "(docs/notifications.md).",
+        shownDefault: "any destination", environment: true,
+        parser: ValueParser { text throws(OptionValueError) in
+            do throws(HTTPClientError) {
+                return try DestinationAllowList(parsing: text)
+            } catch {
+                throw OptionValueError("must list host names, IP addresses or CIDR ranges: \(error.message)")
+            }
+        })
+
     static let options: [OptionSpec] =
         [
-            .value("host", "host", help: "Address to listen on.", default: "127.0.0.1", environment: true),
-            .value("port", "port", help: "Port to listen on; 0 picks a free one.", default: "8080", environment: true),
-            .value(
-                "public-url", "url", help: "Base URL the mock advertises in its discovery document.",
-                default: "http://HOST:PORT", environment: true),
-            .value(
-                "state-dir", "dir", help: "Keep signing keys and the TLS CA here (created if missing) across restarts.",
-                environment: true),
-            .value(
-                "admin-token", "token",
-                help: "Require `Authorization: Bearer TOKEN` on every /mock/ call (Apple's endpoints stay open).",
-                environment: true),
-            .value(
-                "scenario", "file",
-                help: "Scenario file (YAML subset or JSON) instead of the built-in one; reloaded when it changes.",
-                environment: true),
-        ] + TLSOptions.specs + LogOptions.specs + LimitOptions.specs
+            host.spec, port.spec, publicURL.spec, stateDirectory.spec, adminToken.spec, scenario.spec,
+            notificationAllow.spec,
+        ]
+        + TLSOptions.specs + LogOptions.specs + LimitOptions.specs
 
     var host: String
     var port: Int
@@ -43,27 +63,19 @@ struct ServeCommand: Command {
     var stateDirectory: String?
     var adminToken: String?
     var scenarioFile: String?
+    var notificationAllowList: DestinationAllowList?
     var tls: TLSOptions
     var logSettings: LogSettings
     var limits: LimitOptions
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        host = arguments.value("host") ?? "127.0.0.1"
-        guard !host.isEmpty else { throw UsageError("--host must not be empty") }
-        port = try arguments.integer("port", in: 0...65535) ?? 8080
-        publicURL = arguments.value("public-url")
-        if let publicURL {
-            guard publicURL.hasPrefix("http://") || publicURL.hasPrefix("https://"), publicURL.count > 8 else {
-                throw UsageError(
-                    "\(arguments.source(of: "public-url")) must be an http:// or https:// URL, got '\(publicURL)'")
-            }
-        }
-        stateDirectory = arguments.value("state-dir")
-        if stateDirectory == "" { throw UsageError("--state-dir must not be empty") }
-        adminToken = arguments.value("admin-token")
-        if adminToken == "" { throw UsageError("--admin-token must not be empty") }
-        scenarioFile = arguments.value("scenario")
-        if scenarioFile == "" { throw UsageError("--scenario must not be empty") }
+        host = try arguments.read(Self.host)
+        port = try arguments.read(Self.port)
+        publicURL = try arguments.read(Self.publicURL)
+        stateDirectory = try arguments.read(Self.stateDirectory)
+        adminToken = try arguments.read(Self.adminToken)
+        scenarioFile = try arguments.read(Self.scenario)
+        notificationAllowList = try arguments.read(Self.notificationAllow)
         tls = try TLSOptions(arguments)
         logSettings = try LogOptions.settings(arguments)
         limits = try LimitOptions(arguments)
@@ -72,6 +84,8 @@ struct ServeCommand: Command {
     func run() throws -> Int32 {
         let log = RequestLog(settings: logSettings)
         var scenario = Scenario.builtIn
+        // Taken before the file is read: an edit from here on is a change the watcher reloads.
+        let loadedStamp = scenarioFile.flatMap(ScenarioFile.stamp)
         if let scenarioFile {
             do {
                 scenario = try ScenarioFile.load(scenarioFile, log: log)
@@ -87,6 +101,7 @@ struct ServeCommand: Command {
         // and only the main thread's sigwait sees SIGTERM/SIGINT.
         SignalWaiter.blockTerminationSignals()
 
+        let scheduler = BackgroundScheduler()
         let responder = LateBoundResponder()
         var servers: [(server: HTTPServer, scheme: String)] = []
         defer { HTTPServer.shutdown(servers.map(\.server)) }
@@ -101,7 +116,7 @@ struct ServeCommand: Command {
         // RSA keys for `POST /mock/keys/rotate` and key-less scenarios sent over HTTP are made here, on a
         // background thread, never on an event loop.
         let keySupply = SigningKeySupply()
-        if !BackgroundThread.every(milliseconds: 250, { keySupply.refill() }) {
+        if !scheduler.repeatEvery(250, { keySupply.refill() }) {
             log.note("cannot start the key supply thread: key rotation over the control API will be refused")
         }
         do {
@@ -110,15 +125,20 @@ struct ServeCommand: Command {
                     publicURL: advertised, scenario: scenario, clock: Self.clock(for: scenario.clock),
                     log: { log.note($0) }),
                 options: MockServer.ControlOptions(
-                    adminToken: adminToken, scenarioLoader: { ScenarioFile.loadBody($0, keySupply: keySupply) }))
+                    adminToken: adminToken, scenarioLoader: { ScenarioFile.loadBody($0, keySupply: keySupply) },
+                    caCertificatePEM: tlsSetup.map { $0.caPEM ?? "" }, scheduler: scheduler,
+                    notificationAllowList: notificationAllowList))
             mock.apple.provider.takeSigningKeys(from: keySupply)
-            responder.install(tlsSetup.map { CAResponder(certificatePEM: $0.caPEM ?? "", next: mock) } ?? mock)
-            if let scenarioFile { ScenarioWatcher(path: scenarioFile, server: mock, log: log).start() }
+            responder.install(mock)
+            if let scenarioFile {
+                ScenarioWatcher(path: scenarioFile, server: mock, log: log, loadedStamp: loadedStamp)
+                    .start(on: scheduler)
+            }
             let ticker = MaintenanceTicker(
                 provider: mock.apple.provider,
                 onCollected: { log.note("maintenance: dropped \($0) expired codes and access tokens") })
-            if !ticker.start() {
-                log.note("expired codes are collected only under load: cannot start the maintenance thread")
+            if !ticker.start(on: scheduler) {
+                log.note("expired codes are collected only under load: cannot start a background thread")
             }
         } catch {
             throw RuntimeError("\(error)")
@@ -140,10 +160,17 @@ struct ServeCommand: Command {
         limits.apply(to: &configuration)
         configuration.tls = tls
         let server = HTTPServer(
-            configuration: configuration, responder: responder, onExchange: { log.record($0) },
+            configuration: configuration, responder: responder, onExchanges: { log.record($0) },
             onDiagnostic: { log.record($0) })
         do {
             try server.start()
+        } catch let error as HTTPServerError {
+            guard error.kind == .addressInUse else { throw RuntimeError(error.message) }
+            // Said once, with the way out: another port, or 0 for any free one.
+            let option = tls == nil ? Self.port.spec : TLSOptions.port.spec
+            throw RuntimeError(
+                "\(error.message); choose another port with --\(option.name) <port> or \(option.environment ?? "")"
+                    + " (0 picks a free one and prints it)")
         } catch {
             throw RuntimeError("cannot listen on \(host):\(port): \(error)")
         }

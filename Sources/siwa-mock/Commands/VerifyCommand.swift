@@ -11,12 +11,12 @@ struct VerifyCommand: Command {
         Checks the RS256 signature with the key named by the token's `kid`, then `iss`, `aud` (when
         --audience is given), `exp` and `nonce` (when --nonce is given). Exit status 0 when valid, 1 otherwise.
         """
-    static let options: [OptionSpec] = [
-        .value("url", "url", help: "Base URL of the mock.", default: "http://127.0.0.1:8080", environment: true),
-        .value("audience", "client-id", help: "Expected `aud` (your bundle ID or Services ID)."),
-        .value("issuer", "issuer", help: "Expected `iss`.", default: "https://appleid.apple.com"),
-        .value("nonce", "nonce", help: "Expected `nonce`."),
-    ]
+    static let audience = Option.optional(
+        "audience", "client-id", help: "Expected `aud` (your bundle ID or Services ID).", parser: .nonEmpty)
+    static let issuer = Option(
+        "issuer", "issuer", help: "Expected `iss`.", default: "https://appleid.apple.com", parser: .nonEmpty)
+    static let nonce = Option.optional("nonce", "nonce", help: "Expected `nonce`.", parser: .text)
+    static let options: [OptionSpec] = [ControlClient.url.spec, audience.spec, issuer.spec, nonce.spec]
     static let positionalsSynopsis: String? = "<id-token>"
 
     var token: String
@@ -28,11 +28,10 @@ struct VerifyCommand: Command {
     init(_ arguments: ParsedArguments) throws(UsageError) {
         guard arguments.positionals.count == 1 else { throw UsageError("Expected exactly one <id-token> argument") }
         token = arguments.positionals[0]
-        url = arguments.value("url") ?? "http://127.0.0.1:8080"
-        guard url.hasPrefix("http://") else { throw UsageError("--url must be an http:// URL, got '\(url)'") }
-        audience = arguments.value("audience")
-        issuer = arguments.value("issuer") ?? "https://appleid.apple.com"
-        nonce = arguments.value("nonce")
+        url = try arguments.read(ControlClient.url)
+        audience = try arguments.read(Self.audience)
+        issuer = try arguments.read(Self.issuer)
+        nonce = try arguments.read(Self.nonce)
     }
 
     func run() throws -> Int32 {
@@ -43,7 +42,7 @@ struct VerifyCommand: Command {
         } catch {
             throw RuntimeError("not a JWS: \(error.message)")
         }
-        let base = url.hasSuffix("/") ? String(url.dropLast()) : url
+        let base = url
         let response: HTTPClientResponse
         do {
             response = try HTTPClient.send(HTTPClientRequest(), to: base + "/auth/keys", timeoutMilliseconds: 5000)

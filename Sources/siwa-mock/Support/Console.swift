@@ -7,8 +7,13 @@ struct Console: Sendable {
     func out(_ text: String, terminator: String = "\n") { write(1, text + terminator) }
     func err(_ text: String, terminator: String = "\n") { write(2, text + terminator) }
 
-    private func write(_ fd: Int32, _ text: String) {
-        var bytes = Array(text.utf8)
+    /// Writes bytes already holding whole lines to stderr.
+    func err(bytes: [UInt8]) { write(2, bytes) }
+
+    private func write(_ fd: Int32, _ text: String) { write(fd, Array(text.utf8)) }
+
+    private func write(_ fd: Int32, _ bytes: [UInt8]) {
+        var bytes = bytes
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeMutableBytes { buffer in

@@ -13,7 +13,8 @@ final class LateBoundResponder: HTTPResponder {
     func respond(to request: HTTPRequest) -> HTTPResponse {
         guard let responder = target.withLock({ $0 }) else {
             return HTTPResponse(
-                status: 503, headers: HTTPHeaders([("Content-Type", "text/plain"), ("Retry-After", "1")]),
+                status: .serviceUnavailable,
+                headers: HTTPHeaders([("Content-Type", "text/plain"), ("Retry-After", "1")]),
                 body: Array("starting\n".utf8))
         }
         return responder.respond(to: request)

@@ -1,15 +1,12 @@
+import Background
 import CSys
 import SIWACore
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
-/// Periodic housekeeping for `serve`: every `intervalMilliseconds` on a background thread, drops
+/// Periodic housekeeping for `serve`: every `intervalMilliseconds` on the background scheduler, drops
 /// expired codes and access tokens (so an idle server collects them too) and, when a sweep freed
 /// entries, hands the freed heap back to the OS with glibc's `malloc_trim(0)`.
 ///
-/// SIWACore stays free of threads: the store only sweeps when called; this type owns the timing.
+/// SIWACore stays free of threads: the store only sweeps when called; the scheduler owns the timing.
 struct MaintenanceTicker: Sendable {
     let provider: AppleIdentityProvider
     var intervalMilliseconds: Int = 15_000
@@ -29,9 +26,9 @@ struct MaintenanceTicker: Sendable {
         return removed
     }
 
-    /// Starts the ticking thread (it runs until the process exits); false if it could not start.
+    /// Ticks every `intervalMilliseconds` on `scheduler`; false if no background thread could start.
     @discardableResult
-    func start() -> Bool {
-        BackgroundThread.every(milliseconds: intervalMilliseconds) { [self] in _ = self.tick() }
+    func start(on scheduler: BackgroundScheduler) -> Bool {
+        scheduler.repeatEvery(Int64(intervalMilliseconds)) { [self] in self.tick() }
     }
 }

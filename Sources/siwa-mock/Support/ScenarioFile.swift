@@ -28,11 +28,24 @@ enum ScenarioFile {
         }
     }
 
-    /// Modification time, size and inode: changes when the file is rewritten or replaced; nil if missing.
-    static func stamp(_ path: String) -> [Int64]? {
+    /// What identifies one version of a file: changes when the file is rewritten or replaced.
+    struct Stamp: Sendable, Equatable {
+        var modifiedSeconds: Int64
+        var modifiedNanoseconds: Int64
+        var size: Int64
+        var inode: UInt64
+        /// False for a FIFO, device, socket or directory: such a path is never opened for reloading.
+        var isRegularFile: Bool
+    }
+
+    /// The file's current stamp (`stat`, which never blocks, even on a FIFO); nil if missing.
+    static func stamp(_ path: String) -> Stamp? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
-        return [Int64(info.st_mtim.tv_sec), Int64(info.st_mtim.tv_nsec), Int64(info.st_size), Int64(info.st_ino)]
+        return Stamp(
+            modifiedSeconds: Int64(info.st_mtim.tv_sec), modifiedNanoseconds: Int64(info.st_mtim.tv_nsec),
+            size: Int64(info.st_size), inode: UInt64(info.st_ino),
+            isRegularFile: (info.st_mode & S_IFMT) == S_IFREG)
     }
 }
 

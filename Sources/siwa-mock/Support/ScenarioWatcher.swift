@@ -1,47 +1,55 @@
+import Background
 import SIWACore
 import SIWAServer
+import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
-/// Reloads the scenario when its file changes: polls the file's stamp about once a second on a
-/// background thread. A file that fails to load is logged with every positioned error and the old
+/// Reloads the scenario when its file changes: compares the file's stamp about once a second on the
+/// background scheduler. A file that fails to load is logged with every positioned error and the old
 /// scenario stays active (`MockServer.replaceScenario` is all-or-nothing).
-struct ScenarioWatcher: Sendable {
+///
+/// The first stamp is the one taken when the file was loaded at startup (`loadedStamp`), so an edit made
+/// right after the ready line is a change like any other.
+final class ScenarioWatcher: Sendable {
     let path: String
     let server: MockServer
     let log: RequestLog
-    var intervalMilliseconds: Int = 1000
+    let intervalMilliseconds: Int64
+    private let last: Mutex<ScenarioFile.Stamp?>
 
-    /// Starts the polling thread (it runs until the process exits).
-    func start() {
-        let box = Unmanaged.passRetained(ThreadBody { [self] in self.run() })
-        var thread = pthread_t()
-        if pthread_create(
-            &thread, nil,
-            { raw in
-                let body = Unmanaged<ThreadBody>.fromOpaque(raw!).takeRetainedValue()
-                body.run()
-                return nil
-            }, box.toOpaque()) == 0
-        {
-            pthread_detach(thread)
-        } else {
-            box.release()
-            log.note("scenario reload disabled: cannot start the watcher thread")
+    /// - Parameter loadedStamp: `ScenarioFile.stamp(path)` taken just before the file was read.
+    init(
+        path: String, server: MockServer, log: RequestLog, loadedStamp: ScenarioFile.Stamp?,
+        intervalMilliseconds: Int64 = 1000
+    ) {
+        self.path = path
+        self.server = server
+        self.log = log
+        self.intervalMilliseconds = intervalMilliseconds
+        last = Mutex(loadedStamp)
+    }
+
+    /// Checks the file every interval on `scheduler`.
+    func start(on scheduler: BackgroundScheduler) {
+        if !scheduler.repeatEvery(intervalMilliseconds, { [self] in self.check() }) {
+            log.note("scenario reload disabled: cannot start a background thread")
         }
     }
 
-    private func run() {
-        var last = ScenarioFile.stamp(path)
-        while true {
-            usleep(UInt32(intervalMilliseconds) * 1000)
-            let current = ScenarioFile.stamp(path)
-            guard current != last, current != nil else { continue }
+    /// One comparison: reloads when the stamp changed. A path that is no longer a regular file (a FIFO,
+    /// a directory) is reported once and never opened, so it cannot block the watcher.
+    func check() {
+        let current = ScenarioFile.stamp(path)
+        let changed = last.withLock { last in
+            guard current != last else { return false }
             last = current
-            reload()
+            return true
         }
+        guard changed, let current else { return }
+        guard current.isRegularFile else {
+            log.note("scenario reload skipped: \(path) is not a regular file; keeping the previous scenario")
+            return
+        }
+        reload()
     }
 
     func reload() {
@@ -57,10 +65,4 @@ struct ScenarioWatcher: Sendable {
             log.note("scenario reload failed, keeping the previous scenario:\n" + error.lines.joined(separator: "\n"))
         }
     }
-}
-
-/// A closure the C thread entry point can own (pthread passes one raw pointer).
-final class ThreadBody: Sendable {
-    let run: @Sendable () -> Void
-    init(_ run: @escaping @Sendable () -> Void) { self.run = run }
 }

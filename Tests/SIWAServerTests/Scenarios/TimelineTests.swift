@@ -1,3 +1,4 @@
+import Background
 import Foundation
 import HTTPServer
 import JOSE
@@ -9,10 +10,13 @@ import Testing
 
 /// Timeline actions beyond the example files: notifications, faults switched on by time, deletion.
 @Suite struct TimelineTests {
-    static func server(_ text: String, clock: ManualClock) throws -> MockServer {
+    static func server(
+        _ text: String, clock: ManualClock, scheduler: BackgroundScheduler = BackgroundScheduler()
+    ) throws -> MockServer {
         let scenario = try ScenarioFiles.loader.load(text, file: ScenarioFiles.directory + "/inline.yaml")
         return try MockServer(
-            configuration: .init(publicURL: "http://127.0.0.1:8080", scenario: scenario, clock: clock))
+            configuration: .init(publicURL: "http://127.0.0.1:8080", scenario: scenario, clock: clock),
+            options: MockServer.ControlOptions(scheduler: scheduler))
     }
 
     static let base = """
@@ -33,6 +37,7 @@ import Testing
         let receiver = try NotificationReceiver()
         defer { receiver.stop() }
         let clock = TestFixtures.clock()
+        let scheduler = BackgroundScheduler(clock: ManualSchedulerClock())
         let server = try Self.server(
             Self.base + """
                 app_groups:
@@ -41,16 +46,45 @@ import Testing
                   - at: 1m
                     do:
                       - notify: {type: consent-revoked, user: alice}
-                """, clock: clock)
+                """, clock: clock, scheduler: scheduler)
         _ = server.respond(to: RequestBuilder.get("/auth/keys"))
+        #expect(scheduler.waitUntilIdle())
         #expect(receiver.bodies.isEmpty, "not due yet")
         clock.advance(seconds: 60)
         _ = server.respond(to: RequestBuilder.get("/auth/keys"))
-        #expect(receiver.waitFor(count: 1))
+        #expect(scheduler.waitUntilIdle())
+        #expect(receiver.bodies.count == 1)
         let jws = try JWS(compact: try #require(receiver.payloads.first))
         let events = try #require(jws.payload["events"]?.stringValue)
         #expect(events.contains(#""type":"consent-revoked""#))
         #expect(jws.payload["aud"] == .string("com.example.web"))
+    }
+
+    @Test func revokeConsentActionSendsConsentRevokedByDefault() throws {
+        let receiver = try NotificationReceiver()
+        defer { receiver.stop() }
+        let clock = TestFixtures.clock()
+        let scheduler = BackgroundScheduler(clock: ManualSchedulerClock())
+        let withNativeApp = Self.base.replacingOccurrences(
+            of: "clients:\n", with: "clients:\n  - {id: com.example.app, kind: native}\n")
+        let server = try Self.server(
+            withNativeApp + """
+                app_groups:
+                  - {id: com.example.web, clients: [com.example.web, com.example.app], notification_url: "\(receiver.url)"}
+                timeline:
+                  - at: 1m
+                    do: [{revoke_consent: alice}]
+                """, clock: clock, scheduler: scheduler)
+        let signIn = RequestBuilder.post(
+            "/mock/credentials", body: #"{"client_id":"com.example.app","user":"alice"}"#,
+            contentType: "application/json")
+        #expect(server.respond(to: signIn).status == 200)
+        clock.advance(seconds: 60)
+        _ = server.respond(to: RequestBuilder.get("/auth/keys"))
+        #expect(scheduler.waitUntilIdle())
+        let jws = try JWS(compact: try #require(receiver.payloads.first))
+        let events = try JSONValue.parse(try #require(jws.payload["events"]?.stringValue))
+        #expect(events["type"] == .string("consent-revoked") && jws.payload["aud"] == .string("com.example.web"))
     }
 
     @Test func timeStartsAFaultAndARequestCountDeletesAUser() throws {

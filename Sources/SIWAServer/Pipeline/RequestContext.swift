@@ -1,0 +1,113 @@
+import HTTPServer
+import JSON
+import SIWACore
+
+/// What the pipeline and a handler learn about one request, carried from the route lookup to the
+/// journal and the log line: the form decoded once, the client, the user, the outcome (Apple's error
+/// code) and a human-readable reason for every refusal. Apple's response bodies stay exactly
+/// Apple's; the reason goes only to the journal entry and the log.
+public struct RequestContext {
+    public let request: HTTPRequest
+    /// The query and form body, decoded once.
+    public let form: RequestForm
+    /// Path captures (`{user}` in `/mock/users/{user}`), percent-decoded.
+    public internal(set) var captures: [String: String] = [:]
+    /// The `client_id` the request concerned.
+    public var clientID: String?
+    /// The scenario user id the request concerned (owner of the code or token, login hint, body `user`).
+    public var user: String?
+    /// `ok`, Apple's error code (`invalid_grant`), a control error (`not_found`) or `http_<status>`.
+    public var outcome: String?
+    /// Why the request was refused, in words, e.g. "code was issued for redirect_uri https://a".
+    public var reason: String?
+    /// The fault rule that answered instead of the endpoint.
+    public var fault: String?
+    /// The control body, parsed once when a handler first asks for it.
+    private var parsedJSON: Result<JSONValue, ControlFailure>?
+
+    init(_ request: HTTPRequest) {
+        self.request = request
+        self.form = RequestForm(request)
+        clientID = form.field("client_id")
+    }
+
+    /// A path capture declared by the route.
+    public func capture(_ name: String) -> String { captures[name] ?? "" }
+
+    /// Records Apple's error and the reason, and renders Apple's 400 (or a logged 500 for the mock's own
+    /// failures).
+    mutating func refuse(_ failure: EndpointFailure, log: (String) -> Void) -> HTTPResponse {
+        switch failure {
+        case .apple(let error, let reason):
+            return refuse(error, reason: reason)
+        case .internal(let reason):
+            outcome = "server_error"
+            self.reason = reason
+            log("500 \(request.method) \(request.path): \(reason)")
+            return Responses.internalError()
+        }
+    }
+
+    /// Apple's 400 `{"error","error_description"?}` with the reason kept for the journal and log.
+    mutating func refuse(_ error: AppleError, reason: String? = nil) -> HTTPResponse {
+        outcome = error.code.rawValue
+        self.reason = reason ?? error.message ?? error.code.rawValue
+        return Responses.error(error)
+    }
+
+    /// The control body as a JSON object reader; parsed on first use, then reused.
+    mutating func json(required: Bool = false) throws(ControlFailure) -> JSONBody {
+        if request.body.isEmpty {
+            if required { throw .invalid("body", "a JSON object is required") }
+            return JSONBody(object: JSONObject())
+        }
+        if parsedJSON == nil {
+            do {
+                parsedJSON = .success(try JSONValue.parse(request.body, maxDepth: 16))
+            } catch {
+                parsedJSON = .failure(.invalid("body", "not valid JSON: \(error)"))
+            }
+        }
+        switch parsedJSON! {
+        case .success(let value):
+            guard let object = value.objectValue else { throw .invalid("body", "must be a JSON object") }
+            return JSONBody(object: object)
+        case .failure(let failure):
+            throw failure
+        }
+    }
+
+    /// The control body's object if a handler parsed it (the journal reads `client_id`, `user`, `type`).
+    var parsedObject: JSONObject? {
+        if case .success(let value)? = parsedJSON { value.objectValue } else { nil }
+    }
+
+    /// The query of a control GET, from the one decode; bad escapes are a 400 naming `query`.
+    func query() throws(ControlFailure) -> QueryParameters {
+        switch form.query {
+        case .absent, .notForm: return QueryParameters(pairs: [])
+        case .fields(let pairs): return QueryParameters(pairs: pairs)
+        case .invalid(let message): throw .invalid("query", "bad percent-encoding: \(message)")
+        }
+    }
+
+    /// Log fields for this exchange (`client_id`, `user`, `outcome`, `reason`, `fault`).
+    var logFields: [String: String] {
+        var fields: [String: String] = [:]
+        if let clientID { fields["client_id"] = clientID }
+        if let user { fields["user"] = user }
+        if let outcome, outcome != "ok" { fields["outcome"] = outcome }
+        if let reason { fields["reason"] = reason }
+        if let fault { fields["fault"] = fault }
+        return fields
+    }
+}
+
+extension RequestContext {
+    /// Records a control API refusal and renders it.
+    mutating func refuse(_ failure: ControlFailure) -> HTTPResponse {
+        outcome = failure.error
+        reason = failure.message
+        return failure.response
+    }
+}

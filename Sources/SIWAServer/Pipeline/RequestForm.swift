@@ -1,0 +1,87 @@
+import HTTPServer
+
+/// A request's query and `application/x-www-form-urlencoded` body, decoded once when the request
+/// enters the pipeline. Handlers, fault rules, the timeline and the journal all read this value; no
+/// other code in the server decodes a query or a form body.
+public struct RequestForm: Sendable {
+    /// One decoded part of the request.
+    public enum Part: Sendable {
+        /// No query / no form body (a GET, an empty body).
+        case absent
+        /// A body whose Content-Type is not form-urlencoded (e.g. JSON); it was not decoded.
+        case notForm
+        case fields([(name: String, value: String)])
+        /// Bad percent-escapes or invalid UTF-8; the message says where.
+        case invalid(String)
+
+        /// The decoded fields, or none.
+        public var fields: [(name: String, value: String)] {
+            if case .fields(let fields) = self { fields } else { [] }
+        }
+    }
+
+    public let query: Part
+    public let body: Part
+
+    /// Decodes the query and, when its Content-Type says form-urlencoded, the body.
+    public init(_ request: HTTPRequest) {
+        #if DEBUG
+            RequestForm.decodeCounter?.increment()
+        #endif
+        if let query = request.query, !query.isEmpty {
+            self.query = Self.decode(Array(query.utf8))
+        } else {
+            self.query = .absent
+        }
+        let isForm =
+            !request.body.isEmpty || request.method != .get ? Self.isForm(request.headers["Content-Type"]) : false
+        if isForm {
+            body = Self.decode(request.body)
+        } else {
+            body = request.body.isEmpty ? .absent : .notForm
+        }
+    }
+
+    /// Query fields, then body fields: what fault rules, timeline triggers and the journal see.
+    public var all: [(name: String, value: String)] { query.fields + body.fields }
+
+    /// The first value of `name` in the query or the body.
+    public func field(_ name: String) -> String? {
+        query.fields.first { $0.name == name }?.value ?? body.fields.first { $0.name == name }?.value
+    }
+
+    /// Whether the Content-Type is `application/x-www-form-urlencoded`, parameters (charset) allowed.
+    static func isForm(_ contentType: String?) -> Bool {
+        guard let contentType else { return false }
+        let mediaType = contentType.split(separator: ";", maxSplits: 1).first ?? ""
+        return mediaType.trimmingSpaces().lowercased() == "application/x-www-form-urlencoded"
+    }
+
+    private static func decode(_ bytes: [UInt8]) -> Part {
+        do {
+            return .fields(try URLEncodedForm.decode(bytes))
+        } catch {
+            return .invalid(error.message)
+        }
+    }
+
+    #if DEBUG
+        /// Counts decodes on this task (tests prove one decode per request).
+        @TaskLocal static var decodeCounter: DecodeCounter?
+
+        final class DecodeCounter: @unchecked Sendable {
+            // Only touched by the synchronous request path of the task that set it.
+            var count = 0
+            func increment() { count += 1 }
+        }
+    #endif
+}
+
+extension Substring {
+    func trimmingSpaces() -> Substring {
+        var view = self
+        while view.first == " " || view.first == "\t" { view.removeFirst() }
+        while view.last == " " || view.last == "\t" { view.removeLast() }
+        return view
+    }
+}

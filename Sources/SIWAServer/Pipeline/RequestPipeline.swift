@@ -1,0 +1,129 @@
+import HTTPServer
+import JSON
+import SIWACore
+
+/// The one request pipeline: every request of every surface enters here, is matched against the one
+/// route table, and goes through the same chain — admin token (control API), fault rules and
+/// timeline (Apple's endpoints), the handler, then the journal and the log fields.
+///
+/// 404 and 405 answers have one shape per surface: Apple's `{"error":"not_found"}` /
+/// `{"error":"method_not_allowed"}` outside `/mock/`, the control API's `{"error","field","message"}`
+/// inside it; both 405s carry `Allow`.
+public final class RequestPipeline: HTTPResponder {
+    // A class: the chain's closures capture it by reference instead of copying its fields per request.
+    let table: RouteTable
+    let provider: AppleIdentityProvider
+    /// `--admin-token`: required on `/mock/` routes that are not public.
+    let adminToken: String?
+    /// Fault rules and timeline around Apple's endpoints; nil serves them plain.
+    let faults: FaultStage?
+    /// Where exchanges are journaled; nil keeps no journal.
+    let recorder: JournalRecorder?
+    let log: @Sendable (String) -> Void
+
+    init(
+        table: RouteTable, provider: AppleIdentityProvider, adminToken: String? = nil, faults: FaultStage? = nil,
+        recorder: JournalRecorder? = nil, log: @escaping @Sendable (String) -> Void
+    ) {
+        self.table = table
+        self.provider = provider
+        self.adminToken = adminToken
+        self.faults = faults
+        self.recorder = recorder
+        self.log = log
+    }
+
+    /// Every route, in declaration order.
+    public var routes: [Route] { table.routes }
+
+    public func respond(to request: HTTPRequest) -> HTTPResponse {
+        var context = RequestContext(request)
+        var response: HTTPResponse
+        switch RouteSurface.of(path: request.path) {
+        case .apple:
+            // Resolved before the handler runs: redeeming a code removes it from the store.
+            context.user = userBeforeHandling(context.form)
+            if let faults {
+                response = faults.run(&context, next: { dispatch(&$0, surface: .apple) })
+            } else {
+                response = dispatch(&context, surface: .apple)
+            }
+        case .control:
+            response = dispatch(&context, surface: .control)
+            learnControlFacts(&context)
+        }
+        if context.outcome == nil {
+            context.outcome = response.status.isError ? "http_\(response.status.code)" : "ok"
+        }
+        recorder?.record(context, response: response)
+        response.logFields = context.logFields
+        return response
+    }
+
+    /// Route lookup, the admin token on the control surface, then the handler.
+    func dispatch(_ context: inout RequestContext, surface: RouteSurface) -> HTTPResponse {
+        let request = context.request
+        let match = table.match(request.method, request.path)
+        if surface == .control, let adminToken, !match.isPublic, !Self.presents(adminToken, in: request) {
+            return context.refuse(
+                ControlFailure(
+                    status: .unauthorized, error: "unauthorized", field: "Authorization",
+                    "control calls need Authorization: Bearer <admin token>"))
+        }
+        switch match {
+        case .found(let route, let captures):
+            context.captures = captures
+            return route.handler(&context)
+        case .methodNotAllowed(let allow):
+            let list = allow.map(\.rawValue).joined(separator: ", ")
+            context.outcome = "method_not_allowed"
+            context.reason = "\(request.method) not allowed on \(request.path); use \(list)"
+            guard surface == .control else { return Responses.methodNotAllowed(allow: list) }
+            var failure = ControlFailure(
+                status: .methodNotAllowed, error: "method_not_allowed", field: "method",
+                "\(request.method) not allowed; use \(list)")
+            failure.allow = list
+            return failure.response
+        case .notFound:
+            context.outcome = "not_found"
+            context.reason = "no route for \(request.path)"
+            guard surface == .control else { return Responses.notFound() }
+            return ControlFailure(
+                status: .notFound, error: "not_found", field: "path", "no control endpoint \(request.path)"
+            ).response
+        }
+    }
+
+    /// The scenario user behind an Apple request: the owner of its code or token, else its `login_hint`.
+    func userBeforeHandling(_ form: RequestForm) -> String? {
+        if let token = form.field("code") ?? form.field("refresh_token") ?? form.field("token"),
+            let user = provider.store.userID(forToken: token)
+        {
+            return user
+        }
+        if let hint = form.field("login_hint") { return provider.user(named: hint)?.id }
+        return nil
+    }
+
+    /// The client and user a control call named, from its query or its (already parsed) JSON body.
+    func learnControlFacts(_ context: inout RequestContext) {
+        let object = context.parsedObject
+        if context.clientID == nil { context.clientID = object?["client_id"]?.stringValue }
+        if context.user == nil,
+            let name = context.form.field("user") ?? object?["user"]?.stringValue
+        {
+            context.user = provider.user(named: name)?.id
+        }
+    }
+
+    /// Constant-time comparison of the bearer token with the admin token.
+    static func presents(_ token: String, in request: HTTPRequest) -> Bool {
+        guard let header = request.headers["Authorization"], header.hasPrefix("Bearer ") else { return false }
+        let given = Array(header.utf8.dropFirst(7))
+        let expected = Array(token.utf8)
+        guard given.count == expected.count else { return false }
+        var difference: UInt8 = 0
+        for (a, b) in zip(given, expected) { difference |= a ^ b }
+        return difference == 0
+    }
+}

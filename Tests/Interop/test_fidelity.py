@@ -1,0 +1,90 @@
+"""requests + PyJWT against the mock's answers that captures of appleid.apple.com pin down.
+
+Each test names the capture its expectation comes from; docs/fidelity.md has the full table.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+
+import jwt
+import requests
+
+from siwa import (NATIVE_CLIENT, REDIRECT_URI, WEB_CLIENT, authorize_form_post, authorize_params, describe,
+                  error_body, make_client_secret, redeem_code, token_request)
+
+FAKE_CLIENT = "com.fake.client"
+BOGUS = "c0f4d18d62a124c9482dec72e9b647f6d.0.nwus.L-JUin6NT_fZPDn4B8oYaA"
+
+
+def payload_keys(id_token: str) -> list[str]:
+    """The id_token's claim names in the order they appear on the wire."""
+    segment = id_token.split(".")[1]
+    return list(json.loads(base64.urlsafe_b64decode(segment + "=" * (-len(segment) % 4))))
+
+
+def test_grant_is_checked_before_the_client(base: str) -> None:
+    """a-tokyo/apple-signin-auth __tests__/index.test.js: a fake client gets the grant's answer."""
+    fake = {"client_id": FAKE_CLIENT, "client_secret": "fake-secret"}
+    code = token_request(base, {**fake, "grant_type": "authorization_code", "code": BOGUS})
+    assert error_body(code) == {"error": "invalid_grant",
+                                "error_description": "The code has expired or has been revoked."}, describe(code)
+    refresh = token_request(base, {**fake, "grant_type": "refresh_token", "refresh_token": "r" + BOGUS})
+    assert error_body(refresh) == {"error": "invalid_grant",
+                                   "error_description": "The token has expired or has been revoked."}
+    revoke = requests.post(f"{base}/auth/revoke", data={**fake, "token": "r" + BOGUS}, timeout=10)
+    assert revoke.status_code == 200 and revoke.content == b"", describe(revoke)
+
+
+def test_real_code_with_bad_secret_is_invalid_client_and_stays_redeemable(base: str) -> None:
+    """aboutyou/dart_packages#108: a real code with one letter of the secret changed → invalid_client."""
+    code = authorize_form_post(base).fields["code"]
+    secret = make_client_secret()
+    tampered = secret[:-2] + ("A" if secret[-2] != "A" else "B") + secret[-1]
+    response = redeem_code(base, code, secret=tampered)
+    assert error_body(response) == {"error": "invalid_client"}, describe(response)
+    mismatch = redeem_code(base, code, client_id=NATIVE_CLIENT)
+    expected = f"client_id mismatch. The code was not issued to {NATIVE_CLIENT}."
+    assert error_body(mismatch) == {"error": "invalid_grant", "error_description": expected}, describe(mismatch)
+    retry = redeem_code(base, code)
+    assert retry.status_code == 200, describe(retry)
+
+
+def test_basic_only_credentials_are_invalid_client(base: str) -> None:
+    """nhosoya/omniauth-apple#68, #85: HTTP Basic instead of body credentials → {"error":"invalid_client"}."""
+    code = authorize_form_post(base).fields["code"]
+    response = requests.post(f"{base}/auth/token", timeout=10,
+                             auth=(WEB_CLIENT, make_client_secret()),
+                             data={"grant_type": "authorization_code", "code": code, "redirect_uri": REDIRECT_URI})
+    assert response.status_code == 400 and response.json() == {"error": "invalid_client"}, describe(response)
+    assert redeem_code(base, code).status_code == 200
+
+
+def test_scope_without_form_post_has_apples_text(base: str) -> None:
+    """oauth-io/oauth-js#104, nov/apple_id#6, getfider/fider#1357."""
+    params = authorize_params(response_type="code", response_mode="query")
+    response = requests.get(f"{base}/auth/authorize", params=params, allow_redirects=False, timeout=10)
+    assert error_body(response) == {
+        "error": "invalid_request",
+        "error_description": "response_mode must be form_post when name or email scope is requested."}
+
+
+def test_id_token_claims_in_captured_order_and_refresh_without_auth_time(base: str) -> None:
+    """Claim order of Apple's captured tokens; a refresh id_token without auth_time (AzimoLabs#12)."""
+    form = authorize_form_post(base, login_hint="bob", response_type="code")
+    tokens = redeem_code(base, form.fields["code"]).json()
+    assert payload_keys(tokens["id_token"]) == [
+        "iss", "aud", "exp", "iat", "sub", "nonce", "at_hash", "email", "email_verified", "is_private_email",
+        "auth_time", "nonce_supported"]
+    refreshed = token_request(base, {"client_id": WEB_CLIENT, "client_secret": make_client_secret(),
+                                     "grant_type": "refresh_token", "refresh_token": tokens["refresh_token"]})
+    assert refreshed.status_code == 200, describe(refreshed)
+    body = refreshed.json()
+    assert list(body) == ["access_token", "token_type", "expires_in", "id_token"]
+    claims = jwt.decode(body["id_token"], options={"verify_signature": False})
+    assert "auth_time" not in claims and claims["sub"] == jwt.decode(
+        tokens["id_token"], options={"verify_signature": False})["sub"]
+    assert payload_keys(body["id_token"]) == [
+        "iss", "aud", "exp", "iat", "sub", "at_hash", "email", "email_verified", "is_private_email",
+        "nonce_supported"]
