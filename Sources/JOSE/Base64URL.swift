@@ -12,7 +12,8 @@ public enum Base64URL {
                     var index = 0
                     var out = 0
                     while index + 3 <= input.count {
-                        let chunk = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
+                        let chunk =
+                            UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
                         output[out] = alphabet[Int(chunk >> 18 & 0x3F)]
                         output[out + 1] = alphabet[Int(chunk >> 12 & 0x3F)]
                         output[out + 2] = alphabet[Int(chunk >> 6 & 0x3F)]

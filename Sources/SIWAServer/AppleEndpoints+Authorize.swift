@@ -17,8 +17,9 @@ extension AppleEndpoints {
         case .invalid: return context.refuse(.invalidRequest("Invalid parameter encoding"))
         }
 
+        let snapshot = provider.snapshot  // one scenario version for the whole request
         let authorization: AuthorizationRequest
-        switch provider.authorizationRequests.validate(parameters) {
+        switch snapshot.authorizationRequests.validate(parameters) {
         case .success(let valid): authorization = valid
         case .failure(let error): return context.refuse(error)
         }
@@ -32,15 +33,15 @@ extension AppleEndpoints {
         guard let hint = value("login_hint") else {
             return Responses.html(
                 AuthorizePages.picker(
-                    clientID: authorization.clientID, users: provider.scenario.users, parameters: parameters))
+                    clientID: authorization.clientID, users: snapshot.scenario.users, parameters: parameters))
         }
-        guard let user = provider.scenario.user(matchingHint: hint) else {
+        guard let user = snapshot.scenario.user(matchingHint: hint) else {
             return context.refuse(
                 .invalidRequest("Unknown login_hint: \(hint)"), reason: "no scenario user matches login_hint '\(hint)'")
         }
         context.user = user.id
         do {
-            let response = try provider.authorize(authorization, as: user)
+            let response = try provider.authorize(authorization, as: user, in: snapshot)
             return deliver(response.parameters, for: authorization)
         } catch {
             return context.refuse(.internal("id_token signing failed: \(error.message)"), log: log)

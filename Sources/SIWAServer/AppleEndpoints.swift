@@ -36,11 +36,10 @@ public struct AppleEndpoints: HTTPResponder {
     public let provider: AppleIdentityProvider
     public let publicURL: String
     let log: @Sendable (String) -> Void
-    let discoveryBytes: [UInt8]
     /// These routes alone behind the pipeline (set last in `init`: the routes capture the endpoints).
     private var pipeline: RequestPipeline?
 
-    /// Parses the scenario's keys (no key generation) and precomputes the discovery and JWKS bodies.
+    /// Parses the scenario's keys (no key generation); the provider precomputes the JWKS body.
     ///
     /// - Throws: `ScenarioKeyError` when a PEM in the scenario cannot be parsed.
     public init(configuration: Configuration) throws(ScenarioKeyError) {
@@ -56,8 +55,6 @@ public struct AppleEndpoints: HTTPResponder {
         self.provider = provider
         self.publicURL = publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL
         self.log = log
-        self.discoveryBytes = DiscoveryDocument.serialized(
-            publicURL: publicURL, issuer: provider.scenario.settings.issuer)
         for team in provider.teamsWithoutKeys {
             log("team \(team) has no registered client-secret keys: client_secret signatures are not verified")
         }
@@ -67,7 +64,10 @@ public struct AppleEndpoints: HTTPResponder {
     /// Apple's routes, declared once.
     public var routes: [Route] {
         [
-            Route(.get, "/.well-known/openid-configuration") { _ in Responses.json(discoveryBytes) },
+            // Per request from the provider's snapshot: a replaced scenario may change `issuer`.
+            Route(.get, "/.well-known/openid-configuration") { _ in
+                Responses.json(provider.discoveryBytes(publicURL: publicURL))
+            },
             // Read per request: key rotation through the control API swaps the bytes atomically.
             Route(.get, "/auth/keys") { _ in Responses.json(provider.jwksBytes) },
             Route(.get, "/auth/authorize") { authorize(&$0) },

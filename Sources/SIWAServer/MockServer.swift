@@ -25,12 +25,15 @@ public struct MockServer: HTTPResponder {
         public var scheduler: BackgroundScheduler?
         /// `--notification-allow`: where notifications may be sent; nil: anywhere.
         public var notificationAllowList: DestinationAllowList?
+        /// Where the starting scenario came from and its text (`GET /mock/scenario`); nil: the built-in one.
+        public var scenarioOrigin: (source: String, text: String)?
 
         public init(
             adminToken: String? = nil, scenarioLoader: ControlEndpoints.ScenarioLoader? = nil,
             journalCapacity: Int = 1000, caCertificatePEM: String? = nil, scheduler: BackgroundScheduler? = nil,
-            notificationAllowList: DestinationAllowList? = nil
+            notificationAllowList: DestinationAllowList? = nil, scenarioOrigin: (source: String, text: String)? = nil
         ) {
+            self.scenarioOrigin = scenarioOrigin
             self.adminToken = adminToken
             self.scenarioLoader = scenarioLoader
             self.journalCapacity = journalCapacity
@@ -60,7 +63,13 @@ public struct MockServer: HTTPResponder {
             allowList: options.notificationAllowList)
         self.apple = apple
         self.control = ControlEndpoints(
-            provider: provider, journal: journal, notifications: notifications, scenarioLoader: options.scenarioLoader)
+            provider: provider, journal: journal, notifications: notifications, scenarioLoader: options.scenarioLoader,
+            activeScenario: options.scenarioOrigin.map { origin in
+                ActiveScenario(
+                    .init(
+                        source: origin.source, name: configuration.scenario.name, text: origin.text,
+                        loadedAtMilliseconds: provider.clock.nowMilliseconds))
+            })
         let log = configuration.log
         let scenario = configuration.scenario
         let start = provider.clock.nowMilliseconds
@@ -125,8 +134,16 @@ public struct MockServer: HTTPResponder {
 
     /// Swaps in a new scenario as one step (hot reload): provider state, clock settings, fault rules and
     /// timeline. On error nothing changes.
-    public func replaceScenario(_ scenario: Scenario) throws(ProviderChangeError) {
+    public func replaceScenario(_ scenario: Scenario, source: String? = nil, text: String? = nil)
+        throws(ProviderChangeError)
+    {
         try apple.provider.replaceScenario(scenario)
         restartScript(with: scenario)
+        if let source, let text {
+            control.activeScenario.replace(
+                with: .init(
+                    source: source, name: scenario.name, text: text,
+                    loadedAtMilliseconds: apple.provider.clock.nowMilliseconds))
+        }
     }
 }

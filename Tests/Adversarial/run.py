@@ -17,10 +17,11 @@ import sys
 import tempfile
 import threading
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import file_attacks  # noqa: E402
+from outcome import Outcome  # noqa: E402
 from siwa_proc import Client, MockProcess, mint_client_secret, raise_fd_limit  # noqa: E402
 
 HEADER_TIMEOUT_MS = 2000
@@ -30,17 +31,6 @@ SERVE_FLAGS = ["--header-timeout", str(HEADER_TIMEOUT_MS), "--idle-timeout", str
                "--max-connections", str(MAX_CONNECTIONS)]
 GOOD_BOUND = 2.0  # seconds: the worst latency the well-behaved client may see during an attack
 IDLE_CONNECTIONS = 3000
-
-
-@dataclass
-class Outcome:
-    name: str
-    expected: str
-    observed: str = ""
-    ok: bool = False
-    good_requests: int = 0
-    good_worst: float = 0.0
-    notes: list[str] = field(default_factory=list)
 
 
 class GoodClient(threading.Thread):
@@ -386,6 +376,7 @@ def main() -> int:
             lambda: [never_reads(server.port, server)],
             lambda: [idle_keepalive(server.port, server)],
             lambda: smuggling(server.port),
+            lambda: file_attacks.against(server, work / "serve.log", work),
         ]
         for attack in attacks:
             good = GoodClient(server.host, server.port, secret)
@@ -416,10 +407,10 @@ def main() -> int:
         rc = server.stop()
     if rc != 0:
         print(f"FAIL siwa-mock exited {rc} after SIGTERM; log tail:\n{(work / 'serve.log').read_text()[-2000:]}")
-    result = flood(args.binary, secret, work)
-    outcomes.append(result)
-    print(("PASS " if result.ok else "FAIL ") + f"{result.name}: {result.observed}"
-          + (f" [{'; '.join(result.notes)}]" if result.notes else ""), flush=True)
+    for result in [flood(args.binary, secret, work)] + file_attacks.own_servers(args.binary, work):
+        outcomes.append(result)
+        print(("PASS " if result.ok else "FAIL ") + f"{result.name}: {result.observed}"
+              + (f" [{'; '.join(result.notes)}]" if result.notes else ""), flush=True)
 
     failed = [o for o in outcomes if not o.ok] + ([Outcome("clean exit", "0")] if rc != 0 else [])
     passed = len(outcomes) - len([o for o in outcomes if not o.ok])

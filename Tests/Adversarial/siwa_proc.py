@@ -50,7 +50,9 @@ class MockProcess:
         deadline = time.monotonic() + 15
         buffer = b""
         fd = self.proc.stdout.fileno()
-        while b"\n" not in buffer:
+        # With --tls a second ready line names the HTTPS port.
+        wanted = 2 if "--tls" in extra else 1
+        while buffer.count(b"\n") < wanted:
             remaining = deadline - time.monotonic()
             if remaining <= 0 or self.proc.poll() is not None:
                 self.proc.kill()
@@ -64,6 +66,7 @@ class MockProcess:
         assert line.startswith(READY_PREFIX), line
         host, _, port = line[len(READY_PREFIX):].rpartition(":")
         self.host, self.port = host, int(port)
+        self.tls_port = int(buffer.split(b"\n")[1].decode().rpartition(":")[2]) if wanted == 2 else None
 
     @property
     def alive(self) -> bool:

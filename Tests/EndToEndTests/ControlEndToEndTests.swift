@@ -148,16 +148,28 @@ import Testing
         #expect(errors.contains("scenario:5:5: unknown key 'emial' (did you mean 'email'?)"), "\(errors)")
         #expect(try call(mock, "GET", "/mock/users/alice").status == 200, "old scenario untouched")
 
+        // Keys inline: a scenario sent over HTTP reads no files (FileAccessEndToEndTests).
         let text = """
-            teams: [{id: ABCDE12345, keys: [{id: KEY1234567, pem_file: \(keys)/AuthKey_KEY1234567.pub.pem}]}]
+            teams:
+              - id: ABCDE12345
+                keys:
+                  - id: KEY1234567
+                    pem: |
+            \(try FileAccessEndToEndTests.indentedPEM("\(keys)/AuthKey_KEY1234567.pub.pem", spaces: 10))
             clients: [{id: com.example.app, kind: native}]
-            signing_keys: [{kid: Aj3F8kLq2X, pem_file: \(keys)/signing-Aj3F8kLq2X.pem, signs: true}]
+            signing_keys:
+              - kid: Aj3F8kLq2X
+                signs: true
+                pem: |
+            \(try FileAccessEndToEndTests.indentedPEM("\(keys)/signing-Aj3F8kLq2X.pem", spaces: 6))
             users: [{id: zoe, email: zoe@example.com}]
             """
         let replaced = try HTTPClient.send(
             HTTPClientRequest(method: "PUT", target: "/mock/scenario", body: Array(text.utf8)), host: "127.0.0.1",
             port: mock.port)
         #expect(replaced.status == 200, "\(replaced.bodyText)")
+        let active = try json(try call(mock, "GET", "/mock/scenario"))
+        #expect(active["source"] == .string("PUT /mock/scenario") && active["text"] == .string(text))
         #expect(try call(mock, "GET", "/mock/users/alice").status == 404)
         let credential = try call(mock, "POST", "/mock/credentials", ["client_id": "com.example.app", "user": "zoe"])
         #expect(credential.status == 200, "\(credential.bodyText)")

@@ -15,10 +15,12 @@ final class MockProcess: @unchecked Sendable {
         return executable.deletingLastPathComponent().appendingPathComponent("siwa-mock").path
     }
 
-    /// Runs a command to completion (for the non-serving subcommands).
-    static func run(_ arguments: [String], environment: [String: String] = [:], directory: String? = nil) throws
-        -> (status: Int32, stdout: String, stderr: String)
-    {
+    /// Runs a command to completion (for the non-serving subcommands); after `timeoutSeconds` it is
+    /// killed (status 15), so a command that hangs fails its test instead of hanging the suite.
+    static func run(
+        _ arguments: [String], environment: [String: String] = [:], directory: String? = nil,
+        timeoutSeconds: Double = 60
+    ) throws -> (status: Int32, stdout: String, stderr: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binaryPath)
         process.arguments = arguments
@@ -31,6 +33,9 @@ final class MockProcess: @unchecked Sendable {
         process.standardOutput = out
         process.standardError = err
         try process.run()
+        let watchdog = DispatchWorkItem { [process] in if process.isRunning { process.terminate() } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeoutSeconds, execute: watchdog)
+        defer { watchdog.cancel() }
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         let errData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()

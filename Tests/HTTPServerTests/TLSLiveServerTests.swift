@@ -145,13 +145,16 @@ final class TLSFixture: Sendable {
     }
 }
 
-func withTLSServer(_ body: (HTTPServer, TLSFixture) throws -> Void) throws {
+func withTLSServer(
+    configure: (inout HTTPServerConfiguration) -> Void = { _ in }, _ body: (HTTPServer, TLSFixture) throws -> Void
+) throws {
     let fixture = try TLSFixture()
     var configuration = HTTPServerConfiguration()
     configuration.host = "127.0.0.1"
     configuration.port = 0
     configuration.eventLoops = 2
     configuration.tls = fixture.context
+    configure(&configuration)
     let server = HTTPServer(
         configuration: configuration, responder: ClosureResponder(body: TLSLiveServerTests.respond),
         onExchange: { record in fixture.exchanges.withLock { $0.append(record) } },

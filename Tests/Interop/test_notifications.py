@@ -1,7 +1,7 @@
 """Server-to-server notifications received by a real HTTP endpoint and verified like a backend does:
 the `payload` JWS checked with PyJWT against /auth/keys (aud = the primary App ID), `events` parsed a
 second time because Apple sends it as a JSON string; `event_time` in milliseconds and `account-deleted`
-as in Apple's captured events (docs/fidelity-notifications.md); non-200 answers are retried.
+as in Apple's captured events (docs/fidelity.md#server-to-server-notifications); non-200 answers are retried.
 """
 
 from __future__ import annotations

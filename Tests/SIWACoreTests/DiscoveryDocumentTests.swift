@@ -1,3 +1,4 @@
+import JSON
 import SIWACore
 import Testing
 
@@ -16,5 +17,28 @@ import Testing
             "nonce_supported","real_user_status","sub","transfer_sub"]}
             """
         #expect(String(decoding: bytes, as: UTF8.self) == golden)
+    }
+}
+
+/// The provider serves the discovery document of its current scenario: a scenario that changes
+/// `issuer` (`PUT /mock/scenario`, a reload) changes the document's `issuer` too.
+@Suite struct ProviderDiscoveryTests {
+    func issuer(in bytes: [UInt8]) -> String? {
+        try? JSONValue.parse(bytes)["issuer"]?.stringValue
+    }
+
+    @Test func theIssuerFollowsAReplacedScenario() throws {
+        let provider = try AppleIdentityProvider(scenario: .builtIn, clock: ManualClock(milliseconds: 0))
+        let url = "http://127.0.0.1:8080"
+        #expect(issuer(in: provider.discoveryBytes(publicURL: url)) == "https://appleid.apple.com")
+        var changed = Scenario.builtIn
+        changed.settings.issuer = "https://issuer.example"
+        try provider.replaceScenario(changed)
+        #expect(issuer(in: provider.discoveryBytes(publicURL: url)) == "https://issuer.example")
+        let document = try JSONValue.parse(provider.discoveryBytes(publicURL: url))
+        #expect(document["jwks_uri"]?.stringValue == "http://127.0.0.1:8080/auth/keys")
+        #expect(
+            provider.discoveryBytes(publicURL: url)
+                == DiscoveryDocument.serialized(publicURL: url, issuer: "https://issuer.example"))
     }
 }

@@ -83,7 +83,7 @@ import Testing
     }
 
     @Test func scenarioKeyLoadsAndRejectsUnknownValues() throws {
-        let loader = ScenarioLoader(readFile: { ScenarioLoader.defaultScenarioFiles[$0] })
+        let loader = ScenarioLoader(files: { ScenarioLoader.defaultScenarioFiles[$0] })
         let loaded = try loader.load(
             ScenarioLoader.defaultScenarioText + "client_authentication: post_or_basic\n", file: "s.yaml")
         #expect(loaded.settings.clientAuthentication == .postOrBasic)

@@ -146,8 +146,7 @@ import Testing
     }
 
     @Test func scenarioIntegerFieldsNeverTrap() throws {
-        let loader = ScenarioLoader(
-            readFile: { ScenarioLoader.defaultScenarioFiles[$0] }, generateMissingKeys: false)
+        let loader = ScenarioLoader(files: { ScenarioLoader.defaultScenarioFiles[$0] }, generateMissingKeys: false)
         // The base scenario loads, so each variant below differs from a valid one in one field only.
         let base = try loader.load(Self.scenarioText(Self.scenarioHoles), file: "extremes.yaml")
         try exercise(base)

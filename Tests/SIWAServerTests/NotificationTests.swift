@@ -7,7 +7,7 @@ import SIWAServer
 import SIWATestSupport
 import Testing
 
-/// What a notification looks like and when one is sent (docs/fidelity-notifications.md).
+/// What a notification looks like and when one is sent (docs/fidelity.md#server-to-server-notifications).
 /// Deliveries run on a `BackgroundScheduler` with a manual clock: tests wait for the scheduler to be
 /// idle and advance time for retries, never sleep.
 @Suite struct NotificationTests {

@@ -144,3 +144,32 @@ import Testing
         #expect(journal.map(\.status) == [200, 401, 405])
     }
 }
+
+/// `GET /mock/scenario` and what `POST /mock/reset` clears (issue #12: a mock that explains itself).
+@Suite struct ActiveScenarioTests {
+    @Test(arguments: Transport.allCases)
+    func theActiveScenarioSaysWhereItCameFrom(_ transport: Transport) throws {
+        try ControlHarness.run(transport) { h in
+            let builtIn = try h.call("GET", "/mock/scenario")
+            #expect(builtIn.status == 200)
+            #expect(builtIn.json?["source"] == .string("built-in"))
+            #expect(builtIn.json?["text"] == .string(ScenarioLoader.defaultScenarioText))
+            #expect(builtIn.json?["sha256"]?.stringValue?.count == 64)
+            #expect(builtIn.json?["loaded_at"]?.stringValue?.hasSuffix("Z") == true)
+        }
+    }
+
+    @Test(arguments: Transport.allCases)
+    func resetClearsTheJournalAndNotificationHistory(_ transport: Transport) throws {
+        try ControlHarness.run(transport) { h in
+            _ = try h.send(RequestBuilder.get("/auth/keys"))
+            _ = try h.send(RequestBuilder.get("/auth/keys"))
+            let reset = try h.call("POST", "/mock/reset")
+            #expect(reset.status == 200)
+            #expect(reset.json?["journal_cleared"]?.intValue ?? 0 >= 2)
+            #expect(reset.json?["notifications_cleared"] == .int(0))
+            let journal = try #require(try h.call("GET", "/mock/requests").json?["requests"]?.arrayValue)
+            #expect(journal.isEmpty, "only requests after the reset remain: \(journal)")
+        }
+    }
+}

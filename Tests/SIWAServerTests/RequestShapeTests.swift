@@ -11,7 +11,7 @@ import Testing
     static let invalidClientBody = #"{"error":"invalid_client"}"#
 
     static func scenario(_ extra: String) throws -> Scenario {
-        try ScenarioLoader(readFile: { ScenarioLoader.defaultScenarioFiles[$0] })
+        try ScenarioLoader(files: { ScenarioLoader.defaultScenarioFiles[$0] })
             .load(ScenarioLoader.defaultScenarioText + extra, file: "s.yaml")
     }
 
@@ -135,7 +135,7 @@ import Testing
     func relayUserWithoutPrivateEmailClaim(_ transport: Transport) throws {
         let text = ScenarioLoader.defaultScenarioText.replacingOccurrences(
             of: "email: bob@example.com\n", with: "email: bob@example.com\n    is_private_email_claim: false\n")
-        let scenario = try ScenarioLoader(readFile: { ScenarioLoader.defaultScenarioFiles[$0] })
+        let scenario = try ScenarioLoader(files: { ScenarioLoader.defaultScenarioFiles[$0] })
             .load(text, file: "s.yaml")
         #expect(scenario.user(id: "bob")?.sendsPrivateEmailClaim == false)
         try EndpointHarness.run(transport, scenario: scenario) { h in

@@ -14,7 +14,7 @@ public enum ScenarioFiles {
         return String(decoding: data, as: UTF8.self)
     }
 
-    public static var loader: ScenarioLoader { ScenarioLoader(readFile: read) }
+    public static var loader: ScenarioLoader { ScenarioLoader(files: read) }
 
     /// Every `.yaml`/`.json` file name in `scenarios/`, sorted.
     public static var yamlFiles: [String] {

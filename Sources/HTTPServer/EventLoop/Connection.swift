@@ -21,9 +21,10 @@ final class Connection {
         case lingering
     }
 
-    /// What happens when `deadline` passes.
+    /// What happens when `deadline` passes. `handshake` is a TLS connection that has not finished its
+    /// handshake: it gets the header timeout, like any request head still arriving.
     enum DeadlineKind {
-        case idle, header, body, writeStall, delayedResponse, dribbleTick, linger
+        case idle, handshake, header, body, writeStall, delayedResponse, dribbleTick, linger
     }
 
     /// The request being answered, for the exchange record.

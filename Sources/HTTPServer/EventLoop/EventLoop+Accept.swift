@@ -56,9 +56,18 @@ extension EventLoop {
         connections[Int(fd)] = connection
         connectionCount += 1
         guard attachTLS(connection) else { return }
-        setDeadline(
-            connection, now + MonotonicClock.nanoseconds(milliseconds: context.configuration.idleTimeoutMilliseconds),
-            .idle)
+        // A TLS handshake is part of getting the first request in: the header timeout bounds it, so a
+        // client that opens connections and stalls mid-handshake cannot hold them for the idle timeout.
+        let configuration = context.configuration
+        if connection.tls != nil {
+            setDeadline(
+                connection, now + MonotonicClock.nanoseconds(milliseconds: configuration.headerTimeoutMilliseconds),
+                .handshake)
+        } else {
+            setDeadline(
+                connection, now + MonotonicClock.nanoseconds(milliseconds: configuration.idleTimeoutMilliseconds),
+                .idle)
+        }
     }
 
     static let overCapacityResponse: [UInt8] = {

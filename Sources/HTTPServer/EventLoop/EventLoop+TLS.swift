@@ -38,6 +38,12 @@ extension EventLoop {
                 return false
             }
         }
+        if connection.deadlineKind == .handshake && tls.isHandshakeComplete {
+            // Handshake done: now an idle keep-alive connection until request bytes arrive.
+            setDeadline(
+                connection,
+                now + MonotonicClock.nanoseconds(milliseconds: context.configuration.idleTimeoutMilliseconds), .idle)
+        }
         tls.takeOutput(into: &connection.outbound)
         guard connection.hasPendingOutput else { return true }
         switch flush(connection) {

@@ -32,7 +32,7 @@ extension EventLoop {
 
     func fire(_ kind: Connection.DeadlineKind, for connection: Connection) {
         switch kind {
-        case .idle, .header, .body, .writeStall, .linger:
+        case .idle, .handshake, .header, .body, .writeStall, .linger:
             close(connection)
         case .delayedResponse:
             sendDelayedResponse(connection)

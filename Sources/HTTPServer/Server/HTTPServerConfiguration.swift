@@ -9,7 +9,7 @@ public struct HTTPServerConfiguration: Sendable {
     public var eventLoops: Int = System.coreCount
     public var maxHeaderBytes: Int = 16 * 1024
     public var maxBodyBytes: Int = 1024 * 1024
-    /// Time allowed for a request head once its first bytes arrived.
+    /// Time allowed for a request head once its first bytes arrived, and for a TLS handshake.
     public var headerTimeoutMilliseconds: Int = 10_000
     /// Time allowed for a request body once the head is complete.
     public var bodyTimeoutMilliseconds: Int = 10_000

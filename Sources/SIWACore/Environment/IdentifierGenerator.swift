@@ -57,7 +57,7 @@ public struct IdentifierGenerator: Sendable {
     }
 
     /// A notification `jti`: 16 random bytes as 22 base64url characters, the shape of a captured one
-    /// (docs/fidelity-notifications.md).
+    /// (docs/fidelity.md#server-to-server-notifications).
     public func makeUniqueID() -> String {
         Base64URL.encode((0..<16).map { _ in UInt8(truncatingIfNeeded: random.next(below: 256)) })
     }

@@ -37,6 +37,11 @@ public struct RequestMatcher: Sendable, Equatable {
         }
     }
 
+    /// `/mock/…`: the control API, which fault rules and request triggers never see.
+    public static func isControlPath(_ path: String) -> Bool {
+        path.hasPrefix("/mock/")
+    }
+
     static func isMethod(_ text: String) -> Bool {
         !text.isEmpty && text.utf8.allSatisfy { $0 >= 0x41 && $0 <= 0x5A }
     }

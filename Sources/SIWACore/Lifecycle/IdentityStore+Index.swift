@@ -11,51 +11,49 @@ struct GrantKeys: Sendable {
 /// always names exactly the entries of that pair (client_credentials tokens have no user: not indexed).
 extension IdentityStore.State {
     mutating func insertCode(_ code: String, _ record: CodeRecord) {
-        removeCode(code)
-        var record = record
-        record.sequence = nextSequence
-        nextSequence &+= 1
-        codes[code] = record
-        bytes.codes += record.bytes(code)
-        index(record.grant) { $0.codes.insert(code) }
+        insert(code, record, into: \.codes, bytes: \.codes, keys: \.codes)
     }
 
-    mutating func removeCode(_ code: String) {
-        guard let record = codes.removeValue(forKey: code) else { return }
-        bytes.codes -= record.bytes(code)
-        unindex(record.grant) { $0.codes.remove(code) }
-    }
+    mutating func removeCode(_ code: String) { remove(code, from: \.codes, bytes: \.codes, keys: \.codes) }
 
     mutating func insertAccessToken(_ token: String, _ record: AccessTokenRecord) {
-        removeAccessToken(token)
-        var record = record
-        record.sequence = nextSequence
-        nextSequence &+= 1
-        accessTokens[token] = record
-        bytes.accessTokens += record.bytes(token)
-        if let grant = record.grant { index(grant) { $0.accessTokens.insert(token) } }
+        insert(token, record, into: \.accessTokens, bytes: \.accessTokens, keys: \.accessTokens)
     }
 
     mutating func removeAccessToken(_ token: String) {
-        guard let record = accessTokens.removeValue(forKey: token) else { return }
-        bytes.accessTokens -= record.bytes(token)
-        if let grant = record.grant { unindex(grant) { $0.accessTokens.remove(token) } }
+        remove(token, from: \.accessTokens, bytes: \.accessTokens, keys: \.accessTokens)
     }
 
     mutating func insertRefreshToken(_ token: String, _ record: RefreshTokenRecord) {
-        removeRefreshToken(token)
-        var record = record
-        record.sequence = nextSequence
-        nextSequence &+= 1
-        refreshTokens[token] = record
-        bytes.refreshTokens += record.bytes(token)
-        index(record.grant) { $0.refreshTokens.insert(token) }
+        insert(token, record, into: \.refreshTokens, bytes: \.refreshTokens, keys: \.refreshTokens)
     }
 
     mutating func removeRefreshToken(_ token: String) {
-        guard let record = refreshTokens.removeValue(forKey: token) else { return }
-        bytes.refreshTokens -= record.bytes(token)
-        unindex(record.grant) { $0.refreshTokens.remove(token) }
+        remove(token, from: \.refreshTokens, bytes: \.refreshTokens, keys: \.refreshTokens)
+    }
+
+    /// Stores `record` (replacing any entry under `key`) with the next insertion sequence, counts its
+    /// bytes and indexes it under its grant's (user, app group).
+    private mutating func insert<Record: StoredEntry>(
+        _ key: String, _ record: Record, into table: WritableKeyPath<Self, [String: Record]>,
+        bytes: WritableKeyPath<TableBytes, Int>, keys: WritableKeyPath<GrantKeys, Set<String>>
+    ) {
+        remove(key, from: table, bytes: bytes, keys: keys)
+        var record = record
+        record.sequence = nextSequence
+        nextSequence &+= 1
+        self[keyPath: table][key] = record
+        self.bytes[keyPath: bytes] += record.bytes(key)
+        if let grant = record.indexedGrant { index(grant) { $0[keyPath: keys].insert(key) } }
+    }
+
+    private mutating func remove<Record: StoredEntry>(
+        _ key: String, from table: WritableKeyPath<Self, [String: Record]>, bytes: WritableKeyPath<TableBytes, Int>,
+        keys: WritableKeyPath<GrantKeys, Set<String>>
+    ) {
+        guard let record = self[keyPath: table].removeValue(forKey: key) else { return }
+        self.bytes[keyPath: bytes] -= record.bytes(key)
+        if let grant = record.indexedGrant { unindex(grant) { $0[keyPath: keys].remove(key) } }
     }
 
     /// Records a consent (a first authorization, or a seeded returning user).

@@ -18,17 +18,28 @@ extension AuthorizationGrant {
     }
 }
 
-extension CodeRecord {
+/// What the store's tables hold: an insertion sequence (eviction order), a size, and the grant the
+/// entry is indexed under (nil: not indexed, e.g. `client_credentials` tokens).
+protocol StoredEntry: Sendable {
+    var sequence: UInt64 { get set }
+    var indexedGrant: AuthorizationGrant? { get }
+    func bytes(_ key: String) -> Int
+}
+
+extension CodeRecord: StoredEntry {
+    var indexedGrant: AuthorizationGrant? { grant }
     func bytes(_ key: String) -> Int { key.utf8.count + grant.stringBytes + entryOverheadBytes }
 }
 
-extension AccessTokenRecord {
+extension AccessTokenRecord: StoredEntry {
+    var indexedGrant: AuthorizationGrant? { grant }
     func bytes(_ key: String) -> Int {
         key.utf8.count + clientID.utf8.count + (grant?.stringBytes ?? 0) + (scope?.utf8.count ?? 0)
             + entryOverheadBytes
     }
 }
 
-extension RefreshTokenRecord {
+extension RefreshTokenRecord: StoredEntry {
+    var indexedGrant: AuthorizationGrant? { grant }
     func bytes(_ key: String) -> Int { key.utf8.count + grant.stringBytes + entryOverheadBytes }
 }

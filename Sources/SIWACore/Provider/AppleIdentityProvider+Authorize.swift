@@ -24,11 +24,11 @@ extension AppleIdentityProvider {
     /// The user continues: record consent, issue a code (and id_token with `c_hash` for `code id_token`).
     ///
     /// Web flow: no `real_user_status` (Apple sends it only to native first sign-ins).
-    public func authorize(_ request: AuthorizationRequest, as user: UserProfile) throws(JOSEError)
-        -> AuthorizationResponse
-    {
+    public func authorize(
+        _ request: AuthorizationRequest, as user: UserProfile, in snapshot: ProviderSnapshot? = nil
+    ) throws(JOSEError) -> AuthorizationResponse {
         let now = clock.nowSeconds
-        let snapshot = self.snapshot
+        let snapshot = snapshot ?? self.snapshot
         let scenario = snapshot.scenario
         let groupID = scenario.consentGroupID(forClient: request.clientID)
         let (code, grant) = snapshot.store.authorize(

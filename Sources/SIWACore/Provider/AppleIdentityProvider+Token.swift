@@ -44,6 +44,9 @@ extension AppleIdentityProvider {
     }
 
     private func tokenThrowing(_ form: FormFields) throws(EndpointFailure) -> TokenResponse {
+        // One snapshot for the whole request: store, secrets and keys of the same scenario version.
+        let snapshot = self.snapshot
+        let store = snapshot.store
         let (clientID, secret) = try form.bodyCredentials()
         let grantType = form["grant_type"]
         guard let grantType, ["authorization_code", "refresh_token", "client_credentials"].contains(grantType) else {
@@ -57,28 +60,28 @@ extension AppleIdentityProvider {
             let grant = try code.map { code throws(EndpointFailure) in
                 try Self.liveGrant(store.lookUpCode(code, now: now), what: "code")
             }
-            try authenticate(secret, clientID: clientID)
+            try authenticate(secret, clientID: clientID, with: snapshot.clientSecrets)
             guard let code, let grant else { throw FormFields.missing("code") }
             let redirectURI = form["redirect_uri"]
             let tokens = try store.redeemCode(code, clientID: clientID, redirectURI: redirectURI, now: now).get {
                 EndpointFailure($0, reason: Self.bindingReason(grant, clientID: clientID, redirectURI: redirectURI))
             }
-            return try response(for: tokens, now: now, occasion: .signIn)
+            return try response(for: tokens, now: now, occasion: .signIn, snapshot: snapshot)
         case "refresh_token":
             let refreshToken = form.present("refresh_token")
             let grant = try refreshToken.map { token throws(EndpointFailure) in
                 try Self.liveGrant(store.lookUpRefreshToken(token), what: "refresh_token")
             }
-            try authenticate(secret, clientID: clientID)
+            try authenticate(secret, clientID: clientID, with: snapshot.clientSecrets)
             guard let refreshToken, let grant else {
                 throw FormFields.missing("refresh_token")
             }
             let tokens = try store.refresh(refreshToken, clientID: clientID, now: now).get {
                 EndpointFailure($0, reason: Self.bindingReason(grant, clientID: clientID, redirectURI: nil))
             }
-            return try response(for: tokens, now: now, occasion: .refresh)
+            return try response(for: tokens, now: now, occasion: .refresh, snapshot: snapshot)
         default:
-            try authenticate(secret, clientID: clientID)
+            try authenticate(secret, clientID: clientID, with: snapshot.clientSecrets)
             guard let scope = form["scope"], !scope.isEmpty else {
                 throw FormFields.missing("scope")
             }
@@ -89,7 +92,9 @@ extension AppleIdentityProvider {
     }
 
     /// The client secret for `clientID`, or `invalid_client` with the validator's reason.
-    func authenticate(_ secret: String, clientID: String) throws(EndpointFailure) {
+    func authenticate(_ secret: String, clientID: String, with clientSecrets: ClientSecretValidator)
+        throws(EndpointFailure)
+    {
         do {
             _ = try clientSecrets.validate(secret, clientID: clientID)
         } catch {
@@ -121,10 +126,9 @@ extension AppleIdentityProvider {
 
     /// Adds the id_token (one RS256 signature) to issued tokens.
     /// A refresh grant's response carries an id_token unless `refresh_id_token: false`.
-    private func response(for tokens: IssuedTokens, now: Int64, occasion: IDTokenMaker.Occasion) throws(EndpointFailure)
-        -> TokenResponse
-    {
-        let snapshot = self.snapshot
+    private func response(
+        for tokens: IssuedTokens, now: Int64, occasion: IDTokenMaker.Occasion, snapshot: ProviderSnapshot
+    ) throws(EndpointFailure) -> TokenResponse {
         if occasion == .refresh && !snapshot.scenario.settings.refreshIDToken {
             return TokenResponse(accessToken: tokens.accessToken, expiresIn: tokens.accessTokenExpiresIn)
         }

@@ -68,6 +68,12 @@ public final class AppleIdentityProvider: Sendable {
     /// Serialized `/auth/keys` body (published keys), recomputed only when the key set changes.
     public var jwksBytes: [UInt8] { runtime.withLock { $0.snapshot.keys.jwksBytes } }
 
+    /// Serialized `/.well-known/openid-configuration` for `publicURL`, with the current scenario's `issuer`.
+    public func discoveryBytes(publicURL: String) -> [UInt8] {
+        let snapshot = self.snapshot
+        return snapshot.discovery.bytes(publicURL: publicURL, issuer: snapshot.scenario.settings.issuer)
+    }
+
     /// Teams with no registered client-secret keys: their secrets' claims are checked but signatures
     /// are not. The server logs this once at startup.
     public var teamsWithoutKeys: [String] {

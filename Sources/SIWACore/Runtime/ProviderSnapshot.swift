@@ -15,6 +15,8 @@ public struct ProviderSnapshot: Sendable {
     public let identifiers: IdentifierGenerator
     /// `scenario.users` by id and sub.
     let users: UserIndex
+    /// `/.well-known/openid-configuration` with this scenario's `issuer`, serialized once.
+    let discovery = DiscoveryCache()
 
     /// Derives everything from `scenario`, reusing `keys` when the caller already parsed them.
     ///

@@ -44,7 +44,7 @@ public struct UserChange: Sendable, Equatable {
     }
 }
 
-/// A user change that Apple announces by server-to-server notification (docs/fidelity-notifications.md).
+/// A user change that Apple announces by server-to-server notification (docs/fidelity.md#server-to-server-notifications).
 public struct UserEvent: Sendable, Equatable {
     public enum Kind: Sendable, Equatable {
         case consentRevoked

@@ -1,4 +1,4 @@
-/// How server-to-server notifications look and are delivered (docs/fidelity-notifications.md).
+/// How server-to-server notifications look and are delivered (docs/fidelity.md#server-to-server-notifications).
 ///
 /// Defaults follow what Apple really sends: `events` as a JSON string, `event_time` in milliseconds,
 /// `account-deleted`, and a notification for every user change Apple announces.

@@ -51,7 +51,9 @@ extension ScenarioLoader {
         rule.enabled =
             context.read(map.optional("enabled")) { node throws(ScenarioDiagnostic) in try node.bool() } ?? true
         rule.action = readFaultAction(map, context)
-        if rule.action == FaultAction() {
+        // Only when no action key is given at all: an invalid one already has its own error.
+        let actionKeys = ["status", "error", "body", "headers", "delay", "connection"]
+        if rule.action == FaultAction() && !actionKeys.contains(where: { map.optional($0) != nil }) {
             context.report(item, "a fault needs 'status', 'error', 'body', 'delay' or 'connection'")
         }
         return rule
@@ -68,8 +70,9 @@ extension ScenarioLoader {
         if let node = map.optional("status"),
             let value = context.read(node, { node throws(ScenarioDiagnostic) in try node.int() })
         {
-            if value < 100 || value > 599 {
-                context.report(node, "status must be between 100 and 599 (got \(value))")
+            if value < 200 || value > 599 {
+                // A 1xx is interim (RFC 9110 §15.2): sent as the answer, the client waits for another.
+                context.report(node, "status must be between 200 and 599 (got \(value)); 1xx is not a final answer")
             } else {
                 status = Int(value)
             }
@@ -181,6 +184,10 @@ extension ScenarioLoader {
             }
             matcher.method = parsed.method
             matcher.path = parsed.path
+            if let path = parsed.path, RequestMatcher.isControlPath(path) {
+                context.report(node, Self.controlPathRefused(path))
+                return nil
+            }
         }
         if let node = map.optional("form"),
             let fields = context.read(node, { node throws(ScenarioDiagnostic) in try node.mapping() })
@@ -208,6 +215,12 @@ extension ScenarioLoader {
             matcher.userID = user
         }
         return matcher
+    }
+
+    /// Faults and request triggers see only Apple's endpoints; a `/mock/` rule would never fire.
+    static func controlPathRefused(_ path: String) -> String {
+        "'\(path)' is a control API path; faults and request triggers apply only to Apple's endpoints "
+            + "(/auth/…, /.well-known/…), so it would never match"
     }
 
     /// "unknown user 'alcie' (did you mean 'alice'?)".

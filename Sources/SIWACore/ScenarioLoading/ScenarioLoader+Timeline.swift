@@ -64,6 +64,10 @@ extension ScenarioLoader {
             context.report(node, error.message)
             return nil
         case .success(let (count, matcher)):
+            if let path = matcher.path, RequestMatcher.isControlPath(path) {
+                context.report(node, Self.controlPathRefused(path))
+                return nil
+            }
             if let user = matcher.userID, context.checksReferences, !context.userIDs.contains(user) {
                 context.report(node, Self.unknown("user", user, among: context.userIDs))
             }

@@ -5,10 +5,14 @@ import ScenarioFormat
 /// as `file:line:column: message` (unknown keys with a "did you mean" suggestion).
 ///
 /// Stage two of the format (stage one is `ScenarioDocument.parse`). Files named by `pem_file:` are
-/// read through `readFile`, because only the executable touches the file system.
+/// read through `readFile`, because only the executable touches the file system; without a reader
+/// (scenarios sent over HTTP) `pem_file:` is an error and no file is touched.
 public struct ScenarioLoader {
     /// Reads a file by path (relative paths are already resolved against the scenario's directory).
-    public var readFile: (String) -> String?
+    public typealias FileReader = (String) throws(FileReadError) -> String
+
+    /// Reads `pem_file:`s; nil refuses them (a scenario from `PUT /mock/scenario` must not name host files).
+    public var readFile: FileReader?
     /// Generate RSA keys for `signing_keys` entries without a PEM (70–470 ms each). `check` turns it off.
     public var generateMissingKeys: Bool
     /// Receives notices worth logging (keys being generated).
@@ -20,9 +24,18 @@ public struct ScenarioLoader {
     /// The most keys one scenario may leave to be generated (each costs 70–470 ms of CPU).
     public static let maximumGeneratedKeys = 10
 
-    public init(readFile: @escaping (String) -> String? = { _ in nil }, generateMissingKeys: Bool = true) {
+    public init(readFile: FileReader? = nil, generateMissingKeys: Bool = true) {
         self.readFile = readFile
         self.generateMissingKeys = generateMissingKeys
+    }
+
+    /// A loader that looks files up by path (embedded files, tests); nil means "no such file".
+    public init(files: @escaping (String) -> String?, generateMissingKeys: Bool = true) {
+        self.init(
+            readFile: { path throws(FileReadError) in
+                guard let text = files(path) else { throw FileReadError("no such file") }
+                return text
+            }, generateMissingKeys: generateMissingKeys)
     }
 
     static let topLevelKeys = [
@@ -94,13 +107,23 @@ public struct ScenarioLoader {
         guard let fileNode,
             let name = context.read(fileNode, at: path, { node throws(ScenarioDiagnostic) in try node.string() })
         else { return nil }
-        let resolved = resolve(name, relativeTo: context.file)
-        guard let text = readFile(resolved) else {
-            context.report(fileNode, "cannot read PEM file '\(resolved)'")
+        guard let readFile else {
+            context.report(fileNode, Self.filesRefused)
             return nil
         }
-        return Self.trimmed(text)
+        let resolved = resolve(name, relativeTo: context.file)
+        do {
+            return Self.trimmed(try readFile(resolved))
+        } catch {
+            context.report(fileNode, "cannot read PEM file '\(resolved)': \(error.reason)")
+            return nil
+        }
     }
+
+    /// Why `pem_file:` fails in a scenario loaded without a file reader.
+    static let filesRefused =
+        "'pem_file' is not read in a scenario sent over HTTP (it would expose the server's files); "
+        + "give the key inline with 'pem: |', or load the file with --scenario"
 
     static func trimmed(_ text: String) -> String {
         var text = Substring(text)
@@ -123,6 +146,12 @@ public struct ScenarioLoader {
 extension ScenarioLoader {
     /// The embedded `scenarios/default.yaml` loaded (equal to `Scenario.builtIn`; a test checks it).
     public static func loadDefaultScenario() throws(ScenarioDiagnostics) -> Scenario {
-        try ScenarioLoader(readFile: { defaultScenarioFiles[$0] }).load(defaultScenarioText, file: "default.yaml")
+        try ScenarioLoader(files: { defaultScenarioFiles[$0] }).load(defaultScenarioText, file: "default.yaml")
     }
+}
+
+/// Why a `pem_file:` could not be read (`not a regular file`, `No such file or directory`).
+public struct FileReadError: Error, Sendable, Equatable {
+    public var reason: String
+    public init(_ reason: String) { self.reason = reason }
 }

@@ -136,6 +136,11 @@ extension ControlEndpoints {
                         ("errors", .array([.string(error.description)])),
                     ]), status: .badRequest)
             }
+            activeScenario.replace(
+                with: .init(
+                    source: "PUT /mock/scenario", name: scenario.name,
+                    text: String(decoding: context.request.body, as: UTF8.self),
+                    loadedAtMilliseconds: provider.clock.nowMilliseconds))
             return Self.ok(JSONObject([("status", .string("replaced")), ("name", .string(scenario.name))]))
         }
     }

@@ -18,11 +18,20 @@ public struct ControlEndpoints: Sendable {
     public let journal: RequestJournal
     public let notifications: NotificationDispatcher
     let scenarioLoader: ScenarioLoader?
+    /// Where the active scenario came from (`GET /mock/scenario`).
+    public let activeScenario: ActiveScenario
 
     public init(
         provider: AppleIdentityProvider, journal: RequestJournal = RequestJournal(),
-        notifications: NotificationDispatcher? = nil, scenarioLoader: ScenarioLoader? = nil
+        notifications: NotificationDispatcher? = nil, scenarioLoader: ScenarioLoader? = nil,
+        activeScenario: ActiveScenario? = nil
     ) {
+        self.activeScenario =
+            activeScenario
+            ?? ActiveScenario(
+                .init(
+                    source: "built-in", name: provider.scenario.name, text: SIWACore.ScenarioLoader.defaultScenarioText,
+                    loadedAtMilliseconds: provider.clock.nowMilliseconds))
         self.provider = provider
         self.journal = journal
         self.notifications =
@@ -41,8 +50,16 @@ public struct ControlEndpoints: Sendable {
             .control(.post, "/mock/reset") { _ in
                 provider.reset()
                 restartScript()
-                return Self.ok(JSONObject([("status", .string("reset"))]))
+                // A fresh start for the next test: the journal and notification history go too.
+                let cleared = journal.clear()
+                let notificationsCleared = notifications.clearRecords()
+                return Self.ok(
+                    JSONObject([
+                        ("status", .string("reset")), ("journal_cleared", .int(Int64(cleared))),
+                        ("notifications_cleared", .int(Int64(notificationsCleared))),
+                    ]))
             },
+            .control(.get, "/mock/scenario") { _ in Responses.json(activeScenario.record.json) },
             .control(.put, "/mock/scenario") { context throws(ControlFailure) in
                 let response = try replaceScenario(&context)
                 restartScript()

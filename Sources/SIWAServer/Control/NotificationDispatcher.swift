@@ -90,6 +90,15 @@ public final class NotificationDispatcher: Sendable {
     /// Every record, oldest first.
     public var records: [Record] { state.withLock { $0.records } }
 
+    /// Forgets the delivery history (deliveries in flight still run); returns how many records there were.
+    @discardableResult
+    public func clearRecords() -> Int {
+        state.withLock { state in
+            defer { state.records.removeAll() }
+            return state.records.count
+        }
+    }
+
     public func record(id: Int) -> Record? { state.withLock { $0.records.first { $0.id == id } } }
 
     private func schedule(id: Int, number: Int, notification: PreparedNotification, after delay: Int64) {

@@ -33,7 +33,8 @@ public struct RequestForm: Sendable {
         } else {
             self.query = .absent
         }
-        let isForm = !request.body.isEmpty || request.method != .get ? Self.isForm(request.headers["Content-Type"]) : false
+        let isForm =
+            !request.body.isEmpty || request.method != .get ? Self.isForm(request.headers["Content-Type"]) : false
         if isForm {
             body = Self.decode(request.body)
         } else {

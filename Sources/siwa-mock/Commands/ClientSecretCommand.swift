@@ -43,7 +43,7 @@ struct ClientSecretCommand: Command {
     }
 
     func run() throws -> Int32 {
-        let pem = try FileSystem.readText(keyPath, limit: 64 * 1024)
+        let pem = try FileSystem.readText(keyPath, limit: 64 * 1024, regularOnly: false)
         let key: P256PrivateKey
         do {
             key = try P256PrivateKey(pem: pem)

@@ -72,8 +72,8 @@ struct TLSOptions: Sendable {
         var caPEM: String? = nil
         if let certificateFile, let keyFile {
             credentials = TLSCredentials(
-                certificateChainPEM: try FileSystem.readText(certificateFile, limit: 1024 * 1024),
-                privateKeyPEM: try FileSystem.readText(keyFile, limit: 1024 * 1024))
+                certificateChainPEM: try FileSystem.readText(certificateFile, limit: 1024 * 1024, regularOnly: false),
+                privateKeyPEM: try FileSystem.readText(keyFile, limit: 1024 * 1024, regularOnly: false))
         } else {
             let directory = TLSStateDirectory(path: TLSStateDirectory.resolve(directory ?? stateDirectory))
             credentials = try directory.serverCredentials(extraNames: names, log: log)

@@ -12,7 +12,8 @@ struct ServeCommand: Command {
     static let discussion: String? = """
         When ready it prints `siwa-mock listening on http://HOST:PORT` to stdout, and with --tls one more
         line `siwa-mock listening on https://HOST:TLS-PORT` (only that one with --no-http). Request logs go
-        to stderr. SIGTERM or SIGINT finish in-flight requests and exit 0.
+        to stderr. SIGTERM or SIGINT finish in-flight requests and exit 0. SIGHUP reloads --scenario
+        (without one it is logged and ignored).
 
         --tls without --tls-cert/--tls-key creates a local CA in the TLS directory (--tls-dir, else
         --state-dir, else ~/.local/state/siwa-mock; reused across restarts) and a certificate for
@@ -33,6 +34,11 @@ struct ServeCommand: Command {
         "admin-token", "token",
         help: "Require `Authorization: Bearer TOKEN` on every /mock/ call (Apple's endpoints stay open).",
         environment: true, parser: .nonEmpty)
+    static let insecureControlAPI = Flag(
+        "insecure-control-api",
+        help:
+            "Serve the control API on a non-loopback --host without --admin-token (refused otherwise; docs/security.md).",
+        environment: true)
     static let scenario = Option.optional(
         "scenario", "file",
         help: "Scenario file (YAML subset or JSON) instead of the built-in one; reloaded when it changes.",
@@ -52,8 +58,8 @@ struct ServeCommand: Command {
 
     static let options: [OptionSpec] =
         [
-            host.spec, port.spec, publicURL.spec, stateDirectory.spec, adminToken.spec, scenario.spec,
-            notificationAllow.spec,
+            host.spec, port.spec, publicURL.spec, stateDirectory.spec, adminToken.spec, insecureControlAPI.spec,
+            scenario.spec, notificationAllow.spec,
         ]
         + TLSOptions.specs + LogOptions.specs + LimitOptions.specs
 
@@ -62,6 +68,8 @@ struct ServeCommand: Command {
     var publicURL: String?
     var stateDirectory: String?
     var adminToken: String?
+    /// `--insecure-control-api`: the operator accepts an open control API on a non-loopback address.
+    var insecureControlAPI: Bool
     var scenarioFile: String?
     var notificationAllowList: DestinationAllowList?
     var tls: TLSOptions
@@ -74,6 +82,10 @@ struct ServeCommand: Command {
         publicURL = try arguments.read(Self.publicURL)
         stateDirectory = try arguments.read(Self.stateDirectory)
         adminToken = try arguments.read(Self.adminToken)
+        insecureControlAPI = arguments.read(Self.insecureControlAPI)
+        if adminToken == nil && !insecureControlAPI && !HTTPServerConfiguration.isLoopback(host: host) {
+            throw UsageError(Self.openControlAPIRefusal(host: host, source: arguments.source(of: "host")))
+        }
         scenarioFile = try arguments.read(Self.scenario)
         notificationAllowList = try arguments.read(Self.notificationAllow)
         tls = try TLSOptions(arguments)
@@ -84,11 +96,14 @@ struct ServeCommand: Command {
     func run() throws -> Int32 {
         let log = RequestLog(settings: logSettings)
         var scenario = Scenario.builtIn
+        var origin: (source: String, text: String)?
         // Taken before the file is read: an edit from here on is a change the watcher reloads.
         let loadedStamp = scenarioFile.flatMap(ScenarioFile.stamp)
         if let scenarioFile {
             do {
-                scenario = try ScenarioFile.load(scenarioFile, log: log)
+                let loaded = try ScenarioFile.loadWithText(scenarioFile, log: log)
+                scenario = loaded.scenario
+                origin = (scenarioFile, loaded.text)
             } catch {
                 throw RuntimeError("cannot load the scenario:\n" + error.lines.joined(separator: "\n"))
             }
@@ -103,6 +118,7 @@ struct ServeCommand: Command {
 
         let scheduler = BackgroundScheduler()
         let responder = LateBoundResponder()
+        var watcher: ScenarioWatcher? = nil
         var servers: [(server: HTTPServer, scheme: String)] = []
         defer { HTTPServer.shutdown(servers.map(\.server)) }
         if !tls.noHTTP {
@@ -127,12 +143,12 @@ struct ServeCommand: Command {
                 options: MockServer.ControlOptions(
                     adminToken: adminToken, scenarioLoader: { ScenarioFile.loadBody($0, keySupply: keySupply) },
                     caCertificatePEM: tlsSetup.map { $0.caPEM ?? "" }, scheduler: scheduler,
-                    notificationAllowList: notificationAllowList))
+                    notificationAllowList: notificationAllowList, scenarioOrigin: origin))
             mock.apple.provider.takeSigningKeys(from: keySupply)
             responder.install(mock)
             if let scenarioFile {
-                ScenarioWatcher(path: scenarioFile, server: mock, log: log, loadedStamp: loadedStamp)
-                    .start(on: scheduler)
+                watcher = ScenarioWatcher(path: scenarioFile, server: mock, log: log, loadedStamp: loadedStamp)
+                watcher?.start(on: scheduler)
             }
             let ticker = MaintenanceTicker(
                 provider: mock.apple.provider,
@@ -143,10 +159,20 @@ struct ServeCommand: Command {
         } catch {
             throw RuntimeError("\(error)")
         }
+        if adminToken == nil && !HTTPServerConfiguration.isLoopback(host: host) {
+            log.note(
+                "WARNING: the control API (/mock/) is open to anyone who can reach \(host) (--insecure-control-api "
+                    + "without --admin-token): they can replace the scenario, users and signing keys",
+                level: .warn)
+        }
         for (server, scheme) in servers {
             Console().out("siwa-mock listening on \(scheme)://\(Self.urlHost(host)):\(server.port)")
         }
-        let signal = SignalWaiter.waitForTermination()
+        let signal = SignalWaiter.waitForTermination { [watcher] in
+            guard let watcher else { return log.note("received SIGHUP: no --scenario to reload, ignoring it") }
+            log.note("received SIGHUP: reloading \(watcher.path)")
+            watcher.reloadRequested()
+        }
         log.note("received signal \(signal), finishing in-flight requests")
         return 0
     }
@@ -175,6 +201,14 @@ struct ServeCommand: Command {
             throw RuntimeError("cannot listen on \(host):\(port): \(error)")
         }
         return server
+    }
+
+    /// Why `serve` will not start on a reachable address with an open control API, and the ways out.
+    static func openControlAPIRefusal(host: String, source: String) -> String {
+        "\(source) \(host) is not a loopback address and no --admin-token is set: anyone who can reach it "
+            + "could replace the scenario, users and signing keys through /mock/. Set --admin-token TOKEN "
+            + "(SIWA_MOCK_ADMIN_TOKEN), listen on 127.0.0.1, or accept the risk on a network you trust with "
+            + "--insecure-control-api (SIWA_MOCK_INSECURE_CONTROL_API=true); see docs/security.md"
     }
 
     /// The mock clock a scenario asks for: real time, or starting at `clock.start`, frozen or running.

@@ -4,23 +4,37 @@
 
 /// The executable's only door to files (design.md: only the executable reads files).
 enum FileSystem {
-    static func readText(_ path: String, limit: Int = 4 * 1024 * 1024) throws(RuntimeError) -> String {
-        let bytes = try read(path, limit: limit)
+    /// Reads a UTF-8 text file; see `read(_:limit:regularOnly:)`.
+    static func readText(_ path: String, limit: Int = 4 * 1024 * 1024, regularOnly: Bool = true)
+        throws(RuntimeError) -> String
+    {
+        let bytes = try read(path, limit: limit, regularOnly: regularOnly)
         guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw RuntimeError("\(path): not UTF-8 text")
+            throw RuntimeError("cannot read \(path): not UTF-8 text")
         }
         return text
     }
 
-    static func read(_ path: String, limit: Int) throws(RuntimeError) -> [UInt8] {
-        // O_NONBLOCK: opening a FIFO must not wait for a writer; then only regular files are read.
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+    /// Reads a whole file of at most `limit` bytes. It is opened non-blocking, and with `regularOnly`
+    /// (scenario and key files) anything but a regular file is refused before a byte is read, so a FIFO
+    /// or a device can never block the reader. Command-line inputs a user names directly
+    /// (`client-secret --key <(…)`) pass `regularOnly: false`.
+    static func read(_ path: String, limit: Int, regularOnly: Bool = true) throws(RuntimeError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | (regularOnly ? O_NONBLOCK : 0))
         guard fd >= 0 else { throw RuntimeError("cannot read \(path): \(errorText())") }
         defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-            throw RuntimeError("cannot read \(path): not a regular file")
+        if regularOnly {
+            var info = stat()
+            guard fstat(fd, &info) == 0 else { throw RuntimeError("cannot read \(path): \(errorText())") }
+            guard info.st_mode & S_IFMT == S_IFREG else {
+                throw RuntimeError("cannot read \(path): \(kind(of: info.st_mode)), not a regular file")
+            }
         }
+        return try readAll(fd, path: path, limit: limit)
+    }
+
+    /// Reads `fd` to its end, failing once more than `limit` bytes arrive.
+    static func readAll(_ fd: Int32, path: String, limit: Int) throws(RuntimeError) -> [UInt8] {
         var result: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
@@ -31,9 +45,22 @@ enum FileSystem {
             }
             if count == 0 { break }
             result.append(contentsOf: chunk[0..<count])
-            if result.count > limit { throw RuntimeError("\(path) is larger than \(limit) bytes") }
+            if result.count > limit { throw RuntimeError("cannot read \(path): larger than \(limit) bytes") }
         }
         return result
+    }
+
+    /// `a FIFO`, `a directory`, … for errors about files that are not regular.
+    static func kind(of mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFIFO: "a FIFO"
+        case S_IFDIR: "a directory"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFSOCK: "a socket"
+        case S_IFLNK: "a symbolic link"
+        default: "a special file"
+        }
     }
 
     /// Writes a new file with `mode` (0600 for keys). With `exclusive`, an existing file is an error, never overwritten.
@@ -46,7 +73,14 @@ enum FileSystem {
             throw RuntimeError("cannot write \(path): \(errorText())")
         }
         defer { close(fd) }
+        try writeAll(text, to: fd, path: path)
+        _ = fchmod(fd, mode)
+    }
+
+    /// Writes every byte of `text` to `fd`.
+    static func writeAll(_ text: String, to fd: Int32, path: String) throws(RuntimeError) {
         var bytes = Array(text.utf8)
+        defer { bytes.removeAll() }
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
@@ -56,8 +90,6 @@ enum FileSystem {
             }
             offset += written
         }
-        bytes.removeAll()
-        _ = fchmod(fd, mode)
     }
 
     static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }

@@ -53,8 +53,8 @@ struct RequestLog: Sendable {
         }
         switch settings.format {
         case .text:
-            let extra = fields.map { " \($0.0)=\(Self.quotedIfNeeded($0.1))" }.joined()
-            return "\(time) \(exchange.remoteAddress) \(exchange.method) \(path) \(exchange.status) "
+            let extra = fields.map { " \($0.0)=\(Self.escaped(Self.quotedIfNeeded($0.1)))" }.joined()
+            return "\(time) \(exchange.remoteAddress) \(exchange.method) \(Self.escaped(path)) \(exchange.status) "
                 + "\(exchange.durationMicroseconds)us id=\(id)\(exchange.secure ? " tls" : "")\(extra)"
         case .json:
             var object: [(String, JSONValue)] = [
@@ -87,17 +87,30 @@ struct RequestLog: Sendable {
         note(diagnostic.message, level: .warn, fields: [("event", kind), ("client", diagnostic.remoteAddress)])
     }
 
-    /// A lifecycle message (startup, key generation, shutdown).
-    func note(_ message: String, level: LogSettings.Level = .info, fields: [(String, String)] = []) {
+    /// A lifecycle message (startup, key generation, shutdown), with `details` (e.g. scenario errors)
+    /// on lines of their own in text and as an array in JSON.
+    func note(
+        _ message: String, level: LogSettings.Level = .info, fields: [(String, String)] = [], details: [String] = []
+    ) {
         guard level >= settings.minimumLevel else { return }
+        console.err(noteText(message, level: level, fields: fields, details: details, time: Self.timestamp()))
+    }
+
+    /// The lines `note` writes. In text, control characters in any part are escaped, so text from a
+    /// scenario or a request can never start a line that looks like another log entry.
+    func noteText(
+        _ message: String, level: LogSettings.Level, fields: [(String, String)], details: [String], time: String
+    ) -> String {
         switch settings.format {
         case .text:
-            console.err("\(Self.timestamp()) \(message)" + fields.map { " \($0.0)=\($0.1)" }.joined())
+            return "\(time) \(Self.escaped(message))" + fields.map { " \($0.0)=\(Self.escaped($0.1))" }.joined()
+                + details.map { "\n" + Self.escaped($0) }.joined()
         case .json:
-            let object: [(String, JSONValue)] =
-                [("time", .string(Self.timestamp())), ("level", .string(level.name)), ("msg", .string(message))]
+            var object: [(String, JSONValue)] =
+                [("time", .string(time)), ("level", .string(level.name)), ("msg", .string(message))]
                 + fields.map { ($0.0, JSONValue.string($0.1)) }
-            console.err(JSONValue.object(JSONObject(object)).serializedString())
+            if !details.isEmpty { object.append(("details", .array(details.map { .string($0) }))) }
+            return JSONValue.object(JSONObject(object)).serializedString()
         }
     }
 

@@ -12,19 +12,37 @@ enum ScenarioFile {
     static func load(
         _ path: String, generateMissingKeys: Bool = true, log: RequestLog? = nil
     ) throws(ScenarioFileError) -> Scenario {
+        try loadWithText(path, generateMissingKeys: generateMissingKeys, log: log).scenario
+    }
+
+    /// The scenario and the text it was read from (one read: `GET /mock/scenario` shows that text).
+    static func loadWithText(
+        _ path: String, generateMissingKeys: Bool = true, log: RequestLog? = nil
+    ) throws(ScenarioFileError) -> (scenario: Scenario, text: String) {
         let text: String
         do {
             text = try FileSystem.readText(path, limit: ScenarioDocument.maximumSize)
         } catch {
             throw ScenarioFileError(lines: ["\(path): \(error.message)"])
         }
-        var loader = ScenarioLoader(
-            readFile: { try? FileSystem.readText($0) }, generateMissingKeys: generateMissingKeys)
+        var loader = ScenarioLoader(readFile: readPEMFile, generateMissingKeys: generateMissingKeys)
         loader.note = { log?.note("\(path): \($0)") }
         do {
-            return try loader.load(text, file: path)
+            return (try loader.load(text, file: path), text)
         } catch {
             throw ScenarioFileError(lines: error.diagnostics.map(\.description))
+        }
+    }
+
+    /// A `pem_file:` from a scenario loaded from disk: regular files only, opened non-blocking.
+    static func readPEMFile(_ path: String) throws(FileReadError) -> String {
+        do {
+            return try FileSystem.readText(path, limit: 64 * 1024)
+        } catch {
+            // The message repeats the path the diagnostic already names; keep only the reason.
+            let prefix = "cannot read \(path): "
+            throw FileReadError(
+                error.message.hasPrefix(prefix) ? String(error.message.dropFirst(prefix.count)) : error.message)
         }
     }
 
@@ -55,15 +73,16 @@ struct ScenarioFileError: Error {
 }
 
 extension ScenarioFile {
-    /// `PUT /mock/scenario`: scenario text from a request body; `pem_file:` paths are relative to the
-    /// working directory. Keys without a PEM come from `keySupply` (this runs on an event loop).
+    /// `PUT /mock/scenario`: scenario text from a request body. It reads no file: `pem_file:` is a
+    /// positioned error (a client could otherwise probe for files or publish any key on the host). Keys
+    /// without a PEM come from `keySupply`, never generated here (this runs on an event loop).
     @Sendable static func loadBody(
         _ bytes: [UInt8], keySupply: SigningKeySupply? = nil
     ) -> Result<Scenario, ScenarioLoadFailure> {
         guard let text = String(validating: bytes, as: UTF8.self) else {
             return .failure(ScenarioLoadFailure(errors: ["scenario:1:1: the body is not UTF-8 text"]))
         }
-        var loader = ScenarioLoader(readFile: { try? FileSystem.readText($0) })
+        var loader = ScenarioLoader(readFile: nil)
         loader.keySupply = keySupply
         do {
             return .success(try loader.load(text, file: "scenario"))

@@ -52,17 +52,25 @@ final class ScenarioWatcher: Sendable {
         reload()
     }
 
+    /// A reload asked for (SIGHUP): the file's current stamp counts as seen, so the next check does not
+    /// load the same version again.
+    func reloadRequested() {
+        let current = ScenarioFile.stamp(path)
+        last.withLock { $0 = current }
+        reload()
+    }
+
     func reload() {
         do {
-            let scenario = try ScenarioFile.load(path, log: log)
+            let (scenario, text) = try ScenarioFile.loadWithText(path, log: log)
             do {
-                try server.replaceScenario(scenario)
+                try server.replaceScenario(scenario, source: path, text: text)
                 log.note("scenario reloaded from \(path)")
             } catch {
                 log.note("scenario reload failed, keeping the previous scenario: \(error)")
             }
         } catch {
-            log.note("scenario reload failed, keeping the previous scenario:\n" + error.lines.joined(separator: "\n"))
+            log.note("scenario reload failed, keeping the previous scenario:", details: error.lines)
         }
     }
 }

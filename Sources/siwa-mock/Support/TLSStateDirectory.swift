@@ -6,7 +6,8 @@ import TLS
 
 /// The TLS files in the state directory: a local CA (`ca.pem`, `ca-key.pem`) created once and reused
 /// across restarts, and the server certificate it issued (`tls-cert.pem`, `tls-key.pem`), reissued when
-/// a `--tls-name` is added or it nears expiry. Keys are mode 0600; `ca.pem` is 0644 (public).
+/// a `--tls-name` is added or it nears expiry. Keys are mode 0600; `ca.pem` is 0644 (public). The
+/// directory and every file read back are checked first (`StateDirectory`).
 struct TLSStateDirectory {
     var path: String
 
@@ -31,46 +32,53 @@ struct TLSStateDirectory {
 
     func file(_ name: String) -> String { "\(path)/\(name)" }
 
+    /// The directory, created if missing and checked (`StateDirectory`).
+    func open() throws(RuntimeError) -> StateDirectory { try StateDirectory(path, role: "TLS directory") }
+
     /// The stored CA, or a new one (stored) when there is none yet.
     func authority(log: RequestLog? = nil) throws(RuntimeError) -> TLSCertificateAuthority {
+        try authority(in: try open(), log: log)
+    }
+
+    func authority(in directory: StateDirectory, log: RequestLog?) throws(RuntimeError) -> TLSCertificateAuthority {
         let certificateFile = file(Self.caFile)
-        let keyFile = file(Self.caKeyFile)
-        if FileSystem.exists(certificateFile) || FileSystem.exists(keyFile) {
-            let certificate = try FileSystem.readText(certificateFile, limit: 64 * 1024)
-            let key = try FileSystem.readText(keyFile, limit: 64 * 1024)
+        if directory.contains(Self.caFile) || directory.contains(Self.caKeyFile) {
+            guard let certificate = try directory.read(Self.caFile, secret: false),
+                let key = try directory.read(Self.caKeyFile, secret: true)
+            else {
+                throw RuntimeError(
+                    "\(path) holds only one of \(Self.caFile) and \(Self.caKeyFile) (delete it to create a new CA)")
+            }
             do {
                 return try TLSCertificateAuthority(certificatePEM: certificate, privateKeyPEM: key)
             } catch {
                 throw RuntimeError("\(certificateFile): \(error.message) (delete both CA files to create a new CA)")
             }
         }
-        try FileSystem.makeDirectory(path)
         let authority: TLSCertificateAuthority
         do {
             authority = try TLSCertificateAuthority.generate()
         } catch {
             throw RuntimeError("cannot create a local CA: \(error.message)")
         }
-        try FileSystem.write(authority.privateKeyPEM, to: keyFile, mode: 0o600, exclusive: true)
+        try directory.write(authority.privateKeyPEM, to: Self.caKeyFile, mode: 0o600, replace: false)
         // The CA certificate is public (clients must read it to trust it): 0644; every key is 0600.
-        try FileSystem.write(authority.certificatePEM, to: certificateFile, mode: 0o644, exclusive: true)
+        try directory.write(authority.certificatePEM, to: Self.caFile, mode: 0o644, replace: false)
         log?.note("created local CA \(certificateFile) (trust it in the test environment; see `siwa-mock ca`)")
         return authority
     }
 
     /// The server certificate for `names` (plus the defaults), reusing the stored one when it fits.
     func serverCredentials(extraNames: [String], log: RequestLog) throws(RuntimeError) -> TLSCredentials {
-        let authority = try authority(log: log)
+        let directory = try open()
+        let authority = try authority(in: directory, log: log)
         var names = Self.defaultNames
         for name in extraNames where !names.contains(name) { names.append(name) }
-        let certificateFile = file(Self.certificateFile)
-        let keyFile = file(Self.keyFile)
-        if FileSystem.exists(certificateFile) && FileSystem.exists(keyFile) {
-            let certificate = try FileSystem.readText(certificateFile, limit: 64 * 1024)
-            let key = try FileSystem.readText(keyFile, limit: 64 * 1024)
-            if authority.canReuse(certificate, covering: names, forAnother: Self.renewalMargin) {
-                return TLSCredentials(certificateChainPEM: certificate, privateKeyPEM: key)
-            }
+        if let certificate = try directory.read(Self.certificateFile, secret: false),
+            let key = try directory.read(Self.keyFile, secret: true),
+            authority.canReuse(certificate, covering: names, forAnother: Self.renewalMargin)
+        {
+            return TLSCredentials(certificateChainPEM: certificate, privateKeyPEM: key)
         }
         let credentials: TLSCredentials
         do {
@@ -78,9 +86,9 @@ struct TLSStateDirectory {
         } catch {
             throw RuntimeError("cannot issue the TLS certificate: \(error.message)")
         }
-        try FileSystem.write(credentials.privateKeyPEM, to: keyFile, mode: 0o600, exclusive: false)
-        try FileSystem.write(credentials.certificateChainPEM, to: certificateFile, mode: 0o600, exclusive: false)
-        log.note("issued TLS certificate \(certificateFile) for \(names.joined(separator: ", "))")
+        try directory.write(credentials.privateKeyPEM, to: Self.keyFile, mode: 0o600, replace: true)
+        try directory.write(credentials.certificateChainPEM, to: Self.certificateFile, mode: 0o600, replace: true)
+        log.note("issued TLS certificate \(file(Self.certificateFile)) for \(names.joined(separator: ", "))")
         return credentials
     }
 }

@@ -26,7 +26,7 @@ import Testing
         }
         #expect(!expected.isEmpty, "\(name) has no '# expect:' lines")
         let loader = ScenarioLoader(
-            readFile: { ScenarioFiles.read($0.hasPrefix("/") ? $0 : Self.repositoryRoot + "/" + $0) },
+            files: { ScenarioFiles.read($0.hasPrefix("/") ? $0 : Self.repositoryRoot + "/" + $0) },
             generateMissingKeys: false)
         do {
             _ = try loader.load(text, file: file)

@@ -1,0 +1,50 @@
+import JOSE
+import JSON
+import SIWACore
+import Synchronization
+
+/// Which scenario is active, for `GET /mock/scenario`: where it came from (`built-in`, a file path,
+/// `PUT /mock/scenario`), its text and that text's SHA-256, and when it was loaded (mock clock).
+public final class ActiveScenario: Sendable {
+    /// One loaded scenario's provenance.
+    public struct Record: Sendable, Equatable {
+        public var source: String
+        public var name: String
+        public var text: String
+        public var loadedAtMilliseconds: Int64
+
+        public init(source: String, name: String, text: String, loadedAtMilliseconds: Int64) {
+            self.source = source
+            self.name = name
+            self.text = text
+            self.loadedAtMilliseconds = loadedAtMilliseconds
+        }
+
+        var json: JSONValue {
+            let hex = SHA256.hash(Array(text.utf8)).map { byte in
+                let digits = String(byte, radix: 16)
+                return digits.count == 1 ? "0" + digits : digits
+            }
+            return .object(
+                JSONObject([
+                    ("source", .string(source)), ("name", .string(name)),
+                    ("sha256", .string(hex.joined())),
+                    ("loaded_at", .string(TimeText.rfc3339(milliseconds: loadedAtMilliseconds))),
+                    ("text", .string(text)),
+                ]))
+        }
+    }
+
+    private let current: Mutex<Record>
+
+    public init(_ record: Record) {
+        current = Mutex(record)
+    }
+
+    public var record: Record { current.withLock { $0 } }
+
+    /// Notes a scenario that has just become active.
+    public func replace(with record: Record) {
+        current.withLock { $0 = record }
+    }
+}
