@@ -21,6 +21,8 @@ import Testing
         ("PATCH", "/mock/notifications/settings", "max_attempts"),
         ("PATCH", "/mock/notifications/settings", "retry_delay_ms"),
         ("PATCH", "/mock/notifications/settings", "timeout_ms"),
+        ("PATCH", "/mock/notifications/settings", "deliveries_per_event"),
+        ("POST", "/mock/notifications", "deliveries"),
         ("PATCH", "/mock/users/alice", "real_user_status"),
         ("POST", "/mock/users", "real_user_status"),
     ]
@@ -31,9 +33,13 @@ import Testing
                 for (index, number) in Self.numbers.enumerated() {
                     var body = JSONObject([(field, number)])
                     if path == "/mock/users" { body["id"] = .string("u\(index)-\(field)") }
+                    if path == "/mock/notifications" {
+                        body["type"] = "consent-revoked"
+                        body["user"] = "alice"
+                    }
                     let response = try h.call(method, path, .object(body))
                     #expect(
-                        response.status == 200 || response.status == 400 || response.status == 409,
+                        [200, 202, 400, 409].contains(response.status),
                         "\(method) \(path) \(field)=\(number.serialized()): \(response.status) \(response.text)")
                 }
             }
