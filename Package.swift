@@ -1,12 +1,14 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Dependency direction (see ../shared/design.md §1):
+// Dependency direction (each arrow is an import; none points back):
 //   siwa-mock ─► SIWAServer ─► SIWACore ─► JOSE ─► JSON, COpenSSL
 //                    │             └─────► ScenarioFormat
 //                    ├─────────► HTTPServer ─► CSys
+//                    │                └──────► TLS ─► JOSE, COpenSSL   (memory-BIO sessions; no socket calls)
 //                    └─────────► Background   (the one thread pool and timer helper; no dependencies)
-//                                     └──────► TLS ─► COpenSSL   (memory-BIO sessions; no socket calls)
+// TLS uses JOSE's OpenSSL support layer (error queue, memory BIOs, the PEM key reader) through `package`
+// access; only JOSE and TLS import COpenSSL, and no OpenSSL type is in a public signature.
 // SIWACore and HTTPServer never import each other; only HTTPServer makes socket syscalls;
 // only the executable reads argv, env or files.
 let swiftSettings: [SwiftSetting] = [.swiftLanguageMode(.v6)]
@@ -33,7 +35,7 @@ let package = Package(
         .target(name: "JSON", swiftSettings: swiftSettings),
         .target(name: "JOSE", dependencies: ["COpenSSL", "JSON"], swiftSettings: swiftSettings),
         .target(name: "ScenarioFormat", swiftSettings: swiftSettings),
-        .target(name: "TLS", dependencies: ["COpenSSL"], swiftSettings: swiftSettings),
+        .target(name: "TLS", dependencies: ["COpenSSL", "JOSE"], swiftSettings: swiftSettings),
         .target(name: "HTTPServer", dependencies: ["CSys", "TLS"], swiftSettings: swiftSettings),
         .target(name: "SIWACore", dependencies: ["JOSE", "JSON", "ScenarioFormat"], swiftSettings: swiftSettings),
         .target(
@@ -46,7 +48,10 @@ let package = Package(
             dependencies: [
                 "SIWAServer", "SIWACore", "HTTPServer", "Background", "TLS", "JOSE", "JSON", "ScenarioFormat", "CSys",
             ],
-            swiftSettings: swiftSettings
+            swiftSettings: swiftSettings,
+            // The binary the README builds (`swift build -c release`) is the fast one: the Swift runtime
+            // linked in, as `--static-swift-stdlib` does, starts in less time and memory (bench/RESULTS.md).
+            linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]
         ),
         .target(
             name: "SIWATestSupport",
@@ -57,8 +62,9 @@ let package = Package(
         .testTarget(name: "JSONTests", dependencies: ["JSON"], swiftSettings: swiftSettings),
         .testTarget(name: "JOSETests", dependencies: ["JOSE", "JSON"], swiftSettings: swiftSettings),
         .testTarget(name: "ScenarioFormatTests", dependencies: ["ScenarioFormat"], swiftSettings: swiftSettings),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TLS"], swiftSettings: swiftSettings),
-        .testTarget(name: "TLSTests", dependencies: ["TLS"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "HTTPServerTests", dependencies: ["HTTPServer", "TLS", "SIWACore"], swiftSettings: swiftSettings),
+        .testTarget(name: "TLSTests", dependencies: ["TLS", "JOSE"], swiftSettings: swiftSettings),
         .testTarget(name: "BackgroundTests", dependencies: ["Background"], swiftSettings: swiftSettings),
         .testTarget(
             name: "SIWACoreTests",

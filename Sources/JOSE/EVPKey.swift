@@ -5,8 +5,8 @@ import COpenSSL
 /// `@unchecked Sendable`: the key is fully built before the wrapper is shared and is never mutated
 /// afterwards. OpenSSL 3 allows concurrent reads of one provider-native `EVP_PKEY`; every sign or
 /// verify call creates its own `EVP_MD_CTX`.
-final class EVPKey: @unchecked Sendable {
-    let pointer: OpaquePointer
+package final class EVPKey: @unchecked Sendable {
+    package let pointer: OpaquePointer
 
     /// Takes ownership of `pointer` (one reference).
     init(taking pointer: OpaquePointer) {
@@ -37,14 +37,38 @@ final class EVPKey: @unchecked Sendable {
         return EVPKey(taking: key)
     }
 
-    /// Reads any PEM private key OpenSSL understands (PKCS#8, PKCS#1, SEC1).
-    /// The password callback refuses, so encrypted PEM fails instead of prompting on the terminal.
-    static func readPrivateKey(pem: String) throws(JOSEError) -> EVPKey {
-        let key = try MemoryBIO.withReading(Array(pem.utf8)) { bio in
-            PEM_read_bio_PrivateKey(bio, nil, { _, _, _, _ in 0 }, nil)
+    /// Generates a key pair on P-256 (prime256v1): ES256 client secrets and the TLS CA's keys.
+    package static func generateP256() throws(JOSEError) -> EVPKey {
+        try generate(algorithm: "EC") { (context) throws(JOSEError) in
+            guard EVP_PKEY_CTX_set_group_name(context, "P-256") == 1 else {
+                throw OpenSSLErrors.failure(.cryptoFailure, "EVP_PKEY_CTX_set_group_name(P-256) failed")
+            }
+        }
+    }
+
+    /// The refusal for a password-protected PEM private key, the same in JOSE and TLS.
+    package static let encryptedKeyMessage =
+        "the PEM private key is encrypted; siwa-mock reads unencrypted keys only"
+        + " (decrypt it with: openssl pkey -in key.pem -out key-unencrypted.pem)"
+
+    /// Reads any PEM private key OpenSSL understands (PKCS#8, PKCS#1, SEC1) — the one reader for JOSE
+    /// and TLS. The password callback answers "no password" and records that one was asked for, so an
+    /// encrypted key is refused with ``encryptedKeyMessage`` instead of OpenSSL prompting on the terminal.
+    package static func readPrivateKey(pem: String) throws(JOSEError) -> EVPKey {
+        var passwordRequested = false
+        let key = try MemoryBIO.withReading(Array(pem.utf8)) { (bio) throws(JOSEError) in
+            withUnsafeMutablePointer(to: &passwordRequested) { flag in
+                PEM_read_bio_PrivateKey(
+                    bio, nil,
+                    { _, _, _, flag in
+                        flag?.storeBytes(of: true, as: Bool.self)
+                        return -1
+                    }, flag)
+            }
         }
         guard let key else {
             OpenSSLErrors.clear()
+            if passwordRequested { throw JOSEError(.invalidKey, encryptedKeyMessage) }
             throw JOSEError(.invalidKey, "not a PEM private key (expected -----BEGIN PRIVATE KEY-----)")
         }
         return EVPKey(taking: key)
@@ -52,7 +76,7 @@ final class EVPKey: @unchecked Sendable {
 
     /// Reads a SubjectPublicKeyInfo PEM (`-----BEGIN PUBLIC KEY-----`).
     static func readPublicKey(pem: String) throws(JOSEError) -> EVPKey {
-        let key = try MemoryBIO.withReading(Array(pem.utf8)) { bio in
+        let key = try MemoryBIO.withReading(Array(pem.utf8)) { (bio) throws(JOSEError) in
             PEM_read_bio_PUBKEY(bio, nil, { _, _, _, _ in 0 }, nil)
         }
         guard let key else {
@@ -133,7 +157,7 @@ final class EVPKey: @unchecked Sendable {
     // MARK: - PEM
 
     /// PKCS#8 `PRIVATE KEY` PEM.
-    func privateKeyPEM() -> String {
+    package func privateKeyPEM() -> String {
         MemoryBIO.writtenText("PEM_write_bio_PrivateKey") { bio in
             PEM_write_bio_PrivateKey(bio, pointer, nil, nil, 0, nil, nil)
         }

@@ -1,19 +1,19 @@
 /// A JOSE-level failure: a malformed token or key, or an OpenSSL call that failed.
-///
-/// `kind` is for code to switch on; `message` is for people and says exactly what was wrong
-/// (e.g. "expected a P-256 key, found curve secp384r1").
-public struct JOSEError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Kind: Sendable, Equatable {
-        case malformedToken
-        case invalidKey
-        case unsupportedAlgorithm
-        case cryptoFailure
-    }
-    public var kind: Kind
-    public var message: String
-    public init(_ kind: Kind, _ message: String) {
-        self.kind = kind
-        self.message = message
-    }
-    public var description: String { message }
+public typealias JOSEError = KindedError<JOSEErrorKind>
+
+/// What kind of ``JOSEError`` happened.
+public enum JOSEErrorKind: Sendable, Equatable {
+    /// A compact JWS that is not three base64url parts holding JSON objects, or is too long.
+    case malformedToken
+    /// A PEM or JWK that is not a usable key of the expected type, curve or size (encrypted PEM included).
+    case invalidKey
+    /// An `alg` this module does not implement.
+    case unsupportedAlgorithm
+    /// OpenSSL failed for a reason unrelated to the input (allocation, key generation, signing).
+    case cryptoFailure
+}
+
+extension JOSEErrorKind: OpenSSLFailureKind {
+    package static var unusableInput: Self { .invalidKey }
+    package static var internalFailure: Self { .cryptoFailure }
 }

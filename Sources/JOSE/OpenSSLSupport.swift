@@ -1,9 +1,21 @@
 import COpenSSL
 
-/// The thread-local OpenSSL error queue, turned into text for ``JOSEError`` messages.
-enum OpenSSLErrors {
+// The OpenSSL support layer shared by JOSE and TLS (TLS uses it through `package` access): the error
+// queue, memory BIOs and the PEM private-key reader (`EVPKey.readPrivateKey`). Only JOSE and TLS import
+// COpenSSL, and no OpenSSL type appears in a public signature.
+
+/// The kinds every OpenSSL-backed module needs, so the shared helpers can throw that module's error.
+package protocol OpenSSLFailureKind: Sendable, Equatable {
+    /// Input OpenSSL cannot use (a PEM that is too large or not what was expected).
+    static var unusableInput: Self { get }
+    /// A failure unrelated to the input (allocation, key generation).
+    static var internalFailure: Self { get }
+}
+
+/// The thread-local OpenSSL error queue, turned into text for ``KindedError`` messages.
+package enum OpenSSLErrors {
     /// Removes every queued error and returns them joined by "; " (empty if none were queued).
-    static func drain() -> String {
+    package static func drain() -> String {
         var messages: [String] = []
         while true {
             let code = ERR_get_error()
@@ -16,12 +28,12 @@ enum OpenSSLErrors {
     }
 
     /// Forgets queued errors after a failure we expected (bad signature, wrong PEM type).
-    static func clear() { ERR_clear_error() }
+    package static func clear() { ERR_clear_error() }
 
-    /// A ``JOSEError`` for a failed OpenSSL call, with the drained error queue as detail.
-    static func failure(_ kind: JOSEError.Kind, _ what: String) -> JOSEError {
+    /// An error of `kind` for a failed OpenSSL call, with the drained error queue as detail.
+    package static func failure<Kind>(_ kind: Kind, _ what: String) -> KindedError<Kind> {
         let detail = drain()
-        return JOSEError(kind, detail.isEmpty ? what : "\(what) (\(detail))")
+        return KindedError(kind, detail.isEmpty ? what : "\(what) (\(detail))")
     }
 }
 
@@ -31,21 +43,24 @@ func staticCString(_ string: StaticString) -> UnsafePointer<CChar> {
     UnsafeRawPointer(string.utf8Start).assumingMemoryBound(to: CChar.self)
 }
 
-/// Owns a memory `BIO` for the duration of a closure.
-enum MemoryBIO {
+/// Memory `BIO`s for PEM text in and out.
+package enum MemoryBIO {
+    /// PEM input larger than this is refused before OpenSSL sees it (a key or chain is a few KiB).
+    static let maximumInput = 1 << 24
+
     /// Runs `body` with a memory BIO holding a copy of `bytes`; the BIO is freed afterwards.
-    static func withReading<R>(
+    package static func withReading<R, Kind: OpenSSLFailureKind>(
         _ bytes: [UInt8],
-        _ body: (OpaquePointer) throws(JOSEError) -> R
-    ) throws(JOSEError) -> R {
-        guard bytes.count < Int32.max else { throw JOSEError(.invalidKey, "PEM input too large") }
+        _ body: (OpaquePointer) throws(KindedError<Kind>) -> R
+    ) throws(KindedError<Kind>) -> R {
+        guard bytes.count < maximumInput else { throw KindedError(.unusableInput, "PEM input too large") }
         guard let bio = BIO_new(BIO_s_mem()) else {
-            throw OpenSSLErrors.failure(.cryptoFailure, "BIO_new failed")
+            throw OpenSSLErrors.failure(.internalFailure, "BIO_new failed")
         }
         defer { BIO_free(bio) }
         let written = bytes.withUnsafeBytes { BIO_write(bio, $0.baseAddress, Int32($0.count)) }
         guard written == Int32(bytes.count) || bytes.isEmpty else {
-            throw OpenSSLErrors.failure(.cryptoFailure, "BIO_write failed")
+            throw OpenSSLErrors.failure(.internalFailure, "BIO_write failed")
         }
         return try body(bio)
     }
@@ -53,7 +68,7 @@ enum MemoryBIO {
     /// Runs `write` against a fresh memory BIO and returns what it wrote as text.
     ///
     /// Writing PEM to memory fails only when allocation fails, so failure is treated as fatal.
-    static func writtenText(_ what: String, _ write: (OpaquePointer) -> Int32) -> String {
+    package static func writtenText(_ what: String, _ write: (OpaquePointer) -> Int32) -> String {
         guard let bio = BIO_new(BIO_s_mem()) else { preconditionFailure("BIO_new failed: \(OpenSSLErrors.drain())") }
         defer { BIO_free(bio) }
         guard write(bio) == 1 else { preconditionFailure("\(what) failed: \(OpenSSLErrors.drain())") }

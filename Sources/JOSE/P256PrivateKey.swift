@@ -1,5 +1,3 @@
-import COpenSSL
-
 /// A P-256 private key (ES256 client secrets, `keygen`).
 public final class P256PrivateKey: Sendable {
     let key: EVPKey
@@ -14,12 +12,7 @@ public final class P256PrivateKey: Sendable {
 
     /// Generates a new key pair on P-256 (prime256v1).
     public static func generate() throws(JOSEError) -> P256PrivateKey {
-        let key = try EVPKey.generate(algorithm: "EC") { (context) throws(JOSEError) in
-            guard EVP_PKEY_CTX_set_group_name(context, "P-256") == 1 else {
-                throw OpenSSLErrors.failure(.cryptoFailure, "EVP_PKEY_CTX_set_group_name(P-256) failed")
-            }
-        }
-        return try P256PrivateKey(key: key)
+        try P256PrivateKey(key: EVPKey.generateP256())
     }
 
     /// Loads a `.p8` (PKCS#8 `PRIVATE KEY`) or SEC1 `EC PRIVATE KEY`. Rejects other curves and key types.

@@ -1,4 +1,5 @@
 import COpenSSL
+import JOSE
 
 /// One server-side TLS connection (OpenSSL `SSL` over two memory BIOs).
 ///
@@ -26,11 +27,11 @@ public final class TLSSession {
 
     public init(context: TLSServerContext) throws(TLSError) {
         guard let ssl = SSL_new(context.context) else {
-            throw OpenSSLErrorQueue.failure(.internalFailure, "SSL_new failed")
+            throw OpenSSLErrors.failure(.internalFailure, "SSL_new failed")
         }
         guard let input = BIO_new(BIO_s_mem()), let output = BIO_new(BIO_s_mem()) else {
             SSL_free(ssl)
-            throw OpenSSLErrorQueue.failure(.internalFailure, "BIO_new failed")
+            throw OpenSSLErrors.failure(.internalFailure, "BIO_new failed")
         }
         SSL_set_bio(ssl, input, output)  // the SSL now owns both BIOs
         SSL_set_accept_state(ssl)
@@ -80,7 +81,7 @@ public final class TLSSession {
             let chunk = min(plaintext.count - offset, 1 << 30)
             let written = plaintext.withUnsafeBytes { bytes in SSL_write(ssl, bytes.baseAddress! + offset, Int32(chunk))
             }
-            guard written > 0 else { throw OpenSSLErrorQueue.failure(.internalFailure, "SSL_write failed") }
+            guard written > 0 else { throw OpenSSLErrors.failure(.internalFailure, "SSL_write failed") }
             offset += Int(written)
         }
     }
@@ -106,7 +107,7 @@ public final class TLSSession {
 
     private func classifyFailure() -> TLSError {
         let code = ERR_peek_error()
-        let detail = OpenSSLErrorQueue.drain()
+        let detail = OpenSSLErrors.drain()
         if ERR_GET_LIB(code) == ERR_LIB_SSL && ERR_GET_REASON(code) == SSL_R_HTTP_REQUEST {
             return TLSError(.plainHTTP, "plain HTTP request on the TLS port")
         }

@@ -3,29 +3,30 @@
 # /mock/openapi.json (the control API and Apple's endpoints) against a live siwa-mock and checks that
 # no response is a 5xx and every response matches the document; afterwards the server must still be
 # healthy and exit 0 on SIGTERM.
-# Usage: Tests/API/run.sh [--binary PATH] [--max-examples N]
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-root="$(cd "$here/../.." && pwd)"
-binary="$root/.build/release/siwa-mock"
+source "$here/../pysupport/flags.sh"
+usage() {
+    cat <<EOF
+Usage: Tests/API/run.sh [--binary PATH] [--max-examples N]
+Fuzzes every operation of /mock/openapi.json with schemathesis against a live siwa-mock.
+  --max-examples N   examples per operation (default 25)
+
+$SIWA_COMMON_FLAGS_HELP
+EOF
+}
+binary=""
 max_examples=25
 while [[ $# -gt 0 ]]; do
   case "$1" in
-    --binary) binary="$(realpath "$2")"; shift 2 ;;
-    --max-examples) max_examples="$2"; shift 2 ;;
-    *) echo "usage: $0 [--binary PATH] [--max-examples N]" >&2; exit 64 ;;
+    --binary) [[ $# -ge 2 ]] || { usage >&2; exit 64; }; binary="$2"; shift 2 ;;
+    --max-examples) [[ $# -ge 2 ]] || { usage >&2; exit 64; }; max_examples="$2"; shift 2 ;;
+    -h|--help) usage; exit 0 ;;
+    *) usage >&2; exit 64 ;;
   esac
 done
-[[ -x "$binary" ]] || { echo "error: siwa-mock binary not executable: $binary (build with swift build -c release)" >&2; exit 1; }
-
-venv="$here/.venv"
-stamp="$venv/.requirements.sha256"
-want="$(sha256sum "$here/requirements.txt" | cut -d' ' -f1)"
-if [[ ! -x "$venv/bin/schemathesis" || "$(cat "$stamp" 2>/dev/null)" != "$want" ]]; then
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$here/requirements.txt"
-  echo "$want" > "$stamp"
-fi
+binary="$(siwa_resolve_binary "$binary")"
+venv="$("$here/../pysupport/venv.sh" "$here")"
 
 work="$(mktemp -d)"
 "$binary" serve --host 127.0.0.1 --port 0 > "$work/stdout" 2> "$work/stderr" &

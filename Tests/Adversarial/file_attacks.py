@@ -17,7 +17,8 @@ import time
 from pathlib import Path
 
 from outcome import Outcome
-from siwa_proc import REPO_ROOT, MockProcess
+from siwatest.process import MockProcess
+from siwatest.scenario import REPO_ROOT
 
 HOST_KEY = REPO_ROOT / "scenarios" / "keys" / "signing-Pb7Yt1ZcQ9.pem"  # an RSA key the server can read
 HEADER_TIMEOUT_S = 2.0

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Adversarial clients against a live siwa-mock (loopback only, bounded in time, standard library only).
 
-Usage: Tests/Adversarial/run.py --binary PATH [--report FILE]
+Usage: Tests/Adversarial/run.py [--binary PATH] [--report FILE]
 
 Each attack runs while a well-behaved client keeps fetching `/auth/keys` and running a full code
 flow; the attack passes only if the attacker got exactly the documented treatment, the good client
@@ -20,9 +20,12 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "pysupport"))
 import file_attacks  # noqa: E402
 from outcome import Outcome  # noqa: E402
-from siwa_proc import Client, MockProcess, mint_client_secret, raise_fd_limit  # noqa: E402
+from siwatest.client import Client, mint_client_secret  # noqa: E402
+from siwatest.process import MockProcess, raise_fd_limit  # noqa: E402
+from siwatest.runner import COMMON_FLAGS_HELP, add_common_arguments, resolve_binary  # noqa: E402
 
 HEADER_TIMEOUT_MS = 2000
 IDLE_TIMEOUT_MS = 4000
@@ -356,10 +359,12 @@ def flood(binary: Path, secret: str, work: Path) -> Outcome:
 # --- driver --------------------------------------------------------------------------------------
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--binary", required=True, type=Path)
+    parser = argparse.ArgumentParser(description=__doc__, epilog=COMMON_FLAGS_HELP,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_common_arguments(parser)
     parser.add_argument("--report", type=Path, help="write the results table (Markdown) here")
     args = parser.parse_args()
+    args.binary = resolve_binary(args.binary)
     fd_limit = raise_fd_limit()
     if fd_limit < IDLE_CONNECTIONS + 200:
         print(f"error: open-file limit {fd_limit} is below {IDLE_CONNECTIONS + 200}", file=sys.stderr)

@@ -6,7 +6,7 @@
 #   an admin token → HEALTHCHECK healthy → smoke over HTTP and over TLS as appleid.apple.com → sign-in through
 #   social-auth-core over TLS → SIGTERM exits 0 quickly → restart keeps the CA
 #   → docker-compose.host.yml up (settings from the environment only) → healthy → sign-in → down.
-# Usage: Tests/Container/run.sh [--binary PATH]   (PATH: a `--static-swift-stdlib` release binary)
+# Usage: Tests/Container/run.sh [--binary PATH] (PATH: a `--static-swift-stdlib` release binary); --help
 # Env: SIWA_ROOTFS_CACHE (default /var/cache/siwa-mock/bookworm-minbase.tar), SIWA_CONTAINER_KEEP=1 keeps images.
 # Exit 0 all good; 1 a check failed; 2 no container engine could be started (reported, not a test failure
 # of siwa-mock itself — .ci/run prints it clearly).
@@ -15,11 +15,25 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 cd "$root"
 
+source "$here/../pysupport/flags.sh"
+usage() {
+    cat <<EOF
+Usage: Tests/Container/run.sh [--binary PATH]
+Builds the container image around a static siwa-mock and checks it with a real engine (see the top of
+this script). Here --binary names a \`--static-swift-stdlib\` release binary; without it
+scripts/container-binary.sh builds one.
+
+$SIWA_COMMON_FLAGS_HELP
+EOF
+}
 binary=""
-if [[ "${1:-}" == "--binary" ]]; then
-    [[ $# -ge 2 ]] || { echo "usage: $0 [--binary PATH]" >&2; exit 64; }
-    binary="$(realpath "$2")"
-fi
+while [[ $# -gt 0 ]]; do
+    case "$1" in
+        --binary) [[ $# -ge 2 ]] || { usage >&2; exit 64; }; binary="$(siwa_resolve_binary "$2")"; shift 2 ;;
+        -h|--help) usage; exit 0 ;;
+        *) usage >&2; exit 64 ;;
+    esac
+done
 cache="${SIWA_ROOTFS_CACHE:-/var/cache/siwa-mock/bookworm-minbase.tar}"
 tag="siwa-mock:ci-$$"
 name="siwa-mock-ci-$$"
@@ -248,12 +262,7 @@ say "TLS smoke ok (curl TLS 1.2 + 1.3, Python ssl, no-CA refused, plain HTTP →
 
 # A full sign-in through an unmodified client library (social-auth-core's AppleIdAuth hardcodes
 # https://appleid.apple.com); name resolution is redirected to the container, TLS is verified for real.
-venv="$here/.venv"
-want="$(sha256sum "$here/requirements.txt" | cut -d' ' -f1)"
-if [[ ! -x "$venv/bin/python" || "$(cat "$venv/.requirements.sha256" 2>/dev/null)" != "$want" ]]; then
-    python3 -m venv "$venv" && "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$here/requirements.txt" \
-        && echo "$want" >"$venv/.requirements.sha256"
-fi
+venv="$("$here/../pysupport/venv.sh" "$here")" || fail "cannot set up the Python venv for the sign-in check"
 "$venv/bin/python" "$here/tls_signin.py" "$tls_port" "$work/ca.pem" || fail "sign-in through social-auth-core over TLS"
 
 # The interop suite against the container, once Tests/Interop/run.sh can target a running mock.

@@ -15,11 +15,8 @@ import re
 import socket
 import sys
 from html import unescape
-from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
-ALICE_SUB = "001234.0a1b2c3d4e5f60718293a4b5c6d7e8f9.1111"
-REDIRECT_URI = "http://127.0.0.1:8000/callback"
+from siwatest.scenario import ALICE_SUB, CLIENT_KEY_PATH, ISSUER, KEY_ID, REDIRECT_URI, TEAM_ID, WEB_CLIENT
 
 
 def redirect_apple_to(port: int) -> None:
@@ -113,10 +110,10 @@ def main(port: int, ca: str) -> None:
             return kwargs["response"]  # the verified id_token claims; a site would run its pipeline here
 
     strategy = Strategy({
-        "SOCIAL_AUTH_APPLE_ID_CLIENT": "com.example.web",
-        "SOCIAL_AUTH_APPLE_ID_TEAM": "ABCDE12345",
-        "SOCIAL_AUTH_APPLE_ID_KEY": "KEY1234567",
-        "SOCIAL_AUTH_APPLE_ID_SECRET": (REPO / "scenarios/keys/AuthKey_KEY1234567.p8").read_text(),
+        "SOCIAL_AUTH_APPLE_ID_CLIENT": WEB_CLIENT,
+        "SOCIAL_AUTH_APPLE_ID_TEAM": TEAM_ID,
+        "SOCIAL_AUTH_APPLE_ID_KEY": KEY_ID,
+        "SOCIAL_AUTH_APPLE_ID_SECRET": CLIENT_KEY_PATH.read_text(),
         "SOCIAL_AUTH_APPLE_ID_SCOPE": ["name", "email"],
     })
     backend = AppleIdAuth(strategy, redirect_uri=REDIRECT_URI)
@@ -130,7 +127,7 @@ def main(port: int, ca: str) -> None:
     strategy.data = fields
     backend.data = fields
     claims = backend.complete()  # POST /auth/token, GET /auth/keys, id_token verification
-    assert claims["sub"] == ALICE_SUB and claims["iss"] == "https://appleid.apple.com", claims
+    assert claims["sub"] == ALICE_SUB and claims["iss"] == ISSUER, claims
     assert claims["email"] == "alice@example.com", claims
     print(f"social-auth-core AppleIdAuth signed in {claims['email']} over TLS as appleid.apple.com")
 

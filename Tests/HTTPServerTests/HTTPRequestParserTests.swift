@@ -1,3 +1,4 @@
+import SIWACore
 import Testing
 
 @testable import HTTPServer
@@ -33,7 +34,7 @@ import Testing
 
     @Test(arguments: [1, 2, 3, 42, 4711])
     func randomChunkingsGiveTheSameRequests(seed: UInt64) {
-        var generator = SeededGenerator(seed: seed)
+        var generator = SplitMix64(seed: seed)
         let bytes = Array((get + post + get + post + get).utf8)
         let chunks = (0..<64).map { _ in Int.random(in: 1...40, using: &generator) }
         let results = parseAll(bytes, chunks: chunks)

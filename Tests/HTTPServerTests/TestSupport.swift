@@ -1,22 +1,10 @@
 import HTTPServer
+import SIWACore
 
 /// A responder built from a closure.
 struct ClosureResponder: HTTPResponder {
     let body: @Sendable (HTTPRequest) -> HTTPResponse
     func respond(to request: HTTPRequest) -> HTTPResponse { body(request) }
-}
-
-/// SplitMix64: a seeded generator so random chunkings are reproducible.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E4B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }
 
 /// Starts a server on 127.0.0.1 with an ephemeral port and small timeouts; shuts it down after `body`.

@@ -3,18 +3,16 @@
 from __future__ import annotations
 
 import os
-import select
 import signal
 import subprocess
 import time
 from pathlib import Path
 
 import pytest
+from siwatest.process import READY_PREFIX, STARTUP_TIMEOUT, read_ready_line
+from siwatest.runner import DEFAULT_BINARY
+from siwatest.scenario import REPO_ROOT
 
-from siwa import REPO_ROOT
-
-READY_PREFIX = "siwa-mock listening on http://"
-STARTUP_TIMEOUT = 15.0
 SHUTDOWN_TIMEOUT = 5.0
 
 
@@ -25,29 +23,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 @pytest.fixture(scope="session")
 def binary(request: pytest.FixtureRequest) -> Path:
-    path = Path(request.config.getoption("--binary") or REPO_ROOT / ".build" / "release" / "siwa-mock")
+    path = Path(request.config.getoption("--binary") or DEFAULT_BINARY)
     if not os.access(path, os.X_OK):
         pytest.fail(f"siwa-mock binary not found or not executable: {path}")
     return path
-
-
-def _read_ready_line(proc: subprocess.Popen, deadline: float) -> str:
-    """Read stdout until the first newline (raw fd reads, so the timeout is honoured)."""
-    fd = proc.stdout.fileno()
-    buffer = b""
-    while b"\n" not in buffer:
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            raise TimeoutError(f"no ready line within {STARTUP_TIMEOUT}s; stdout so far {buffer!r}")
-        ready, _, _ = select.select([fd], [], [], remaining)
-        if ready:
-            chunk = os.read(fd, 4096)
-            if not chunk:
-                raise RuntimeError(f"siwa-mock exited (rc={proc.wait()}) before ready; stdout {buffer!r}")
-            buffer += chunk
-    line, _, rest = buffer.partition(b"\n")
-    assert rest == b"", f"unexpected extra stdout after the ready line: {rest!r}"
-    return line.decode()
 
 
 class MockServer:
@@ -69,7 +48,7 @@ def mock(binary: Path, tmp_path: Path) -> MockServer:
         proc = subprocess.Popen([str(binary), "--host", "127.0.0.1", "--port", "0"],
                                 stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=stderr)
     try:
-        line = _read_ready_line(proc, time.monotonic() + STARTUP_TIMEOUT)
+        line = read_ready_line(proc, time.monotonic() + STARTUP_TIMEOUT)
     except (TimeoutError, RuntimeError) as error:
         proc.kill()
         proc.wait()

@@ -13,21 +13,22 @@ import time
 import urllib.parse
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
-from pathlib import Path
 
 import jwt
 import requests
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-KEYS_DIR = REPO_ROOT / "scenarios" / "keys"
+from siwatest.scenario import (  # noqa: F401 - re-exported for the tests
+    CLIENT_KEY_PATH,
+    ISSUER,
+    KEY_ID,
+    KEYS_DIR,
+    NATIVE_CLIENT,
+    REDIRECT_URI,
+    REPO_ROOT,
+    TEAM_ID,
+    WEB_CLIENT,
+)
 
-ISSUER = "https://appleid.apple.com"
-TEAM_ID = "ABCDE12345"
-KEY_ID = "KEY1234567"
-CLIENT_KEY_PATH = KEYS_DIR / "AuthKey_KEY1234567.p8"
-WEB_CLIENT = "com.example.web"
-NATIVE_CLIENT = "com.example.app"
-REDIRECT_URI = "http://127.0.0.1:8000/callback"
 SIGNING_KID = "Aj3F8kLq2X"
 PUBLISHED_KIDS = {"Aj3F8kLq2X", "Pb7Yt1ZcQ9"}
 ID_TOKEN_LIFETIME = 86400

@@ -18,10 +18,10 @@ import requests
 from requests.adapters import HTTPAdapter
 from urllib3.util.retry import Retry
 
-from conftest import READY_PREFIX, STARTUP_TIMEOUT, _read_ready_line
-from siwa import ISSUER, REPO_ROOT, WEB_CLIENT, authorize_form_post, describe, make_client_secret
+from siwa import ISSUER, WEB_CLIENT, authorize_form_post, describe, make_client_secret
+from siwatest.process import READY_PREFIX, STARTUP_TIMEOUT, read_ready_line
+from siwatest.scenario import SCENARIOS_DIR as SCENARIOS
 
-SCENARIOS = REPO_ROOT / "scenarios"
 CALLBACK = "https://app.example.com/auth/apple/callback"
 
 
@@ -35,7 +35,7 @@ def serve(binary: Path, tmp_path: Path):
             proc = subprocess.Popen([str(binary), "--port", "0", "--scenario", str(SCENARIOS / name)],
                                     stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=stderr)
         procs.append(proc)
-        line = _read_ready_line(proc, time.monotonic() + STARTUP_TIMEOUT)
+        line = read_ready_line(proc, time.monotonic() + STARTUP_TIMEOUT)
         assert line.startswith(READY_PREFIX), line
         return "http://" + line[len(READY_PREFIX):]
 

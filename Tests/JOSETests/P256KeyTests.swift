@@ -70,6 +70,20 @@ import Testing
         #expect(joseError { () throws(JOSEError) in try P256PrivateKey(pem: "junk") }?.kind == .invalidKey)
     }
 
+    @Test func refusesEncryptedKeysWithoutPrompting() {
+        // The password callback refuses: no prompt on the terminal (run with stdin closed and no tty).
+        let expected =
+            "the PEM private key is encrypted; siwa-mock reads unencrypted keys only"
+            + " (decrypt it with: openssl pkey -in key.pem -out key-unencrypted.pem)"
+        for pem in [PEMFixtures.p256EncryptedPKCS8, PEMFixtures.p256EncryptedSEC1] {
+            let p256 = joseError { () throws(JOSEError) in try P256PrivateKey(pem: pem) }
+            #expect(p256?.kind == .invalidKey)
+            #expect(p256?.message == expected)
+            let rsa = joseError { () throws(JOSEError) in try RSAPrivateKey(pem: pem) }
+            #expect(rsa?.message == expected)
+        }
+    }
+
     @Test func rejectsPointsOffTheCurveAndBadSizes() throws {
         let key = try P256PrivateKey(pem: PEMFixtures.p256SEC1)
         let offCurve = joseError { () throws(JOSEError) in

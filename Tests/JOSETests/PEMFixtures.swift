@@ -106,4 +106,27 @@ enum PEMFixtures {
         MC4CAQAwBQYDK2VwBCIEIHXEptPiqR3dBd2+epY7phHDvFvBTssuktTKxxFdqydR
         -----END PRIVATE KEY-----
         """
+
+    /// A P-256 key encrypted with the password "secret" (PKCS#8 `ENCRYPTED PRIVATE KEY`, AES-256-CBC).
+    static let p256EncryptedPKCS8 = """
+        -----BEGIN ENCRYPTED PRIVATE KEY-----
+        MIHsMFcGCSqGSIb3DQEFDTBKMCkGCSqGSIb3DQEFDDAcBAil8JrcCQHkXgICCAAw
+        DAYIKoZIhvcNAgkFADAdBglghkgBZQMEASoEELdEcAFYrK/YxGc4fR7+RxYEgZDr
+        0ZTVi2zH/bgJXhJKGCL4SwrZqf0CRoZwbCsLGF2Ok7//TNI+FITuFWaHnyI2AKdz
+        pnuFScfNWQJzHJTW+VYOIwjDAuRTgs+kRJ9IbymaEigK/nViDnOPJIDOZGFPl3hq
+        2Fv9Cpb8u2V4mRUu6oUKkDWo/cHTbHiIXPOmqn1p/XbJOvUoz9tfDrGy6MyHBoU=
+        -----END ENCRYPTED PRIVATE KEY-----
+        """
+
+    /// The same kind of key encrypted the traditional way (`Proc-Type: 4,ENCRYPTED` SEC1 PEM).
+    static let p256EncryptedSEC1 = """
+        -----BEGIN EC PRIVATE KEY-----
+        Proc-Type: 4,ENCRYPTED
+        DEK-Info: AES-256-CBC,EA9BD6E571B4FA5B4829EF54DBD1185C
+
+        Pk9tp+DUWxkxCU7d/F3C1i2OQTEfJaD70Qw7ImfVfzDJpi5KStMwEDBJ7+IbhD/a
+        GX5XOC8YB6DCLI+Uk7JQOMfTYIStK9gEyUBmsRYYQ9lvG7NeP4dFyFvjhP4FrOgy
+        s7n7kOan1YS8wj8tRfqBff1lYq/nz0VO5pnixAwFztM=
+        -----END EC PRIVATE KEY-----
+        """
 }

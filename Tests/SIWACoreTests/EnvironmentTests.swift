@@ -35,6 +35,18 @@ import Testing
         #expect(SeededRandomSource(seed: 0).next() == 0xE220_A839_7B1D_CDAF)
     }
 
+    @Test func splitMix64MatchesTheReferenceOutputs() {
+        // The first outputs of the reference splitmix64.c (Vigna) for seed 1234567; one wrong multiplier
+        // constant (a drifted test copy had 0xBF58476D1CE5E4B9) changes every value.
+        var generator = SplitMix64(seed: 1_234_567)
+        #expect(
+            (0..<5).map { _ in generator.next() } == [
+                6_457_827_717_110_365_317, 3_203_168_211_198_807_973, 9_817_491_932_198_370_423,
+                4_593_380_528_125_082_431, 16_408_922_859_458_223_821,
+            ])
+        #expect((0..<1000).allSatisfy { _ in (0..<1).contains(generator.nextUnitInterval()) })
+    }
+
     @Test func boundedDrawsStayInRange() {
         let random = SeededRandomSource(seed: 1)
         for _ in 0..<1000 { #expect(random.next(below: 7) < 7) }

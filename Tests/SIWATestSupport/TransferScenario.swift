@@ -7,7 +7,9 @@ extension Scenario {
     public static let movedAppID = "com.moved.app"
 
     /// The built-in scenario plus a second team that received `com.moved.app` from `ABCDE12345`,
-    /// accepted at `acceptedAt` (user migration tests, apple-api.md §8). Both teams register the
+    /// accepted at `acceptedAt` (user migration tests,
+    /// https://developer.apple.com/documentation/signinwithapple/transferring-your-apps-and-users-to-another-team).
+    /// Both teams register the
     /// test client-secret key `KEY1234567`.
     public static func transferFixture(acceptedAt: Int64) -> Scenario {
         var scenario = Scenario.builtIn

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Load and soak: many concurrent complete sign-in flows from several processes (loopback only).
 
-Usage: bench/load/run.py --binary PATH [--seconds 60] [--processes 3] [--scenario FILE]
+Usage: bench/load/run.py [--binary PATH] [--seconds 60] [--processes 3] [--scenario FILE]
                          [--long | --wait-expiry | --expire-now] [--settle 10] [--json FILE]
 
 Each worker process runs, on its own keep-alive connection, flows of
@@ -40,8 +40,11 @@ import time
 from collections import Counter
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "Tests" / "Adversarial"))
-from siwa_proc import REDIRECT_URI, Client, MockProcess, mint_client_secret, raise_fd_limit  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "Tests" / "pysupport"))
+from siwatest.client import Client, mint_client_secret  # noqa: E402
+from siwatest.process import MockProcess, raise_fd_limit  # noqa: E402
+from siwatest.runner import COMMON_FLAGS_HELP, add_common_arguments, resolve_binary  # noqa: E402
+from siwatest.scenario import REDIRECT_URI  # noqa: E402
 
 USERS = ("alice", "bob", "carol")
 RACE_EVERY = 8
@@ -244,8 +247,9 @@ def percentile(values: list[float], p: float) -> float:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--binary", required=True, type=Path)
+    parser = argparse.ArgumentParser(description=__doc__, epilog=COMMON_FLAGS_HELP,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_common_arguments(parser)
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--processes", type=int, default=3,
                         help="worker processes, at most one per built-in user (3)")
@@ -259,6 +263,7 @@ def main() -> int:
     parser.add_argument("--scenario", type=Path, help="serve this scenario (e.g. bench/load/faults.yaml)")
     parser.add_argument("--json", type=Path, help="write the figures here as JSON")
     args = parser.parse_args()
+    args.binary = resolve_binary(args.binary)
     seconds = 300 if args.long else args.seconds
     faults = args.scenario is not None
     raise_fd_limit()

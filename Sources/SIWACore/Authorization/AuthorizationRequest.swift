@@ -1,4 +1,5 @@
-/// A `/auth/authorize` request that passed Apple's checks (apple-api.md §1).
+/// A `/auth/authorize` request that passed Apple's checks, documented at
+/// https://developer.apple.com/documentation/signinwithapplerestapi/request-an-authorization-to-the-sign-in-with-apple-server.
 public struct AuthorizationRequest: Sendable, Equatable {
     public var clientID: String
     public var redirectURI: String

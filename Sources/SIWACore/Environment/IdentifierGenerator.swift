@@ -1,6 +1,6 @@
 import JOSE
 
-/// Makes identifiers in the shapes Apple uses (apple-api.md §0), so fixtures and logs look real.
+/// Makes identifiers in the shapes Apple uses (see docs/fidelity.md), so fixtures and logs look real.
 ///
 /// - sub / transfer_sub: `NNNNNN.<32 lowercase hex>.NNNN`
 /// - authorization code: `c<32 hex>.0.<4 lowercase letters>.<22 base64url>`

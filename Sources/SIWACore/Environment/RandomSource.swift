@@ -61,23 +61,17 @@ public final class SystemRandomSource: RandomSource {
     }
 }
 
-/// A reproducible generator: SplitMix64 (Steele, Lea, Flood 2014) behind a lock.
+/// A reproducible generator: ``SplitMix64`` behind a lock.
 ///
 /// Not cryptographically secure: only for scenarios that ask for reproducibility.
 public final class SeededRandomSource: RandomSource {
-    private let state: Mutex<UInt64>
+    private let generator: Mutex<SplitMix64>
 
     public init(seed: UInt64) {
-        state = Mutex(seed)
+        generator = Mutex(SplitMix64(seed: seed))
     }
 
     public func next() -> UInt64 {
-        state.withLock { state in
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        generator.withLock { $0.next() }
     }
 }

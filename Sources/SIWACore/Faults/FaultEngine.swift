@@ -14,7 +14,7 @@ public final class FaultEngine: Sendable {
 
     struct State: Sendable {
         var rules: [RuleState]
-        var random: UInt64
+        var random: SplitMix64
         var startMilliseconds: Int64
     }
 
@@ -30,8 +30,8 @@ public final class FaultEngine: Sendable {
                 startMilliseconds: startMilliseconds))
     }
 
-    static func initialRandom(_ seed: UInt64?) -> UInt64 {
-        seed.map { $0 ^ 0x6661_756C_7473 } ?? SystemRandomSource().next()
+    static func initialRandom(_ seed: UInt64?) -> SplitMix64 {
+        SplitMix64(seed: seed.map { $0 ^ 0x6661_756C_7473 } ?? SystemRandomSource().next())
     }
 
     /// Replaces every rule and counter (scenario reload).
@@ -66,13 +66,13 @@ public final class FaultEngine: Sendable {
                 guard decision == nil, state.rules[index].matched > rule.after else { continue }
                 if let times = rule.times, state.rules[index].fired >= times { continue }
                 if rule.probability < 1 {
-                    guard Self.unitDraw(&state.random) < rule.probability else { continue }
+                    guard state.random.nextUnitInterval() < rule.probability else { continue }
                 }
                 state.rules[index].fired += 1
                 var delay: Int64?
                 if let range = rule.action.delay {
                     let span = UInt64(range.maxMilliseconds - range.minMilliseconds)
-                    delay = range.minMilliseconds + (span == 0 ? 0 : Int64(Self.next(&state.random) % (span + 1)))
+                    delay = range.minMilliseconds + (span == 0 ? 0 : Int64(state.random.next() % (span + 1)))
                 }
                 decision = FaultDecision(ruleID: rule.id, action: rule.action, delayMilliseconds: delay)
             }
@@ -135,19 +135,6 @@ public final class FaultEngine: Sendable {
     /// Every rule with its counters, in evaluation order.
     public var statuses: [FaultStatus] {
         state.withLock { $0.rules.map { FaultStatus(rule: $0.rule, matched: $0.matched, fired: $0.fired) } }
-    }
-
-    static func next(_ state: inout UInt64) -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A uniform double in `[0, 1)`.
-    static func unitDraw(_ state: inout UInt64) -> Double {
-        Double(next(&state) >> 11) * 0x1.0p-53
     }
 }
 

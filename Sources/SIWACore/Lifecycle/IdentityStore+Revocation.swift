@@ -5,7 +5,8 @@ public enum TokenTypeHint: String, Sendable, Equatable {
 }
 
 extension IdentityStore {
-    /// Revokes a refresh or access token (`/auth/revoke`, apple-api.md §5).
+    /// Revokes a refresh or access token (`/auth/revoke`,
+    /// https://developer.apple.com/documentation/signinwithapplerestapi/revoke-tokens).
     ///
     /// - Unknown, expired or already revoked tokens succeed silently (Apple: revoke is idempotent).
     /// - A token issued to another client → `invalid_request` "client_id mismatch. The token was not

@@ -2,7 +2,8 @@ import JSON
 
 extension AppleIdentityProvider {
     /// `POST /auth/usermigrationinfo` on decoded form fields and the `Authorization` header
-    /// (apple-api.md §8, TN3107).
+    /// (https://developer.apple.com/documentation/signinwithapple/transferring-your-apps-and-users-to-another-team
+    /// and https://developer.apple.com/documentation/technotes/tn3107-resolving-sign-in-with-apple-response-errors).
     ///
     /// - Sender: `sub` + `target` → `{"transfer_sub"}`; allowed before the recipient accepts and up to
     ///   60 days after.

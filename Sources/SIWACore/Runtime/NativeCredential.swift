@@ -2,7 +2,8 @@ import JOSE
 import JSON
 
 /// What `ASAuthorizationAppleIDCredential` hands a native app after Sign in with Apple
-/// (apple-api.md §11), produced by `POST /mock/credentials`.
+/// (https://developer.apple.com/documentation/authenticationservices/asauthorizationappleidcredential),
+/// produced by `POST /mock/credentials`.
 public struct NativeCredential: Sendable, Equatable {
     /// The team-scoped user id (`sub`) for the app's team.
     public var user: String

@@ -1,7 +1,9 @@
 import JOSE
 
 /// Team-scoped identities: a user's `sub` and relay address differ per team, and a transfer
-/// identifier maps one-to-one to the sender's `sub` for one recipient team (apple-api.md §8, §10).
+/// identifier maps one-to-one to the sender's `sub` for one recipient team
+/// (https://developer.apple.com/documentation/signinwithapple/transferring-your-apps-and-users-to-another-team
+/// and https://developer.apple.com/documentation/signinwithapple/communicating-using-the-private-email-relay-service).
 extension Scenario {
     /// The team whose identifiers are the users' declared `sub` and `relayEmail` (the first team).
     public var primaryTeamID: String? { teams.first?.id }

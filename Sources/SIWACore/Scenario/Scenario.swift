@@ -13,7 +13,8 @@ public struct Scenario: Sendable, Equatable {
     public var appGroups: [AppGroup]
     public var users: [UserProfile]
     public var signingKeys: SigningKeySet
-    /// App transfers between teams (user migration, apple-api.md §8).
+    /// App transfers between teams (user migration,
+    /// https://developer.apple.com/documentation/signinwithapple/transferring-your-apps-and-users-to-another-team).
     public var transfers: [TeamTransfer]
     /// Where the mock clock starts and whether it runs (`clock:` in a scenario file).
     public var clock = ClockSettings()
@@ -54,7 +55,8 @@ extension Scenario {
     public func user(id: String) -> UserProfile? { users.first { $0.id == id } }
 
     /// The consent scope of a client: its app group's id, or the client's own id when ungrouped.
-    /// Apps grouped under one primary App ID share consent (apple-api.md §1).
+    /// Apps grouped under one primary App ID share consent
+    /// (https://developer.apple.com/help/account/configure-app-capabilities/group-apps-for-sign-in-with-apple).
     public func consentGroupID(forClient clientID: String) -> String {
         if let group = appGroups.first(where: { $0.clientIDs.contains(clientID) }) { return group.id }
         if let explicit = client(id: clientID)?.appGroupID { return explicit }

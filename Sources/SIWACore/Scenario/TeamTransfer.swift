@@ -1,4 +1,5 @@
-/// An app transfer from one team to another (apple-api.md §8, "Transferring your apps and users").
+/// An app transfer from one team to another
+/// (https://developer.apple.com/documentation/signinwithapple/transferring-your-apps-and-users-to-another-team).
 ///
 /// The moved clients are listed with their *recipient* team in `Scenario.clients`; this value says
 /// where they came from and when the recipient accepted, which opens the 60-day windows.

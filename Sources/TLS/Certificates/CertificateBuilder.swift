@@ -1,4 +1,5 @@
 import COpenSSL
+import JOSE
 
 /// Assembles one X.509 v3 certificate with OpenSSL's X509 APIs.
 final class CertificateBuilder {
@@ -7,10 +8,10 @@ final class CertificateBuilder {
 
     /// A certificate for `subjectKey` named `CN=commonName`, valid from an hour ago for `validDays`,
     /// with a random 127-bit serial number.
-    init(subjectKey: PrivateKey, commonName: String, validDays: Int) throws(TLSError) {
-        guard let pointer = X509_new() else { throw OpenSSLErrorQueue.failure(.internalFailure, "X509_new failed") }
+    init(subjectKey: EVPKey, commonName: String, validDays: Int) throws(TLSError) {
+        guard let pointer = X509_new() else { throw OpenSSLErrors.failure(.internalFailure, "X509_new failed") }
         certificate = X509Certificate(owning: pointer)
-        guard let serial = BN_new() else { throw OpenSSLErrorQueue.failure(.internalFailure, "BN_new failed") }
+        guard let serial = BN_new() else { throw OpenSSLErrors.failure(.internalFailure, "BN_new failed") }
         defer { BN_free(serial) }
         let days = min(max(validDays, 1), 36_500)
         guard X509_set_version(pointer, 2) == 1,
@@ -21,7 +22,7 @@ final class CertificateBuilder {
             X509_set_pubkey(pointer, subjectKey.pointer) == 1,
             let name = X509_get_subject_name(pointer),
             X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC, commonName, -1, -1, 0) == 1
-        else { throw OpenSSLErrorQueue.failure(.internalFailure, "cannot fill in the certificate") }
+        else { throw OpenSSLErrors.failure(.internalFailure, "cannot fill in the certificate") }
     }
 
     /// Sets the issuer name: `nil` for a self-signed certificate.
@@ -29,7 +30,7 @@ final class CertificateBuilder {
         self.issuer = issuer
         let name = X509_get_subject_name((issuer ?? certificate).pointer)
         guard X509_set_issuer_name(certificate.pointer, name) == 1 else {
-            throw OpenSSLErrorQueue.failure(.internalFailure, "X509_set_issuer_name failed")
+            throw OpenSSLErrors.failure(.internalFailure, "X509_set_issuer_name failed")
         }
     }
 
@@ -38,18 +39,18 @@ final class CertificateBuilder {
         var context = X509V3_CTX()
         X509V3_set_ctx(&context, (issuer ?? certificate).pointer, certificate.pointer, nil, nil, 0)
         guard let ext = X509V3_EXT_conf_nid(nil, &context, nid, value) else {
-            throw OpenSSLErrorQueue.failure(.internalFailure, "cannot build extension \(value)")
+            throw OpenSSLErrors.failure(.internalFailure, "cannot build extension \(value)")
         }
         defer { X509_EXTENSION_free(ext) }
         guard X509_add_ext(certificate.pointer, ext, -1) == 1 else {
-            throw OpenSSLErrorQueue.failure(.internalFailure, "X509_add_ext failed")
+            throw OpenSSLErrors.failure(.internalFailure, "X509_add_ext failed")
         }
     }
 
     /// Signs with SHA-256 and returns the finished certificate.
-    func sign(with key: PrivateKey) throws(TLSError) -> X509Certificate {
+    func sign(with key: EVPKey) throws(TLSError) -> X509Certificate {
         guard X509_sign(certificate.pointer, key.pointer, EVP_sha256()) > 0 else {
-            throw OpenSSLErrorQueue.failure(.internalFailure, "X509_sign failed")
+            throw OpenSSLErrors.failure(.internalFailure, "X509_sign failed")
         }
         return certificate
     }

@@ -1,4 +1,5 @@
 import COpenSSL
+import JOSE
 
 /// A local certificate authority that issues server certificates, so a test environment that trusts it
 /// accepts the mock as `appleid.apple.com`. Keys are P-256 (generation is instant).
@@ -10,9 +11,9 @@ public struct TLSCertificateAuthority: Sendable {
     /// - Throws: `TLSError` (`.invalidCredentials`) when the PEMs do not parse or the key is not the certificate's.
     public init(certificatePEM: String, privateKeyPEM: String) throws(TLSError) {
         let certificate = try X509Certificate.read(pem: certificatePEM)
-        let key = try PrivateKey(pem: privateKeyPEM)
+        let key = try EVPKey.readTLSPrivateKey(pem: privateKeyPEM)
         guard X509_check_private_key(certificate.pointer, key.pointer) == 1 else {
-            _ = OpenSSLErrorQueue.drain()
+            _ = OpenSSLErrors.drain()
             throw TLSError(.invalidCredentials, "the CA key does not match the CA certificate")
         }
         self.certificatePEM = certificatePEM
@@ -28,14 +29,14 @@ public struct TLSCertificateAuthority: Sendable {
     public static func generate(commonName: String = "siwa-mock local CA", validDays: Int = 3650) throws(TLSError)
         -> TLSCertificateAuthority
     {
-        let key = try PrivateKey.generateP256()
+        let key = try EVPKey.generateTLSP256()
         let builder = try CertificateBuilder(subjectKey: key, commonName: commonName, validDays: validDays)
         try builder.setIssuer(nil)
         try builder.add(NID_basic_constraints, "critical,CA:TRUE,pathlen:0")
         try builder.add(NID_key_usage, "critical,keyCertSign,cRLSign")
         try builder.add(NID_subject_key_identifier, "hash")
         let certificate = try builder.sign(with: key)
-        return TLSCertificateAuthority(trusted: try certificate.pem(), privateKeyPEM: try key.pem())
+        return TLSCertificateAuthority(trusted: certificate.pem(), privateKeyPEM: key.privateKeyPEM())
     }
 
     /// Issues a server certificate (serverAuth) whose subjectAltName lists `names` (DNS names or IP
@@ -46,8 +47,8 @@ public struct TLSCertificateAuthority: Sendable {
             throw TLSError(.invalidCredentials, "'\(name)' is not a DNS name or IP address")
         }
         let caCertificate = try X509Certificate.read(pem: certificatePEM)
-        let caKey = try PrivateKey(pem: privateKeyPEM)
-        let key = try PrivateKey.generateP256()
+        let caKey = try EVPKey.readTLSPrivateKey(pem: privateKeyPEM)
+        let key = try EVPKey.generateTLSP256()
         let builder = try CertificateBuilder(subjectKey: key, commonName: first, validDays: validDays)
         try builder.setIssuer(caCertificate)
         let alternativeNames = names.map { IPAddressText.isIPAddress($0) ? "IP:\($0)" : "DNS:\($0)" }
@@ -58,13 +59,14 @@ public struct TLSCertificateAuthority: Sendable {
         try builder.add(NID_subject_key_identifier, "hash")
         try builder.add(NID_authority_key_identifier, "keyid:always")
         let certificate = try builder.sign(with: caKey)
-        return TLSCredentials(certificateChainPEM: try certificate.pem(), privateKeyPEM: try key.pem())
+        return TLSCredentials(certificateChainPEM: certificate.pem(), privateKeyPEM: key.privateKeyPEM())
     }
 
     /// Whether `leafPEM` was signed by this CA, covers every name and stays valid for `seconds` more —
     /// that is, whether a stored certificate can be reused instead of issuing a new one.
     public func canReuse(_ leafPEM: String, covering names: [String], forAnother seconds: Int) -> Bool {
-        guard let leaf = try? X509Certificate.read(pem: leafPEM), let caKey = try? PrivateKey(pem: privateKeyPEM)
+        guard let leaf = try? X509Certificate.read(pem: leafPEM),
+            let caKey = try? EVPKey.readTLSPrivateKey(pem: privateKeyPEM)
         else { return false }
         return leaf.isSigned(by: caKey) && leaf.isValid(forAnother: seconds) && names.allSatisfy(leaf.covers)
     }

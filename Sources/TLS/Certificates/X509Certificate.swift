@@ -1,5 +1,6 @@
 import COpenSSL
 import Glibc
+import JOSE
 
 /// Owns one OpenSSL `X509`.
 final class X509Certificate {
@@ -11,13 +12,14 @@ final class X509Certificate {
 
     /// Every certificate in a PEM bundle, in order.
     static func readAll(pem: String) throws(TLSError) -> [X509Certificate] {
-        try PEMBuffer.withReading(pem) { bio throws(TLSError) -> [X509Certificate] in
+        try MemoryBIO.withReading(Array(pem.utf8)) { bio throws(TLSError) -> [X509Certificate] in
             var result: [X509Certificate] = []
-            while let certificate = PEM_read_bio_X509(bio, nil, nil, nil) {
+            // The password callback refuses: a PEM with encryption headers fails instead of prompting.
+            while let certificate = PEM_read_bio_X509(bio, nil, { _, _, _, _ in -1 }, nil) {
                 result.append(X509Certificate(owning: certificate))
             }
             // The loop ends with a "no start line" error at the end of the input; anything else is real.
-            let detail = OpenSSLErrorQueue.drain()
+            let detail = OpenSSLErrors.drain()
             if result.isEmpty {
                 throw TLSError(
                     .invalidCredentials, detail.isEmpty ? "no PEM certificate" : "no PEM certificate (\(detail))")
@@ -31,8 +33,8 @@ final class X509Certificate {
         try readAll(pem: pem)[0]
     }
 
-    func pem() throws(TLSError) -> String {
-        try PEMBuffer.written("PEM_write_bio_X509") { bio in PEM_write_bio_X509(bio, pointer) }
+    func pem() -> String {
+        MemoryBIO.writtenText("PEM_write_bio_X509") { bio in PEM_write_bio_X509(bio, pointer) }
     }
 
     /// Whether the certificate's subjectAltName covers the DNS name or IP address.
@@ -54,7 +56,7 @@ final class X509Certificate {
     }
 
     /// Whether `issuer`'s key signed this certificate.
-    func isSigned(by issuer: PrivateKey) -> Bool {
+    func isSigned(by issuer: EVPKey) -> Bool {
         let result = X509_verify(pointer, issuer.pointer)
         ERR_clear_error()
         return result == 1

@@ -1,7 +1,8 @@
 import JOSE
 import JSON
 
-/// `siwa-mock client-secret`: the ES256 JWT a backend sends as `client_secret` (apple-api.md §3).
+/// `siwa-mock client-secret`: the ES256 JWT a backend sends as `client_secret`
+/// (https://developer.apple.com/documentation/accountorganizationaldatasharing/creating-a-client-secret).
 struct ClientSecretCommand: Command {
     static let name = "client-secret"
     static let abstract = "Print an ES256 client secret for /auth/token (works against the mock and Apple)."
