@@ -7,7 +7,7 @@ def ref(name): return {"$ref": f"#/components/schemas/{name}"}
 def jresp(desc, schema): return {"description": desc, "content": {"application/json": {"schema": schema}}}
 R = lambda n: {"$ref": f"#/components/responses/{n}"}
 apple_err = jresp("Apple error (ErrorResponse)", ref("AppleError"))
-ctl = {"400": R("BadRequest"), "401": R("Unauthorized"), "404": R("NotFound"), "405": R("MethodNotAllowed"), "409": R("Conflict"), "501": R("NotImplemented")}
+ctl = {"400": R("BadRequest"), "401": R("Unauthorized"), "404": R("NotFound"), "405": R("MethodNotAllowed"), "409": R("Conflict"), "501": R("NotImplemented"), "503": R("Unavailable")}
 def c(*codes): return {k: ctl[k] for k in codes}
 form = lambda props, req=[]: {"required": True, "content": {"application/x-www-form-urlencoded": {"schema": {"type": "object", "properties": props, "required": req}}}}
 S = {"type": "string"}
@@ -71,16 +71,18 @@ paths = {
                                      obj({"set": {"type": "string", "format": "date-time"}}, ["set"]),
                                      obj({"freeze": {"type": "boolean"}}, ["freeze"])]}))},
  "/mock/keys": {"get": op("Signing keys", {"200": jresp("Keys", ref("KeyList")), **c("401")})},
- "/mock/keys/rotate": {"post": op("Generate a new signing key; the old one stays published", {"200": jresp("Keys", ref("KeyList")), **c("400", "401", "409")},
+ "/mock/keys/rotate": {"post": op("Sign with a new pre-generated key; the old one stays published (503 while none is ready)", {"200": jresp("Keys", ref("KeyList")), **c("400", "401", "409", "503")},
     requestBody=jbody(obj({"kid": {"type": "string", "minLength": 1, "maxLength": 64}}), required=False))},
 }
 for action, summary, extra in [("publish", "List the key at /auth/keys", ()), ("retire", "Remove the key from /auth/keys", ("409",)), ("sign", "Make the key sign id_tokens", ())]:
     paths[f"/mock/keys/{{kid}}/{action}"] = {"parameters": [{"name": "kid", "in": "path", "required": True, "schema": S}],
         "post": op(summary, {"200": jresp("Keys", ref("KeyList")), **c("401", "404", *extra)})}
 paths["/mock/requests"] = {
-    "get": op("Journal of received requests", {"200": jresp("Entries", obj({"requests": {"type": "array", "items": ref("JournalEntry")}}, ["requests"])), **c("400", "401")},
+    "get": op("Journal of received requests (paged: limit, after; next_after when more follow)", {"200": jresp("Entries", obj({"requests": {"type": "array", "items": ref("JournalEntry")}, "next_after": {"type": "integer"}}, ["requests"])), **c("400", "401")},
         parameters=[{"name": n, "in": "query", "required": False, "schema": S} for n in ["path", "client_id", "user"]]
-        + [{"name": "include", "in": "query", "required": False, "schema": {"type": "string", "enum": ["mock"]}}]),
+        + [{"name": "include", "in": "query", "required": False, "schema": {"type": "string", "enum": ["mock"]}},
+           {"name": "limit", "in": "query", "required": False, "schema": {"type": "integer", "minimum": 1, "maximum": 1000, "default": 1000}},
+           {"name": "after", "in": "query", "required": False, "schema": {"type": "integer", "minimum": 0}}]),
     "delete": op("Clear the journal", {"200": jresp("Cleared", obj({"cleared": {"type": "integer"}}, ["cleared"])), **c("401")})}
 paths["/mock/notifications"] = {
     "get": op("Server-to-server notifications and their delivery attempts", {"200": jresp("Notifications", obj({"notifications": {"type": "array", "items": ref("Notification")}}, ["notifications"])), **c("401")}),
@@ -151,7 +153,7 @@ schemas = {
     ["id", "type", "user", "app_group", "aud", "jti", "url", "status", "payload", "attempts"]),
 }
 responses = {n: jresp(d, ref("ControlError")) for n, d in [("BadRequest", "Invalid field (named in `field`); nothing applied"), ("Unauthorized", "Admin token missing or wrong (only with --admin-token)"),
-    ("NotFound", "Unknown user, client, key or path (named in `field`)"), ("MethodNotAllowed", "Wrong method"), ("Conflict", "Contradicts the current state"), ("NotImplemented", "No scenario loader in this build")]}
+    ("NotFound", "Unknown user, client, key or path (named in `field`)"), ("MethodNotAllowed", "Wrong method"), ("Conflict", "Contradicts the current state"), ("NotImplemented", "No scenario loader in this build"), ("Unavailable", "Not now, retry shortly (e.g. no pre-generated signing key is ready yet)")]}
 doc = {"openapi": "3.1.0", "info": {"title": "siwa-mock", "version": "1.0.0", "description": "Apple's Sign in with Apple server endpoints (appleid.apple.com) and the mock's control API under /mock/."},
   "paths": paths, "components": {"schemas": schemas, "responses": responses,
     "securitySchemes": {"adminToken": {"type": "http", "scheme": "bearer", "description": "Only when serving with --admin-token"},

@@ -7,6 +7,7 @@
 #include <openssl/bio.h>
 #include <openssl/bn.h>
 #include <openssl/core_names.h>
+#include <openssl/decoder.h>
 #include <openssl/ec.h>
 #include <openssl/ecdsa.h>
 #include <openssl/err.h>
@@ -21,6 +22,8 @@
 // Function-like macros Swift cannot import.
 static inline int siwa_BN_num_bytes(const BIGNUM *bn) { return BN_num_bytes(bn); }
 static inline void siwa_OPENSSL_free(void *p) { OPENSSL_free(p); }
+static inline int siwa_EVP_PKEY_KEYPAIR(void) { return EVP_PKEY_KEYPAIR; }
+static inline int siwa_EVP_PKEY_PUBLIC_KEY(void) { return EVP_PKEY_PUBLIC_KEY; }
 static inline long siwa_BIO_get_mem_data(BIO *bio, char **out) { return BIO_get_mem_data(bio, out); }
 
 #endif

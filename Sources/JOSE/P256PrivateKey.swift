@@ -17,7 +17,7 @@ public final class P256PrivateKey: Sendable {
 
     /// Loads a `.p8` (PKCS#8 `PRIVATE KEY`) or SEC1 `EC PRIVATE KEY`. Rejects other curves and key types.
     public convenience init(pem: String) throws(JOSEError) {
-        try self.init(key: EVPKey.readPrivateKey(pem: pem))
+        try self.init(key: EVPKey.readPrivateKey(pem: pem, keyType: "EC"))
     }
 
     /// Builds a key from JWK components (RFC 7518 §6.2): 32-byte `d`, `x`, `y`; checks they match.

@@ -21,7 +21,7 @@ public final class P256PublicKey: Sendable {
 
     /// From a SubjectPublicKeyInfo PEM (`PUBLIC KEY`). Rejects RSA keys and other curves.
     public convenience init(pem: String) throws(JOSEError) {
-        try self.init(key: EVPKey.readPublicKey(pem: pem))
+        try self.init(key: EVPKey.readPublicKey(pem: pem, keyType: "EC"))
     }
 
     /// From JWK affine coordinates (32 bytes each). Rejects points that are not on the curve.

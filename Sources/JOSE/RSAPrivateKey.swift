@@ -33,7 +33,7 @@ public final class RSAPrivateKey: Sendable {
 
     /// Loads a PEM private key (PKCS#8 `PRIVATE KEY` or PKCS#1 `RSA PRIVATE KEY`). Rejects non-RSA keys.
     public convenience init(pem: String) throws(JOSEError) {
-        try self.init(key: EVPKey.readPrivateKey(pem: pem))
+        try self.init(key: EVPKey.readPrivateKey(pem: pem, keyType: "RSA"))
     }
 
     /// Builds a key from its JWK components (RFC 7518 §6.3), all big-endian bytes.

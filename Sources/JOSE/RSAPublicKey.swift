@@ -37,7 +37,7 @@ public final class RSAPublicKey: Sendable {
 
     /// From a SubjectPublicKeyInfo PEM (`PUBLIC KEY`). Rejects non-RSA keys.
     public convenience init(pem: String) throws(JOSEError) {
-        try self.init(key: EVPKey.readPublicKey(pem: pem))
+        try self.init(key: EVPKey.readPublicKey(pem: pem, keyType: "RSA"))
     }
 
     /// From an RSA JWK; `alg`, `use` and `kid` are not checked here.

@@ -36,13 +36,18 @@ public enum TimeSyntax {
         }
         switch parseDuration(body) {
         case .success(let milliseconds): return negative ? -milliseconds : milliseconds
-        case .failure(.outOfRange): throw Failure("duration '\(shown)' is out of range")
+        case .failure(.outOfRange):
+            throw Failure("duration '\(shown)' is out of range (the longest is 3660000d, 10000 years)")
         case .failure(.missingUnit): throw Failure("\(expectedDuration), found '\(shown)' (add a unit)")
         case .failure(.syntax): throw Failure("\(expectedDuration), found '\(shown)'")
         }
     }
 
     enum DurationError: Error { case syntax, missingUnit, outOfRange }
+
+    /// The longest duration accepted: 10,000 years. Any time the mock handles (years 0 to 9999, in
+    /// milliseconds) plus or minus a duration then stays far inside `Int64`, so no sum can trap.
+    public static let maximumDurationMilliseconds: Int64 = 10_000 * 366 * 86_400_000
 
     static func parseDuration(_ text: String) -> Result<Int64, DurationError> {
         let units: [(name: String, milliseconds: Int64)] = [
@@ -77,6 +82,6 @@ public enum TimeSyntax {
             guard !o1, !o2 else { return .failure(.outOfRange) }
             total = sum
         }
-        return .success(total)
+        return total <= maximumDurationMilliseconds ? .success(total) : .failure(.outOfRange)
     }
 }

@@ -106,7 +106,14 @@ import Testing
         let bad = try call(mock, "PATCH", "/mock/users/erin", ["real_user_status": "maybe"])
         #expect(try bad.status == 400 && json(bad)["field"] == .string("real_user_status"))
 
-        let rotated = try json(try call(mock, "POST", "/mock/keys/rotate"))
+        // Keys are generated ahead on a background thread; right after start none may be ready yet (503).
+        var rotation = try call(mock, "POST", "/mock/keys/rotate")
+        for _ in 0..<100 where rotation.status == 503 {
+            #expect(try json(rotation)["error"] == .string("unavailable"))
+            usleep(100_000)
+            rotation = try call(mock, "POST", "/mock/keys/rotate")
+        }
+        let rotated = try json(rotation)
         let newKid = try #require(rotated["signing_kid"]?.stringValue)
         let jwks = try JWKS(json: try JSONValue.parse(try call(mock, "GET", "/auth/keys").body))
         #expect(jwks.keys.map(\.kid).contains(newKid) && jwks.keys.count == 3)

@@ -59,4 +59,30 @@ import Testing
         #expect(before.codes == 600)
         #expect(store.counts.codes == 600, "codes are marked revoked, not dropped")
     }
+
+    /// Issue #11 item 5: revoke, consent changes and account deletion cost O(that user's grants). With
+    /// 20,000 live grants of other users (across two groups), ending bob's examines only bob's entries.
+    @Test func revocationWorkFollowsTheUsersGrantsNotTheStore() throws {
+        for i in 0..<10_000 {
+            let code = authorize("user-\(i % 500)")
+            _ = try store.redeemCode(code, clientID: Self.web, redirectURI: Self.uri, now: now).get()
+        }
+        let bobCode = authorize("bob")
+        let bobTokens = try store.redeemCode(bobCode, clientID: Self.web, redirectURI: Self.uri, now: now).get()
+        _ = try store.refresh(bobTokens.refreshToken!, clientID: Self.web, now: now).get()
+        _ = authorize("bob")
+        let visitsBefore = store.revocationVisits
+
+        #expect(store.revoke(bobTokens.refreshToken!, clientID: Self.web, hint: nil, now: now).failure == nil)
+        // bob's two codes, two access tokens; the refresh token itself was removed directly.
+        #expect(store.revocationVisits - visitsBefore <= 5, "visited \(store.revocationVisits - visitsBefore)")
+        #expect(store.consentStatus(userID: "bob", consentGroupID: Self.group) == .revoked)
+
+        _ = authorize("bob")
+        let deleteBefore = store.revocationVisits
+        #expect(store.endAllAuthorizations(userID: "bob") == [Self.group])
+        #expect(store.revocationVisits - deleteBefore <= 2)
+        #expect(store.endAllAuthorizations(userID: "user-7") == [Self.group])
+        #expect(store.counts.refreshTokens == 10_000 - 20, "user-7's 20 refresh tokens went, nobody else's")
+    }
 }

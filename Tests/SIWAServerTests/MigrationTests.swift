@@ -101,4 +101,34 @@ import Testing
                 "invalid_request", "The user has revoked authorization")
         }
     }
+
+    /// Issue #11 item 10a: a scenario that fixes bob's `transfer_sub` gets that one value everywhere —
+    /// from the sender's `/auth/usermigrationinfo`, in the recipient's id_tokens, and accepted by the
+    /// recipient's exchange.
+    @Test(arguments: Transport.allCases)
+    func fixedTransferSubRoundTrips(_ transport: Transport) throws {
+        let fixed = "001234.9f8e7d6c5b4a39281706f5e4d3c2b1a0.9999"
+        var scenario = Scenario.transferFixture(acceptedAt: TestFixtures.epoch)
+        let bob = try #require(scenario.users.firstIndex { $0.id == "bob" })
+        scenario.users[bob].transferSub = fixed
+        try ControlHarness.run(transport, scenario: scenario) { h in
+            let created = try h.migrate(
+                [("sub", bobSub), ("target", Scenario.recipientTeamID)], clientID: "com.example.app",
+                token: try h.migrationToken("com.example.app"))
+            #expect(created.json?["transfer_sub"] == .string(fixed), "\(created.text)")
+
+            let credential = try #require(
+                try h.call(
+                    "POST", "/mock/credentials", ["client_id": .string(Scenario.movedAppID), "user": .string(bobSub)]
+                ).json)
+            let claims = try h.verifiedClaims(try #require(credential["identityToken"]?.stringValue))
+            #expect(claims["transfer_sub"] == .string(fixed))
+
+            let exchanged = try h.migrate(
+                [("transfer_sub", fixed)], clientID: Scenario.movedAppID,
+                token: try h.migrationToken(Scenario.movedAppID))
+            #expect(exchanged.status == 200, "\(exchanged.text)")
+            #expect(exchanged.json?["sub"] == credential["user"])
+        }
+    }
 }

@@ -81,7 +81,12 @@ struct TypedReaderTests {
         #expect(message({ try $0.duration() }, "5 s") == "t.yaml:1:4: \(expected), found '5 s'")
         #expect(
             message({ try $0.duration() }, "99999999999999d")
-                == "t.yaml:1:4: duration '99999999999999d' is out of range")
+                == "t.yaml:1:4: duration '99999999999999d' is out of range (the longest is 3660000d, 10000 years)")
+        // Below Int64's limit but beyond 10,000 years: refused, so `now + duration` can never trap.
+        #expect(
+            message({ try $0.duration() }, "106751991167d").hasSuffix(
+                "is out of range (the longest is 3660000d, 10000 years)"))
+        #expect(try value("3660000d").durationMilliseconds() == 3_660_000 * 86_400_000)
         #expect(message({ try $0.duration() }, "{}") == "t.yaml:1:4: \(expected), found a mapping")
     }
 

@@ -26,6 +26,7 @@ public struct AuthorizationRequestValidator: Sendable {
         for (name, _) in parameters where !seen.insert(name).inserted {
             return .failure(.invalidRequest("Duplicate parameter: \(name)"))
         }
+        if let tooLong = ParameterLimits.check(parameters) { return .failure(tooLong) }
         func value(_ name: String) -> String? { parameters.first { $0.name == name }?.value }
 
         guard let clientID = value("client_id"), !clientID.isEmpty else {

@@ -82,13 +82,25 @@ public final class FaultEngine: Sendable {
 
     /// Adds a rule at the end. - Throws: `ProviderChangeError.conflict` when the id is taken.
     public func add(_ rule: FaultRule) throws(ProviderChangeError) {
-        let added = state.withLock { state -> Bool in
-            if state.rules.contains(where: { $0.rule.id == rule.id }) { return false }
+        let refusal = state.withLock { state -> ProviderChangeError? in
+            if state.rules.contains(where: { $0.rule.id == rule.id }) {
+                return ProviderChangeError(.conflict, field: "id", "a fault with id '\(rule.id)' already exists")
+            }
+            if state.rules.count >= Self.maximumRules {
+                return ProviderChangeError(
+                    .conflict, field: "id", "at most \(Self.maximumRules) fault rules; delete some first")
+            }
             state.rules.append(RuleState(rule: rule))
-            return true
+            return nil
         }
-        if !added { throw ProviderChangeError(.conflict, field: "id", "a fault with id '\(rule.id)' already exists") }
+        if let refusal { throw refusal }
     }
+
+    /// The most rules the engine holds (docs/limits.md).
+    public static let maximumRules = 256
+    /// The longest fault rule text `POST /mock/faults` accepts (rules from a scenario file are bounded
+    /// by the file's 4 MiB).
+    public static let maximumRuleBytes = 16 * 1024
 
     /// Removes a rule; false when there is none with that id.
     @discardableResult

@@ -16,6 +16,8 @@ extension IdentityStore {
         state.mutationsSinceSweep += 1
         if state.mutationsSinceSweep >= limits.sweepInterval || state.codes.count > limits.maxCodes
             || state.accessTokens.count > limits.maxAccessTokens || state.refreshTokens.count > limits.maxRefreshTokens
+            || state.bytes.codes > limits.maxCodeBytes || state.bytes.accessTokens > limits.maxAccessTokenBytes
+            || state.bytes.refreshTokens > limits.maxRefreshTokenBytes
         {
             sweep(&state, now: now)
         }
@@ -25,21 +27,51 @@ extension IdentityStore {
     /// reported as expired); access tokens at theirs; over-full tables lose their oldest entries.
     func sweep(_ state: inout State, now: Int64) {
         state.mutationsSinceSweep = 0
-        state.codes = state.codes.filter { $0.value.expiresAt > now }
-        state.accessTokens = state.accessTokens.filter { $0.value.expiresAt > now }
-        if state.codes.count > limits.maxCodes {
-            let keep = state.codes.sorted { $0.value.issuedAt > $1.value.issuedAt }.prefix(limits.maxCodes / 2)
-            state.codes = Dictionary(uniqueKeysWithValues: keep.map { ($0.key, $0.value) })
+        for code in state.codes.compactMap({ $0.value.expiresAt > now ? nil : $0.key }) { state.removeCode(code) }
+        for token in state.accessTokens.compactMap({ $0.value.expiresAt > now ? nil : $0.key }) {
+            state.removeAccessToken(token)
         }
-        if state.accessTokens.count > limits.maxAccessTokens {
-            let keep = state.accessTokens.sorted { $0.value.issuedAt > $1.value.issuedAt }.prefix(
-                limits.maxAccessTokens / 2)
-            state.accessTokens = Dictionary(uniqueKeysWithValues: keep.map { ($0.key, $0.value) })
+        // A table over its entry or byte cap keeps its newest entries, up to half of both caps.
+        if state.codes.count > limits.maxCodes || state.bytes.codes > limits.maxCodeBytes {
+            let newestFirst = state.codes.sorted { $0.value.sequence > $1.value.sequence }
+            for code in Self.evicted(newestFirst, limits.maxCodes, limits.maxCodeBytes, { $1.bytes($0) }) {
+                state.removeCode(code)
+            }
         }
-        if state.refreshTokens.count > limits.maxRefreshTokens {
-            let keep = state.refreshTokens.sorted { $0.value.sequence > $1.value.sequence }
-                .prefix(limits.maxRefreshTokens / 2)
-            state.refreshTokens = Dictionary(uniqueKeysWithValues: keep.map { ($0.key, $0.value) })
+        if state.accessTokens.count > limits.maxAccessTokens || state.bytes.accessTokens > limits.maxAccessTokenBytes {
+            let newestFirst = state.accessTokens.sorted { $0.value.sequence > $1.value.sequence }
+            for token in Self.evicted(newestFirst, limits.maxAccessTokens, limits.maxAccessTokenBytes, { $1.bytes($0) })
+            {
+                state.removeAccessToken(token)
+            }
         }
+        if state.refreshTokens.count > limits.maxRefreshTokens
+            || state.bytes.refreshTokens > limits.maxRefreshTokenBytes
+        {
+            let newestFirst = state.refreshTokens.sorted { $0.value.sequence > $1.value.sequence }
+            for token in Self.evicted(
+                newestFirst, limits.maxRefreshTokens, limits.maxRefreshTokenBytes, { $1.bytes($0) })
+            {
+                state.removeRefreshToken(token)
+            }
+        }
+    }
+
+    /// The keys past the newest entries that fit in half of `maxEntries` and half of `maxBytes`.
+    static func evicted<Record>(
+        _ newestFirst: [(key: String, value: Record)], _ maxEntries: Int, _ maxBytes: Int,
+        _ size: (String, Record) -> Int
+    ) -> [String] {
+        var keptBytes = 0
+        var evicted: [String] = []
+        for (index, entry) in newestFirst.enumerated() {
+            let bytes = size(entry.key, entry.value)
+            if index < maxEntries / 2 && keptBytes + bytes <= maxBytes / 2 {
+                keptBytes += bytes
+            } else {
+                evicted.append(entry.key)
+            }
+        }
+        return evicted
     }
 }

@@ -18,26 +18,23 @@ extension IdentityStore {
     /// The app groups the user has authorized (and, optionally, those whose authorization ended), sorted.
     public func consentGroupIDs(userID: String, includingRevoked: Bool = false) -> [String] {
         state.withLock { state in
-            var groups = Set(state.consents.keys.filter { $0.userID == userID }.map(\.groupID))
-            if includingRevoked { groups.formUnion(state.endedConsents.filter { $0.userID == userID }.map(\.groupID)) }
-            return groups.sorted()
+            (state.groupsByUser[userID] ?? []).filter { group in
+                let key = ConsentKey(userID: userID, groupID: group)
+                return state.consents[key] != nil || (includingRevoked && state.endedConsents.contains(key))
+            }.sorted()
         }
     }
 
-    /// Ends every authorization of the user (revocation in Settings, account deletion); returns the
-    /// groups that had a live consent.
+    /// Ends every authorization of the user (revocation in Settings, account deletion), codes and tokens
+    /// of groups without a stored consent included; returns the groups that had a live consent. Costs
+    /// O(the user's grants).
     @discardableResult
     public func endAllAuthorizations(userID: String) -> [String] {
         state.withLock { state in
-            let keys = state.consents.keys.filter { $0.userID == userID }
-            for key in keys { Self.endAuthorization(&state, key: key) }
-            // Codes and tokens of groups without a stored consent go too.
-            state.refreshTokens = state.refreshTokens.filter { $0.value.grant.userID != userID }
-            state.accessTokens = state.accessTokens.filter { $0.value.grant?.userID != userID }
-            for (code, record) in state.codes where record.grant.userID == userID {
-                state.codes[code]?.state = record.state.handle(.revoke).next
-            }
-            return keys.map(\.groupID).sorted()
+            let keys = (state.groupsByUser[userID] ?? []).map { ConsentKey(userID: userID, groupID: $0) }
+            let consented = keys.filter { state.consents[$0] != nil }.map(\.groupID)
+            for key in keys { state.endAuthorization(key) }
+            return consented.sorted()
         }
     }
 

@@ -24,11 +24,14 @@ extension IdentityStore {
             }
             state.codes[code]?.state = next
             let grant = record.grant
-            state.accessTokens[accessToken] = AccessTokenRecord(
-                clientID: clientID, grant: grant, scope: nil, issuedAt: now, expiresAt: now + accessTokenLifetime)
-            state.refreshTokens[refreshToken] = RefreshTokenRecord(
-                grant: grant, issuedAt: now, sequence: state.nextSequence)
-            state.nextSequence &+= 1
+            // Tokens never need the nonce again (refresh id_tokens carry none): not kept per token.
+            var stored = grant
+            stored.nonce = nil
+            state.insertAccessToken(
+                accessToken,
+                AccessTokenRecord(
+                    clientID: clientID, grant: stored, scope: nil, issuedAt: now, expiresAt: now + accessTokenLifetime))
+            state.insertRefreshToken(refreshToken, RefreshTokenRecord(grant: stored, issuedAt: now, sequence: 0))
             noteMutation(&state, now: now)
             return .success(
                 IssuedTokens(
@@ -52,8 +55,10 @@ extension IdentityStore {
             grant.nonce = nil
             grant.isFirstAuthorization = false
             grant.realUserStatus = nil
-            state.accessTokens[accessToken] = AccessTokenRecord(
-                clientID: clientID, grant: grant, scope: nil, issuedAt: now, expiresAt: now + accessTokenLifetime)
+            state.insertAccessToken(
+                accessToken,
+                AccessTokenRecord(
+                    clientID: clientID, grant: grant, scope: nil, issuedAt: now, expiresAt: now + accessTokenLifetime))
             noteMutation(&state, now: now)
             return .success(
                 IssuedTokens(
@@ -68,8 +73,10 @@ extension IdentityStore {
     ) {
         let accessToken = identifiers.makeAccessToken()
         state.withLock { state in
-            state.accessTokens[accessToken] = AccessTokenRecord(
-                clientID: clientID, grant: nil, scope: scope, issuedAt: now, expiresAt: now + accessTokenLifetime)
+            state.insertAccessToken(
+                accessToken,
+                AccessTokenRecord(
+                    clientID: clientID, grant: nil, scope: scope, issuedAt: now, expiresAt: now + accessTokenLifetime))
             noteMutation(&state, now: now)
         }
         return (accessToken, accessTokenLifetime)

@@ -30,11 +30,9 @@ extension IdentityStore {
             }
             if let hint, hint != kind { return .failure(.invalidRequest("token_type_hint mismatch")) }
             guard owner == clientID else { return .failure(.tokenClientMismatch(issuedTo: clientID)) }
-            state.refreshTokens[token] = nil
-            state.accessTokens[token] = nil
-            if let grant {
-                Self.endAuthorization(&state, key: ConsentKey(userID: grant.userID, groupID: grant.consentGroupID))
-            }
+            state.removeRefreshToken(token)
+            state.removeAccessToken(token)
+            if let grant { state.endAuthorization(ConsentKey(userID: grant.userID, groupID: grant.consentGroupID)) }
             noteMutation(&state, now: now)
             return .success(())
         }

@@ -8,8 +8,9 @@ extension IdentityStore {
         state.withLock { state in
             for user in returning {
                 for group in groups {
-                    state.consents[ConsentKey(userID: user.id, groupID: group)] =
-                        ConsentRecord(scopes: user.consentedScopes ?? [], grantedAt: now)
+                    state.grantConsent(
+                        ConsentKey(userID: user.id, groupID: group),
+                        ConsentRecord(scopes: user.consentedScopes ?? [], grantedAt: now))
                 }
             }
         }

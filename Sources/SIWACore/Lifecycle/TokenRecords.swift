@@ -4,6 +4,8 @@ struct CodeRecord: Sendable {
     var issuedAt: Int64
     var expiresAt: Int64
     var state: AuthorizationCodeState
+    /// Insertion order, for evicting the oldest when the store is full (set by `insertCode`).
+    var sequence: UInt64 = 0
 }
 
 /// A stored refresh token. No time-based expiry (Apple documents none); removed when revoked.
@@ -23,6 +25,8 @@ public struct AccessTokenRecord: Sendable, Equatable {
     public var scope: String?
     public var issuedAt: Int64
     public var expiresAt: Int64
+    /// Insertion order, for evicting the oldest when the store is full (set by `insertAccessToken`).
+    var sequence: UInt64 = 0
 }
 
 /// Consent of one user for one app group.

@@ -132,7 +132,7 @@ extension AppleIdentityProvider {
         if occasion == .refresh && !snapshot.scenario.settings.refreshIDToken {
             return TokenResponse(accessToken: tokens.accessToken, expiresIn: tokens.accessTokenExpiresIn)
         }
-        guard let user = snapshot.scenario.user(id: tokens.grant.userID) else {
+        guard let user = snapshot.user(id: tokens.grant.userID) else {
             throw EndpointFailure(.invalidGrant(), reason: "user '\(tokens.grant.userID)' is no longer in the scenario")
         }
         let idToken: String

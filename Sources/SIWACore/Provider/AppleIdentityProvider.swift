@@ -17,6 +17,8 @@ public final class AppleIdentityProvider: Sendable {
     /// `clock.nowMilliseconds` at construction (what `reset()` sets a `ManualClock` back to).
     let initialClockMilliseconds: Int64
     let observers: Mutex<[@Sendable (UserEvent) -> Void]>
+    /// Where `rotateSigningKey` takes keys from; nil generates on the calling thread (tests, tools).
+    let keySupply = Mutex<SigningKeySupply?>(nil)
 
     /// Mutable state behind the lock: the snapshot served now and the scenario `reset()` returns to.
     struct RuntimeState: Sendable {
@@ -118,12 +120,14 @@ public enum EndpointFailure: Error, Sendable, Equatable, CustomStringConvertible
 struct FormFields {
     let pairs: [(name: String, value: String)]
 
-    /// Fails `invalid_request` when any field name repeats.
+    /// Fails `invalid_request` when any field name repeats or a value is longer than its cap
+    /// (`ParameterLimits`).
     init(_ pairs: [(name: String, value: String)]) throws(EndpointFailure) {
         var seen = Set<String>()
         for (name, _) in pairs where !seen.insert(name).inserted {
             throw EndpointFailure(.invalidRequest("Duplicate parameter: \(name)"))
         }
+        if let tooLong = ParameterLimits.check(pairs) { throw EndpointFailure(tooLong) }
         self.pairs = pairs
     }
 

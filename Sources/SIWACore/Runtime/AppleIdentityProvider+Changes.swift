@@ -49,9 +49,37 @@ extension AppleIdentityProvider {
         return try outcome.get()
     }
 
+    /// A change of users only: `transform` edits the scenario's users and keeps the `UserIndex` in
+    /// step, checking what it changes itself (`Scenario.problems(ofUser:at:)`, uniqueness through the
+    /// index). Nothing else is revalidated, so no per-user work is repeated: what remains proportional
+    /// to the number of users is copying the user list and its index (copy-on-write, since readers
+    /// may hold the previous snapshot).
+    func changeUsers<Output: Sendable>(
+        _ transform: (inout Scenario, inout UserIndex) throws(ProviderChangeError) -> Output,
+        commit: (Output, ProviderSnapshot) -> Void = { _, _ in }
+    ) throws(ProviderChangeError) -> Output {
+        let outcome: Result<Output, ProviderChangeError> = runtime.withLock { state in
+            do throws(ProviderChangeError) {
+                var scenario = state.snapshot.scenario
+                var users = state.snapshot.users
+                let output = try transform(&scenario, &users)
+                state.snapshot = state.snapshot.replacingUsers(in: scenario, users: users, clock: clock)
+                commit(output, state.snapshot)
+                return .success(output)
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try outcome.get()
+    }
+
     /// Every validation problem of `scenario` as one `invalid` error naming the first path.
     static func check(_ scenario: Scenario) throws(ProviderChangeError) {
-        let problems = scenario.validate()
+        try check(scenario.validate())
+    }
+
+    /// `problems` (if any) as one `invalid` error naming the first path.
+    static func check(_ problems: [ScenarioProblem]) throws(ProviderChangeError) {
         guard let first = problems.first else { return }
         throw ProviderChangeError(.invalid, field: first.path, problems.map(\.description).joined(separator: "; "))
     }

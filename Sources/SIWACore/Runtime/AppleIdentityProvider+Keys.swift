@@ -3,16 +3,33 @@ import JOSE
 /// Runtime changes of the id_token signing keys behind `/auth/keys`. Each change re-parses the key
 /// set and recomputes the JWKS bytes in the same swap, so `/auth/keys` and signatures always agree.
 extension AppleIdentityProvider {
-    /// Generates a new RSA-2048 key (kid in Apple's 10-character shape) that signs from now on; the
-    /// previous signer stays published so tokens it signed still verify. Returns the new kid.
+    /// From now on, `rotateSigningKey` takes pre-generated keys from `supply` instead of generating one
+    /// on the calling thread (a server's event loop), and is refused while none is ready.
+    public func takeSigningKeys(from supply: SigningKeySupply) {
+        keySupply.withLock { $0 = supply }
+    }
+
+    /// A new RSA-2048 key (kid in Apple's 10-character shape) that signs from now on; the previous
+    /// signer stays published so tokens it signed still verify. Returns the new kid.
+    /// - Throws: `.unavailable` when a key supply is set and has no key ready.
     @discardableResult
     public func rotateSigningKey(kid requested: String? = nil) throws(ProviderChangeError) -> String {
         let kid = requested ?? identifiers.makeKeyID()
         let pem: String
-        do {
-            pem = try RSAPrivateKey.generate(bits: 2048).pemPKCS8()
-        } catch {
-            throw ProviderChangeError(.invalid, field: "kid", "key generation failed: \(error.message)")
+        if let supply = keySupply.withLock({ $0 }) {
+            guard let ready = supply.take() else {
+                throw ProviderChangeError(
+                    .unavailable, field: "kid",
+                    "no pre-generated signing key is ready (keys are made in the background, 70-470 ms each); "
+                        + "retry in a second")
+            }
+            pem = ready
+        } else {
+            do {
+                pem = try RSAPrivateKey.generate(bits: 2048).pemPKCS8()
+            } catch {
+                throw ProviderChangeError(.invalid, field: "kid", "key generation failed: \(error.message)")
+            }
         }
         return try addSigningKey(SigningKey(kid: kid, privateKeyPEM: pem, published: true, signs: true))
     }

@@ -3,6 +3,11 @@ extension AppleIdentityProvider {
     /// Registers (or, with nil, removes) the notification endpoint of an app group.
     /// - Throws: `.notFound` for an unknown group, `.invalid` for a URL that is not absolute http(s).
     public func setNotificationURL(_ url: String?, forAppGroup groupID: String) throws(ProviderChangeError) {
+        if let url, url.utf8.count > ParameterLimits.maximumBytes(for: "redirect_uri") {
+            throw ProviderChangeError(
+                .invalid, field: "notification_url",
+                "longer than \(ParameterLimits.maximumBytes(for: "redirect_uri")) bytes")
+        }
         if let url, !Scenario.isAbsoluteHTTPURL(url) {
             throw ProviderChangeError(.invalid, field: "notification_url", "'\(url)' is not an absolute http(s) URL")
         }

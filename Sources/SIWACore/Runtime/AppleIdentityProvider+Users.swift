@@ -1,7 +1,10 @@
 /// Runtime user changes (control API `PATCH /mock/users/{id}`, `POST /mock/users`, timeline actions).
 extension AppleIdentityProvider {
     /// The user named by scenario id, `sub` (any team) or email.
-    public func user(named value: String) -> UserProfile? { scenario.user(matching: value)?.user }
+    public func user(named value: String) -> UserProfile? {
+        let snapshot = self.snapshot
+        return snapshot.user(id: value) ?? snapshot.scenario.user(matching: value)?.user
+    }
 
     /// Changes a user's fields atomically and returns the user as stored.
     ///
@@ -12,15 +15,17 @@ extension AppleIdentityProvider {
     @discardableResult
     public func updateUser(_ name: String, _ change: UserChange) throws(ProviderChangeError) -> UserProfile {
         let now = clock.nowMilliseconds
-        let result = try self.change(
-            { (scenario, _) throws(ProviderChangeError) -> (before: UserProfile, after: UserProfile) in
-                guard let found = scenario.user(matching: name)?.user,
-                    let index = scenario.users.firstIndex(where: { $0.id == found.id })
-                else { throw .unknownUser(name) }
+        let result = try changeUsers(
+            { (scenario, users) throws(ProviderChangeError) -> (before: UserProfile, after: UserProfile) in
+                guard let index = Self.position(of: name, in: scenario, users) else { throw .unknownUser(name) }
+                let found = scenario.users[index]
                 if let email = change.email, email.isEmpty {
                     throw ProviderChangeError(.invalid, field: "email", "must not be empty")
                 }
+                // A change keeps id and sub, so only the user's own rules can break.
                 let updated = change.applied(to: found)
+                try updated.checkSize()
+                try Self.check(Scenario.problems(ofUser: updated, at: index))
                 scenario.users[index] = updated
                 return (found, updated)
             },
@@ -48,13 +53,23 @@ extension AppleIdentityProvider {
     @discardableResult
     public func addUser(_ user: UserProfile) throws(ProviderChangeError) -> UserProfile {
         let sub = user.sub.isEmpty ? identifiers.makeSub() : user.sub
-        return try change { (scenario, _) throws(ProviderChangeError) -> UserProfile in
+        return try changeUsers { (scenario, users) throws(ProviderChangeError) -> UserProfile in
             var user = user
             user.sub = sub
             if user.id.isEmpty { throw ProviderChangeError(.invalid, field: "id", "must not be empty") }
-            if scenario.user(id: user.id) != nil {
+            try user.checkSize()
+            if scenario.users.count >= UserProfile.maximumCount {
+                throw ProviderChangeError(
+                    .conflict, field: "id", "at most \(UserProfile.maximumCount) users; delete some first")
+            }
+            if users.positions[user.id] != nil {
                 throw ProviderChangeError(.conflict, field: "id", "user '\(user.id)' already exists")
             }
+            if users.subs.contains(user.sub) {
+                throw ProviderChangeError(.invalid, field: "sub", "duplicate sub '\(user.sub)'")
+            }
+            try Self.check(Scenario.problems(ofUser: user, at: scenario.users.count))
+            users.append(user, at: scenario.users.count)
             scenario.users.append(user)
             return user
         }
@@ -66,10 +81,11 @@ extension AppleIdentityProvider {
     public func deleteAccount(_ name: String) throws(ProviderChangeError) -> UserProfile {
         let now = clock.nowMilliseconds
         let groupsBefore = user(named: name).map { store.consentGroupIDs(userID: $0.id, includingRevoked: true) } ?? []
-        let removed = try change(
-            { (scenario, _) throws(ProviderChangeError) -> UserProfile in
-                guard let found = scenario.user(matching: name)?.user else { throw .unknownUser(name) }
-                scenario.users.removeAll { $0.id == found.id }
+        let removed = try changeUsers(
+            { (scenario, users) throws(ProviderChangeError) -> UserProfile in
+                guard let index = Self.position(of: name, in: scenario, users) else { throw .unknownUser(name) }
+                let found = scenario.users.remove(at: index)
+                users = UserIndex(scenario.users)
                 return found
             },
             commit: { removed, snapshot in _ = snapshot.store.endAllAuthorizations(userID: removed.id) })
@@ -105,13 +121,18 @@ extension AppleIdentityProvider {
 extension AppleIdentityProvider {
     /// A new sign-in re-establishes a user flagged `revoked` or `notFound` (they authorized again).
     func noteSignIn(userID: String) {
-        guard let user = scenario.user(id: userID),
+        guard let user = snapshot.user(id: userID),
             user.credentialState == .revoked || user.credentialState == .notFound
         else { return }
-        _ = try? change { (scenario, _) throws(ProviderChangeError) in
-            if let index = scenario.users.firstIndex(where: { $0.id == userID }) {
-                scenario.users[index].credentialState = .authorized
-            }
+        _ = try? changeUsers { (scenario, users) throws(ProviderChangeError) in
+            if let index = users.positions[userID] { scenario.users[index].credentialState = .authorized }
         }
+    }
+
+    /// The position of the user named by id (O(1)), or else by `sub` in any team or email.
+    static func position(of name: String, in scenario: Scenario, _ users: UserIndex) -> Int? {
+        if let index = users.positions[name] { return index }
+        guard let found = scenario.user(matching: name)?.user else { return nil }
+        return users.positions[found.id]
     }
 }

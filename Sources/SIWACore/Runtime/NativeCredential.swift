@@ -69,6 +69,12 @@ extension AppleIdentityProvider {
         clientID: String, user value: String, scopes: [Scope] = [.name, .email], nonce: String? = nil,
         state: String? = nil
     ) throws(ProviderChangeError) -> NativeCredential {
+        for (name, value) in [("nonce", nonce), ("state", state)] {
+            if let value, value.utf8.count > ParameterLimits.maximumBytes(for: name) {
+                throw ProviderChangeError(
+                    .invalid, field: name, "longer than \(ParameterLimits.maximumBytes(for: name)) bytes")
+            }
+        }
         let now = clock.nowSeconds
         let snapshot = self.snapshot
         let scenario = snapshot.scenario

@@ -7,6 +7,8 @@ public struct ProviderChangeError: Error, Sendable, Equatable, CustomStringConve
         case invalid = "invalid_request"
         /// The change contradicts the current state (409), e.g. retiring the signing key.
         case conflict = "conflict"
+        /// Not possible right now, but later (503), e.g. no pre-generated signing key is ready.
+        case unavailable = "unavailable"
     }
 
     public var kind: Kind

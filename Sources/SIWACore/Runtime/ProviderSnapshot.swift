@@ -13,6 +13,8 @@ public struct ProviderSnapshot: Sendable {
     /// Consents, codes and tokens; replaced only by `reset()` and `replaceScenario(_:)`.
     public let store: IdentityStore
     public let identifiers: IdentifierGenerator
+    /// `scenario.users` by id and sub.
+    let users: UserIndex
     /// `/.well-known/openid-configuration` with this scenario's `issuer`, serialized once.
     let discovery = DiscoveryCache()
 
@@ -21,7 +23,7 @@ public struct ProviderSnapshot: Sendable {
     /// - Throws: `ScenarioKeyError` when a PEM cannot be parsed.
     init(
         scenario: Scenario, keys: ScenarioKeys? = nil, clock: any SIWAClock, store: IdentityStore,
-        identifiers: IdentifierGenerator
+        identifiers: IdentifierGenerator, users: UserIndex? = nil
     ) throws(ScenarioKeyError) {
         let parsed: ScenarioKeys
         if let keys { parsed = keys } else { parsed = try ScenarioKeys(loading: scenario) }
@@ -32,12 +34,18 @@ public struct ProviderSnapshot: Sendable {
         self.authorizationRequests = AuthorizationRequestValidator(scenario: scenario)
         self.store = store
         self.identifiers = identifiers
+        self.users = users ?? UserIndex(scenario.users)
     }
+
+    /// The user with this scenario id, in O(1).
+    public func user(id: String) -> UserProfile? { users.positions[id].map { scenario.users[$0] } }
 
     /// The same snapshot with a changed scenario whose keys and teams are unchanged (user edits):
     /// no PEM is parsed again.
-    func replacingUsers(in scenario: Scenario, clock: any SIWAClock) -> ProviderSnapshot {
+    /// `users` is the index of `scenario.users` when the caller kept it in step (user changes).
+    func replacingUsers(in scenario: Scenario, users: UserIndex? = nil, clock: any SIWAClock) -> ProviderSnapshot {
         // Keys are reused; ScenarioKeys(loading:) cannot fail here because nothing key-related changed.
-        try! ProviderSnapshot(scenario: scenario, keys: keys, clock: clock, store: store, identifiers: identifiers)
+        try! ProviderSnapshot(
+            scenario: scenario, keys: keys, clock: clock, store: store, identifiers: identifiers, users: users)
     }
 }

@@ -25,9 +25,14 @@ extension Scenario {
         return String(decoding: local, as: UTF8.self) + "@privaterelay.appleid.com"
     }
 
-    /// The transfer identifier of `user` from team `from` for recipient team `to`.
+    /// The transfer identifier of `user` from team `from` for recipient team `to`: the scenario's fixed
+    /// `transfer_sub` when it sets one, else derived from the sender's `sub`. The one source for the
+    /// sender's `/auth/usermigrationinfo` answer, the recipient's exchange and the recipient's id_tokens,
+    /// so the value an id_token carries is the one the recipient can exchange (Apple: "Transferring your
+    /// apps and users to another team",
+    /// https://developer.apple.com/documentation/signinwithapple/transferring-your-apps-and-users-to-another-team).
     public func transferSub(of user: UserProfile, from: String, to: String) -> String {
-        Self.derivedIdentifier(from: sub(of: user, inTeam: from), salt: "transfer:" + to)
+        user.transferSub ?? Self.derivedIdentifier(from: sub(of: user, inTeam: from), salt: "transfer:" + to)
     }
 
     /// A stable `NNNNNN.<32 hex>.NNNN` identifier derived from SHA-256 of `salt|value`.

@@ -14,6 +14,8 @@ final class LoadContext {
     var userIDs: [String] = []
     /// Whether `client:`/`user:` references are checked against the ids above.
     var checksReferences = true
+    /// Keys without a PEM met so far (`ScenarioLoader.maximumGeneratedKeys`).
+    var generatedKeys = 0
 
     init(root: Node, file: String) {
         self.root = root
@@ -21,6 +23,23 @@ final class LoadContext {
     }
 
     func report(_ diagnostic: ScenarioDiagnostic) { diagnostics.append(diagnostic) }
+
+    /// The most problems one load reports (the parser stops at 50 too); a scenario with 80,000 bad
+    /// users once answered with a 12.7 MB list.
+    static let maximumReported = 50
+
+    /// Every problem sorted by position, cut to the first `maximumReported` plus one
+    /// "… and N more problems" line at the position of the first one left out.
+    var failure: ScenarioDiagnostics {
+        let sorted = diagnostics.sorted { ($0.line, $0.column) < ($1.line, $1.column) }
+        guard sorted.count > Self.maximumReported else { return ScenarioDiagnostics(sorted) }
+        let first = sorted[Self.maximumReported]
+        let more = ScenarioDiagnostic(
+            file: first.file, line: first.line, column: first.column,
+            message: "… and \(sorted.count - Self.maximumReported) more problems (only the first "
+                + "\(Self.maximumReported) are listed)")
+        return ScenarioDiagnostics(Array(sorted.prefix(Self.maximumReported)) + [more])
+    }
 
     func report(_ node: Node, _ message: String) { diagnostics.append(node.diagnostic(message)) }
 

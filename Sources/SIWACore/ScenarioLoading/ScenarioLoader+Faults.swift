@@ -255,13 +255,21 @@ extension ScenarioLoader {
     public func loadFault(
         _ text: String, file: String, scenario: Scenario, defaultID: String
     ) throws(ScenarioDiagnostics) -> FaultRule {
+        guard text.utf8.count <= FaultEngine.maximumRuleBytes else {
+            throw ScenarioDiagnostics([
+                ScenarioDiagnostic(
+                    file: file, line: 1, column: 1,
+                    message:
+                        "a fault rule may be at most \(FaultEngine.maximumRuleBytes) bytes (got \(text.utf8.count))")
+            ])
+        }
         let document = try ScenarioDocument.parse(text, file: file)
         let context = LoadContext(root: document.root, file: file)
         context.clientIDs = scenario.clients.map(\.id)
         context.userIDs = scenario.users.map(\.id)
         let rule = readFault(document.root, defaultID: defaultID, context)
         guard let rule, context.diagnostics.isEmpty else {
-            throw ScenarioDiagnostics(context.diagnostics.sorted { ($0.line, $0.column) < ($1.line, $1.column) })
+            throw context.failure
         }
         return rule
     }

@@ -57,7 +57,7 @@ extension ScenarioLoader {
             return SigningKeySet(
                 keys: (0..<Int(count)).map { index in
                     SigningKey(
-                        kid: kids[index], privateKeyPEM: generatedPEM(kid: kids[index]), published: true,
+                        kid: kids[index], privateKeyPEM: generatedPEM(kid: kids[index], node, context), published: true,
                         signs: index == 0)
                 })
         }
@@ -73,7 +73,7 @@ extension ScenarioLoader {
                 context.read(map.optional("published"), { node throws(ScenarioDiagnostic) in try node.bool() }) ?? true
             var pem: String
             if map.optional("pem") == nil && map.optional("pem_file") == nil {
-                pem = generatedPEM(kid: kid)
+                pem = generatedPEM(kid: kid, item, context)
             } else {
                 guard let read = readPEM(map, path: "\(path).pem", context) else { return nil }
                 do throws(JOSEError) {
@@ -91,11 +91,31 @@ extension ScenarioLoader {
         return SigningKeySet(keys: keys)
     }
 
-    /// A fresh RSA-2048 key (slow: 70–470 ms), or "" when generation is off (`check`).
-    func generatedPEM(kid: String) -> String {
+    /// A fresh RSA-2048 key for a key without a PEM: from `keySupply` when set, else generated here
+    /// (slow: 70–470 ms); "" when generation is off (`check`). More than `maximumGeneratedKeys` in one
+    /// scenario, or more than the supply has ready, is reported at `node`.
+    func generatedPEM(kid: String, _ node: Node, _ context: LoadContext) -> String {
+        context.generatedKeys += 1
+        guard context.generatedKeys <= Self.maximumGeneratedKeys else {
+            context.report(
+                node,
+                "key '\(kid)': at most \(Self.maximumGeneratedKeys) signing keys may be generated per scenario; "
+                    + "give the others a 'pem'")
+            return ""
+        }
         guard generateMissingKeys else { return "" }
+        if let keySupply {
+            guard let pem = keySupply.take() else {
+                context.report(
+                    node,
+                    "key '\(kid)' has no PEM and no pre-generated key is ready (a scenario sent over HTTP may use "
+                        + "at most \(keySupply.capacity), made in the background); give it a 'pem' or retry shortly")
+                return ""
+            }
+            return pem
+        }
         note("signing key '\(kid)' has no PEM: generating an RSA-2048 key (slow, and different on every run)")
-        guard generateMissingKeys, let key = try? RSAPrivateKey.generate(bits: 2048) else { return "" }
+        guard let key = try? RSAPrivateKey.generate(bits: 2048) else { return "" }
         return Self.trimmed(key.pemPKCS8())
     }
 

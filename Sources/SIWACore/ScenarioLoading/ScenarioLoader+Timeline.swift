@@ -178,7 +178,7 @@ extension ScenarioLoader {
             kids.append(kid)
             let pem: String?
             if keyMap.optional("pem") == nil && keyMap.optional("pem_file") == nil {
-                pem = generatedPEM(kid: kid)
+                pem = generatedPEM(kid: kid, value, context)
             } else {
                 pem = readPEM(keyMap, path: "timeline.rotate_key.pem", context)
             }

@@ -21,6 +21,12 @@ public struct ScenarioLoader {
     /// naming a path, method or form field outside them is an error. Nil: not checked (the built-in
     /// scenario, which has no rules, and the fuzzer).
     public var ruleTargets: [AppleRoute]?
+    /// When set, keys without a PEM come from here (made ahead on a background thread), never generated
+    /// on the loading thread; a scenario needing more than are ready is refused. For `PUT /mock/scenario`,
+    /// which runs on an event loop.
+    public var keySupply: SigningKeySupply?
+    /// The most keys one scenario may leave to be generated (each costs 70–470 ms of CPU).
+    public static let maximumGeneratedKeys = 10
 
     public init(readFile: FileReader? = nil, generateMissingKeys: Bool = true) {
         self.readFile = readFile
@@ -55,7 +61,7 @@ public struct ScenarioLoader {
         let context = LoadContext(root: root, file: file)
         var scenario = Scenario(name: Self.baseName(file))
         guard let top = context.mapping(root, allowed: Self.topLevelKeys) else {
-            throw ScenarioDiagnostics(context.diagnostics)
+            throw context.failure
         }
         readSettings(top, into: &scenario, context)
         scenario.inheritedSections = Self.inheritedSections(presentKeys: top.keys)
@@ -77,7 +83,7 @@ public struct ScenarioLoader {
         scenario.timeline = readTimeline(top.optional("timeline"), scenario: scenario, context)
         context.report(scenario.validate())
         guard context.diagnostics.isEmpty else {
-            throw ScenarioDiagnostics(context.diagnostics.sorted { ($0.line, $0.column) < ($1.line, $1.column) })
+            throw context.failure
         }
         return scenario
     }

@@ -4,9 +4,11 @@ import SIWACore
 
 /// The request journal and server-to-server notifications.
 extension ControlEndpoints {
-    /// `GET /mock/requests?path=…&client_id=…&user=…&include=mock` (user: scenario id; a sub or email is
-    /// resolved). The mock's own `/mock/` calls are left out unless `include=mock` or a `/mock/` path
-    /// filter asks for them: a tester reading the journal wants the backend's traffic, not their own polls.
+    /// `GET /mock/requests?path=…&client_id=…&user=…&include=mock&after=SEQ&limit=N` (user: scenario id;
+    /// a sub or email is resolved). The mock's own `/mock/` calls are left out unless `include=mock` or a
+    /// `/mock/` path filter asks for them: a tester reading the journal wants the backend's traffic, not
+    /// their own polls. Pages: at most `limit` (1…1000, default 1000) entries with a sequence above
+    /// `after`; `next_after` is set when more follow. A page is at most 1000 × `JournalEntry.maximumBytes`.
     func listRequests(_ context: inout RequestContext) throws(ControlFailure) -> HTTPResponse {
         let query = try context.query()
         var user = query["user"]
@@ -17,10 +19,25 @@ extension ControlEndpoints {
         case "mock": includeControl = true
         case let other?: throw .invalid("include", "unknown value '\(other)' (use include=mock)")
         }
-        let entries = journal.entries(path: query["path"], clientID: query["client_id"], user: user).filter {
-            includeControl || !$0.path.hasPrefix("/mock/")
-        }
-        return Self.ok(JSONObject([("requests", .array(entries.map(\.json)))]))
+        let limit = try Self.pagingNumber(query, "limit", in: 1...1000) ?? 1000
+        let after = try Self.pagingNumber(query, "after", in: 0...Int.max) ?? 0
+        let entries = journal.entries(
+            path: query["path"], clientID: query["client_id"], user: user, after: after, limit: limit + 1,
+            including: { includeControl || !$0.path.hasPrefix("/mock/") })
+        var object = JSONObject([("requests", .array(entries.prefix(limit).map(\.json)))])
+        if entries.count > limit { object["next_after"] = .int(Int64(entries[limit - 1].sequence)) }
+        return Self.ok(object)
+    }
+
+    /// A non-negative decimal query parameter within `range` (no sign, at most 18 digits: never traps).
+    static func pagingNumber(
+        _ query: QueryParameters, _ name: String, in range: ClosedRange<Int>
+    ) throws(ControlFailure) -> Int? {
+        guard let text = query[name] else { return nil }
+        guard text.utf8.count <= 18, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let value = Int(text),
+            range.contains(value)
+        else { throw .invalid(name, "must be a whole number from \(range.lowerBound) to \(range.upperBound)") }
+        return value
     }
 
     func clearRequests() -> HTTPResponse {

@@ -15,6 +15,10 @@ extension ControlEndpoints {
             ]))
     }
 
+    /// The largest `advance` in seconds either way (400 years). A range check, not `abs`, which traps
+    /// on `Int64.min`.
+    static let maximumAdvanceSeconds: Int64 = 400 * 365 * 86400
+
     /// `POST /mock/clock` with exactly one of `{advance: "6m"|seconds}`, `{set: RFC3339}`, `{freeze: bool}`.
     func changeClock(_ context: inout RequestContext) throws(ControlFailure) -> HTTPResponse {
         let body = try context.json(required: true)
@@ -36,7 +40,9 @@ extension ControlEndpoints {
                 } catch {
                     throw .invalid("advance", "\(error.message), or a JSON number of seconds")
                 }
-            } else if let seconds = try? body.integer("advance"), abs(seconds) <= 400 * 365 * 86400 {
+            } else if let seconds = try? body.integer("advance"),
+                (-Self.maximumAdvanceSeconds...Self.maximumAdvanceSeconds).contains(seconds)
+            {
                 milliseconds = seconds * 1000
             }
             guard let milliseconds else {

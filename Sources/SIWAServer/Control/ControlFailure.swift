@@ -28,6 +28,8 @@ struct ControlFailure: Error, Sendable {
         case .notFound: self.init(status: .notFound, error: "not_found", field: error.field, error.message)
         case .invalid: self.init(status: .badRequest, error: "invalid_request", field: error.field, error.message)
         case .conflict: self.init(status: .conflict, error: "conflict", field: error.field, error.message)
+        case .unavailable:
+            self.init(status: .serviceUnavailable, error: "unavailable", field: error.field, error.message)
         }
     }
 

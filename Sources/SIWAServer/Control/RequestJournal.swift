@@ -69,6 +69,44 @@ public struct JournalEntry: Sendable, Equatable {
     }
 }
 
+extension JournalEntry {
+    /// The longest value kept verbatim; longer ones keep a prefix, their length and a fingerprint.
+    public static let maximumValueBytes = 256
+    /// The most parameters kept per entry (the recorder shows 23 names; repeats beyond are dropped).
+    public static let maximumParameters = 24
+    /// Upper bound of `approximateBytes` for any entry, so the journal's memory is capped by its capacity.
+    public static let maximumBytes = (maximumParameters + 6) * (maximumValueBytes + 96) + 256
+
+    /// The entry with every text field within `maximumValueBytes`, at most `maximumParameters`
+    /// parameters: what the journal keeps, so a 1 MiB `nonce` costs ~100 bytes, not 1 MiB per entry.
+    public func bounded() -> JournalEntry {
+        var entry = self
+        entry.method = Self.bounded(method)
+        entry.path = Self.bounded(path)
+        entry.parameters = parameters.prefix(Self.maximumParameters).map {
+            (Self.bounded($0.name), Self.bounded($0.value))
+        }
+        entry.clientID = clientID.map(Self.bounded)
+        entry.user = user.map(Self.bounded)
+        entry.outcome = Self.bounded(outcome)
+        return entry
+    }
+
+    /// Approximate bytes this entry holds (strings plus a fixed allowance per field).
+    public var approximateBytes: Int {
+        let texts = [method, path, clientID ?? "", user ?? "", outcome] + parameters.flatMap { [$0.name, $0.value] }
+        return texts.reduce(0) { $0 + $1.utf8.count + 32 } + 96
+    }
+
+    /// `value`, or for a long one its first 64 bytes (whole characters), `…`, its length and fingerprint.
+    static func bounded(_ value: String) -> String {
+        guard value.utf8.count > maximumValueBytes else { return value }
+        var prefix = Substring(value.prefix(64))
+        while prefix.utf8.count > 64 { prefix = prefix.dropLast() }
+        return "\(prefix)…(\(value.utf8.count) bytes, \(SecretFingerprint.of(value)))"
+    }
+}
+
 /// A bounded, thread-safe log of requests (the newest `capacity` entries), for `GET /mock/requests`.
 ///
 /// A ring buffer behind one lock: appending is O(1) on the request path.
@@ -90,8 +128,11 @@ public final class RequestJournal: Sendable {
         self.capacity = max(1, capacity)
     }
 
-    /// Appends an entry (its `sequence` is assigned here), replacing the oldest beyond capacity.
+    /// Appends an entry (its `sequence` is assigned here), replacing the oldest beyond capacity. Long
+    /// values are cut (`JournalEntry.bounded()`), so the journal holds at most
+    /// `capacity × JournalEntry.maximumBytes` bytes.
     public func append(_ entry: JournalEntry) {
+        let entry = entry.bounded()
         state.withLock { state in
             var entry = entry
             entry.sequence = state.nextSequence
@@ -105,12 +146,22 @@ public final class RequestJournal: Sendable {
         }
     }
 
-    /// Entries oldest first, filtered by exact path, client id and user (any may be nil).
-    public func entries(path: String? = nil, clientID: String? = nil, user: String? = nil) -> [JournalEntry] {
-        state.withLock { $0.ordered }.filter { entry in
-            (path == nil || entry.path == path) && (clientID == nil || entry.clientID == clientID)
-                && (user == nil || entry.user == user)
+    /// Entries oldest first, filtered by exact path, client id and user (any may be nil) and by
+    /// `including`, only those with a sequence above `after`, at most `limit` of them.
+    public func entries(
+        path: String? = nil, clientID: String? = nil, user: String? = nil, after: Int = 0, limit: Int = .max,
+        including: (JournalEntry) -> Bool = { _ in true }
+    ) -> [JournalEntry] {
+        var selected: [JournalEntry] = []
+        for entry in state.withLock({ $0.ordered }) where selected.count < limit {
+            if entry.sequence > after && (path == nil || entry.path == path)
+                && (clientID == nil || entry.clientID == clientID) && (user == nil || entry.user == user)
+                && including(entry)
+            {
+                selected.append(entry)
+            }
         }
+        return selected
     }
 
     /// Forgets every entry; returns how many there were.

@@ -129,15 +129,22 @@ struct ServeCommand: Command {
         }
         let first = servers[0]
         let advertised = publicURL ?? Self.defaultPublicURL(host: host, port: first.server.port, scheme: first.scheme)
+        // RSA keys for `POST /mock/keys/rotate` and key-less scenarios sent over HTTP are made here, on a
+        // background thread, never on an event loop.
+        let keySupply = SigningKeySupply()
+        if !scheduler.repeatEvery(250, { keySupply.refill() }) {
+            log.note("cannot start the key supply thread: key rotation over the control API will be refused")
+        }
         do {
             let mock = try MockServer(
                 configuration: .init(
                     publicURL: advertised, scenario: scenario, clock: Self.clock(for: scenario.clock),
                     log: { log.note($0) }),
                 options: MockServer.ControlOptions(
-                    adminToken: adminToken, scenarioLoader: ScenarioFile.loadBody,
+                    adminToken: adminToken, scenarioLoader: { ScenarioFile.loadBody($0, keySupply: keySupply) },
                     caCertificatePEM: tlsSetup.map { $0.caPEM ?? "" }, scheduler: scheduler,
                     notificationAllowList: notificationAllowList, scenarioOrigin: origin))
+            mock.apple.provider.takeSigningKeys(from: keySupply)
             responder.install(mock)
             if let scenarioFile {
                 watcher = ScenarioWatcher(path: scenarioFile, server: mock, log: log, loadedStamp: loadedStamp)

@@ -1,0 +1,49 @@
+import JOSE
+import Synchronization
+
+/// RSA-2048 signing keys generated ahead of time, so that no event-loop thread ever generates one
+/// (70–470 ms each: twelve keys generated on a loop stalled health checks for 2–4 s, issue #11).
+///
+/// A background thread owned by the executable calls `refill()`; `POST /mock/keys/rotate` and
+/// scenarios sent over HTTP `take()` keys, and are refused with a clear error when none is ready.
+/// SIWACore starts no thread: this type only holds the keys and makes them when asked.
+public final class SigningKeySupply: Sendable {
+    /// Keys kept ready (each PKCS#8 PEM is ~1.7 kB).
+    public let capacity: Int
+    private let ready: Mutex<[String]>
+    private let generate: @Sendable () -> String?
+
+    /// - Parameters:
+    ///   - capacity: keys kept ready (1…16).
+    ///   - generate: makes one key's PEM (tests inject a fixed key to count calls).
+    public init(capacity: Int = 4, generate: @escaping @Sendable () -> String? = SigningKeySupply.freshKeyPEM) {
+        self.capacity = min(max(capacity, 1), 16)
+        self.ready = Mutex([])
+        self.generate = generate
+    }
+
+    /// One ready key's PEM, or nil when the background thread has not made one yet.
+    public func take() -> String? {
+        ready.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+    }
+
+    /// How many keys are ready now.
+    public var readyCount: Int { ready.withLock { $0.count } }
+
+    /// Generates keys (outside the lock) until `capacity` are ready. Call it from a background thread.
+    /// - Returns: how many keys were made.
+    @discardableResult
+    public func refill() -> Int {
+        var made = 0
+        while readyCount < capacity, let pem = generate() {
+            ready.withLock { if $0.count < capacity { $0.append(pem) } }
+            made += 1
+        }
+        return made
+    }
+
+    /// A fresh RSA-2048 key as PKCS#8 PEM, or nil if OpenSSL failed.
+    public static let freshKeyPEM: @Sendable () -> String? = {
+        (try? RSAPrivateKey.generate(bits: 2048)).map { ScenarioLoader.trimmed($0.pemPKCS8()) }
+    }
+}
