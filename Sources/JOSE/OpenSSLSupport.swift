@@ -168,3 +168,14 @@ enum KeySelection {
 enum FetchedDigest {
     nonisolated(unsafe) static let sha256: OpaquePointer? = EVP_MD_fetch(nil, "SHA256", nil)
 }
+
+/// Process-wide OpenSSL settings for the executable.
+public enum OpenSSLLibrary {
+    /// Keeps OpenSSL from tearing itself down in an `atexit` handler. A background thread (signing-key
+    /// generation) may still be inside libcrypto when the process exits after SIGTERM; OpenSSL's
+    /// cleanup would free what that thread is using and the exit would end in SIGSEGV instead of 0.
+    /// Call it first thing in `main`: the first initialisation decides.
+    public static func skipCleanupAtExit() {
+        _ = OPENSSL_init_crypto(UInt64(OPENSSL_INIT_NO_ATEXIT), nil)
+    }
+}

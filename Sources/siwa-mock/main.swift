@@ -1,3 +1,5 @@
+import JOSE
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -5,6 +7,7 @@
 /// Entry point. Work happens inside a function: closures at the top level of main.swift would be
 /// inferred @MainActor and trap when called from event-loop threads (design.md §3).
 func runTool() -> Int32 {
+    OpenSSLLibrary.skipCleanupAtExit()
     var environment: [String: String] = [:]
     var pointer = environ
     while let entry = pointer.pointee {

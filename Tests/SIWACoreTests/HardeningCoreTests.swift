@@ -22,6 +22,16 @@ import Testing
         return (supply, calls)
     }
 
+    /// Nothing is generated until a key is asked for: a server that never rotates spends no CPU on keys.
+    @Test func keysAreMadeOnlyAfterTheFirstDemand() {
+        let (supply, calls) = Self.countingSupply(capacity: 2)
+        #expect(supply.refill() == 0 && calls.value == 0)
+        #expect(supply.take() == nil, "none ready yet; this asks for them")
+        #expect(supply.refill() == 2 && calls.value == 2)
+        #expect(supply.take() != nil)
+        #expect(supply.refill() == 1, "kept topped up once asked")
+    }
+
     @Test func rotationTakesPreGeneratedKeysAndIsRefusedWhenNoneIsReady() throws {
         let provider = try TestFixtures.provider(clock: TestFixtures.clock())
         let (supply, calls) = Self.countingSupply(capacity: 1)
@@ -41,6 +51,7 @@ import Testing
 
     @Test func scenariosSentOverHTTPDrawMissingKeysFromTheSupply() throws {
         let (supply, calls) = Self.countingSupply(capacity: 2)
+        supply.prime()
         supply.refill()
         var loader = ScenarioLoader()
         loader.keySupply = supply

@@ -7,10 +7,16 @@ import Synchronization
 /// A background thread owned by the executable calls `refill()`; `POST /mock/keys/rotate` and
 /// scenarios sent over HTTP `take()` keys, and are refused with a clear error when none is ready.
 /// SIWACore starts no thread: this type only holds the keys and makes them when asked.
+///
+/// Keys are made on demand: nothing is generated until the first `take()` asks (most runs never rotate
+/// a key, and four RSA key generations at start-up cost 0.3–2 s of CPU, more than everything else a
+/// sidecar does while starting); from then on `capacity` keys are kept ready.
 public final class SigningKeySupply: Sendable {
     /// Keys kept ready (each PKCS#8 PEM is ~1.7 kB).
     public let capacity: Int
     private let ready: Mutex<[String]>
+    /// Set by the first `take()`: from then on `refill()` keeps `capacity` keys ready.
+    private let demanded: Mutex<Bool>
     private let generate: @Sendable () -> String?
 
     /// - Parameters:
@@ -19,12 +25,19 @@ public final class SigningKeySupply: Sendable {
     public init(capacity: Int = 4, generate: @escaping @Sendable () -> String? = SigningKeySupply.freshKeyPEM) {
         self.capacity = min(max(capacity, 1), 16)
         self.ready = Mutex([])
+        self.demanded = Mutex(false)
         self.generate = generate
     }
 
     /// One ready key's PEM, or nil when the background thread has not made one yet.
     public func take() -> String? {
-        ready.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+        demanded.withLock { $0 = true }
+        return ready.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+    }
+
+    /// Starts keeping keys ready without taking one (tests, or a server that knows it will rotate).
+    public func prime() {
+        demanded.withLock { $0 = true }
     }
 
     /// How many keys are ready now.
@@ -34,6 +47,7 @@ public final class SigningKeySupply: Sendable {
     /// - Returns: how many keys were made.
     @discardableResult
     public func refill() -> Int {
+        guard demanded.withLock({ $0 }) else { return 0 }
         var made = 0
         while readyCount < capacity, let pem = generate() {
             ready.withLock { if $0.count < capacity { $0.append(pem) } }

@@ -39,6 +39,8 @@ struct ControlFailure: Error, Sendable {
         object["message"] = .string(message)
         var response = Responses.json(.object(object), status: status)
         if let allow { response.headers.add("Allow", allow) }
+        // A 503 is "not yet" (e.g. no signing key generated yet): say when to try again.
+        if status == .serviceUnavailable { response.headers.add("Retry-After", "1") }
         return response
     }
 }

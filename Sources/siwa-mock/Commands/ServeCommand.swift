@@ -174,6 +174,9 @@ struct ServeCommand: Command {
             watcher.reloadRequested()
         }
         log.note("received signal \(signal), finishing in-flight requests")
+        // Background jobs (a key being generated, a notification attempt) get a moment to finish.
+        scheduler.stop()
+        _ = scheduler.waitUntilIdle(timeoutMilliseconds: 1000)
         return 0
     }
 
