@@ -190,6 +190,8 @@ for image in "$tag" "$tag-buildkit"; do
 done
 docker rmi -f "$tag-buildkit" >/dev/null
 say "defaults (0.0.0.0:8080 + TLS :8443, no token): both images start and turn healthy"
+bash Tests/Docs/testcontainers.sh "$tag" || fail "Testcontainers recipe (Tests/Docs/testcontainers.sh)"
+say "Testcontainers recipe: started the image, signed in, reset between tests"
 
 # --- run, health, smoke (host network, loopback, with an admin token) -----------------------------------
 token="ci-token-$$"
