@@ -277,7 +277,7 @@ final class Receiver: HTTPResponder, @unchecked Sendable {
     private let bodies = Mutex<[[UInt8]]>([])
     private let remaining: Mutex<Int>
     private let success: HTTPResponse
-    private var server: HTTPServer?
+    private var server: EventLoopServer?
     private(set) var port = 0
 
     /// `success` answers every request after the failures (any other web server, for "not a siwa-mock").
@@ -287,7 +287,7 @@ final class Receiver: HTTPResponder, @unchecked Sendable {
         var configuration = HTTPServerConfiguration()
         configuration.port = 0
         configuration.eventLoops = 1
-        let server = HTTPServer(configuration: configuration, responder: self)
+        let server = EventLoopServer(configuration: configuration, responder: self)
         try server.start()
         self.server = server
         port = server.port

@@ -153,7 +153,7 @@ import Testing
             var configuration = HTTPServerConfiguration()
             configuration.port = server.port
             configuration.eventLoops = 1
-            let second = HTTPServer(configuration: configuration, responder: ClosureResponder(body: echoResponder))
+            let second = EventLoopServer(configuration: configuration, responder: ClosureResponder(body: echoResponder))
             #expect(throws: HTTPServerError.self) { try second.start() }
             do {
                 try second.start()
@@ -165,7 +165,7 @@ import Testing
         var bad = HTTPServerConfiguration()
         bad.host = "not a host!"
         bad.port = 0
-        let server = HTTPServer(configuration: bad, responder: ClosureResponder(body: echoResponder))
+        let server = EventLoopServer(configuration: bad, responder: ClosureResponder(body: echoResponder))
         do {
             try server.start()
             Issue.record("expected an error")
@@ -179,7 +179,7 @@ import Testing
         configuration.host = "::1"
         configuration.port = 0
         configuration.eventLoops = 1
-        let server = HTTPServer(configuration: configuration, responder: ClosureResponder(body: echoResponder))
+        let server = EventLoopServer(configuration: configuration, responder: ClosureResponder(body: echoResponder))
         guard (try? server.start()) != nil else { return }  // no IPv6 on this host
         defer { server.shutdown() }
         let response = try HTTPClient.send(HTTPClientRequest(target: "/v6"), host: "::1", port: server.port)
@@ -217,7 +217,7 @@ import Testing
         var configuration = HTTPServerConfiguration()
         configuration.port = 0
         configuration.eventLoops = 1
-        let server = HTTPServer(
+        let server = EventLoopServer(
             configuration: configuration,
             responder: ClosureResponder { request in
                 arrived.value.store(true, ordering: .sequentiallyConsistent)

@@ -120,7 +120,7 @@ final class TLSFixture: Sendable {
         context = try TLSServerContext(certificateChainPEM: leaf.certificateChainPEM, privateKeyPEM: leaf.privateKeyPEM)
     }
 
-    func curlArguments(_ server: HTTPServer, path: String) -> [String] {
+    func curlArguments(_ server: EventLoopServer, path: String) -> [String] {
         [
             "-sS", "--max-time", "10", "--cacert", caFile, "--resolve", "appleid.apple.com:\(server.port):127.0.0.1",
             "https://appleid.apple.com:\(server.port)\(path)",
@@ -146,7 +146,7 @@ final class TLSFixture: Sendable {
 }
 
 func withTLSServer(
-    configure: (inout HTTPServerConfiguration) -> Void = { _ in }, _ body: (HTTPServer, TLSFixture) throws -> Void
+    configure: (inout HTTPServerConfiguration) -> Void = { _ in }, _ body: (EventLoopServer, TLSFixture) throws -> Void
 ) throws {
     let fixture = try TLSFixture()
     var configuration = HTTPServerConfiguration()
@@ -155,7 +155,7 @@ func withTLSServer(
     configuration.eventLoops = 2
     configuration.tls = fixture.context
     configure(&configuration)
-    let server = HTTPServer(
+    let server = EventLoopServer(
         configuration: configuration, responder: ClosureResponder(body: TLSLiveServerTests.respond),
         onExchange: { record in fixture.exchanges.withLock { $0.append(record) } },
         onDiagnostic: { diagnostic in fixture.diagnostics.withLock { $0.append(diagnostic) } })

@@ -13,14 +13,14 @@ func withServer<R>(
     configure: (inout HTTPServerConfiguration) -> Void = { _ in },
     onExchange: (@Sendable (HTTPExchangeRecord) -> Void)? = nil,
     respond: @escaping @Sendable (HTTPRequest) -> HTTPResponse = echoResponder,
-    _ body: (HTTPServer) throws -> R
+    _ body: (EventLoopServer) throws -> R
 ) throws -> R {
     var configuration = HTTPServerConfiguration()
     configuration.host = "127.0.0.1"
     configuration.port = 0
     configuration.eventLoops = loops
     configure(&configuration)
-    let server = HTTPServer(
+    let server = EventLoopServer(
         configuration: configuration, responder: ClosureResponder(body: respond), onExchange: onExchange)
     try server.start()
     defer { server.shutdown() }
@@ -34,7 +34,7 @@ func withServer<R>(
         body: Array("\(request.method) \(request.target) \(request.body.count)".utf8))
 }
 
-func connect(_ server: HTTPServer, timeout: Int = 5_000) throws -> HTTPClientConnection {
+func connect(_ server: EventLoopServer, timeout: Int = 5_000) throws -> HTTPClientConnection {
     try HTTPClientConnection(host: "127.0.0.1", port: server.port, timeoutMilliseconds: timeout)
 }
 

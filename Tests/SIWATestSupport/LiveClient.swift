@@ -3,15 +3,15 @@ import HTTPServer
 /// Serves a responder on a loopback port and sends each request over a fresh connection, with the
 /// project's one HTTP client (`HTTPClientConnection`).
 public final class LiveClient: TestClient, @unchecked Sendable {
-    // @unchecked: `server` is only started in init and stopped in `stop()`; HTTPServer is thread-safe.
-    let server: HTTPServer
+    // @unchecked: `server` is only started in init and stopped in `stop()`; EventLoopServer is thread-safe.
+    let server: EventLoopServer
     public let port: Int
 
     public init(responder: any HTTPResponder) throws {
         var configuration = HTTPServerConfiguration()
         configuration.port = 0
         configuration.eventLoops = 1
-        server = HTTPServer(configuration: configuration, responder: responder)
+        server = EventLoopServer(configuration: configuration, responder: responder)
         try server.start()
         port = server.port
     }

@@ -7,13 +7,13 @@ import Synchronization
 /// and `replyBody` make a misbehaving receiver: one that hangs (`.delayed`), drips its reply
 /// (`.slowBody`) or answers with a huge body.
 public final class NotificationReceiver: HTTPResponder, @unchecked Sendable {
-    // @unchecked: `server` is set once in init and only shut down in `stop()`; HTTPServer is thread-safe.
+    // @unchecked: `server` is set once in init and only shut down in `stop()`; EventLoopServer is thread-safe.
     private let received = Mutex<[[UInt8]]>([])
     private let remainingFailures: Mutex<Int>
     private let failureStatus: Int
     private let delivery: HTTPResponse.Delivery
     private let replyBody: [UInt8]
-    private var server: HTTPServer?
+    private var server: EventLoopServer?
     public private(set) var port = 0
 
     public init(
@@ -27,7 +27,7 @@ public final class NotificationReceiver: HTTPResponder, @unchecked Sendable {
         var configuration = HTTPServerConfiguration()
         configuration.port = 0
         configuration.eventLoops = 1
-        let server = HTTPServer(configuration: configuration, responder: self)
+        let server = EventLoopServer(configuration: configuration, responder: self)
         try server.start()
         self.server = server
         port = server.port

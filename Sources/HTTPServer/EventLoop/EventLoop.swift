@@ -4,7 +4,7 @@ import Glibc
 /// One single-threaded epoll loop with its own listener, connections and timer heap.
 ///
 /// Everything here runs on the loop's thread; the only cross-thread inputs are the shared atomics in
-/// `ServerContext` and the eventfd that `HTTPServer.shutdown()` writes to.
+/// `ServerContext` and the eventfd that `EventLoopServer.shutdown()` writes to.
 final class EventLoop {
     static let readBufferSize = 64 * 1024
     static let maxEvents: Int32 = 256

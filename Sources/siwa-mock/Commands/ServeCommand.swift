@@ -119,8 +119,8 @@ struct ServeCommand: Command {
         let scheduler = BackgroundScheduler()
         let responder = LateBoundResponder()
         var watcher: ScenarioWatcher? = nil
-        var servers: [(server: HTTPServer, scheme: String)] = []
-        defer { HTTPServer.shutdown(servers.map(\.server)) }
+        var servers: [(server: EventLoopServer, scheme: String)] = []
+        defer { EventLoopServer.shutdown(servers.map(\.server)) }
         if !tls.noHTTP {
             servers.append((try start(port: port, tls: nil, responder: responder, log: log), "http"))
         }
@@ -181,14 +181,14 @@ struct ServeCommand: Command {
     }
 
     private func start(port: Int, tls: TLSServerContext?, responder: any HTTPResponder, log: RequestLog) throws
-        -> HTTPServer
+        -> EventLoopServer
     {
         var configuration = HTTPServerConfiguration()
         configuration.host = host
         configuration.port = port
         limits.apply(to: &configuration)
         configuration.tls = tls
-        let server = HTTPServer(
+        let server = EventLoopServer(
             configuration: configuration, responder: responder, onExchanges: { log.record($0) },
             onDiagnostic: { log.record($0) })
         do {

@@ -7,7 +7,7 @@ import Synchronization
 ///
 /// Each of `configuration.eventLoops` threads runs one `EventLoop` with its own epoll instance and its own
 /// SO_REUSEPORT listener, so the kernel spreads connections across loops and no lock sits on the hot path.
-public final class HTTPServer: @unchecked Sendable {
+public final class EventLoopServer: @unchecked Sendable {
     // @unchecked: the mutable state (threads, wake descriptors, port) is guarded by `state`'s mutex.
     struct RunState {
         var started = false
@@ -98,7 +98,7 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     /// Shuts several servers down in parallel (an HTTP and an HTTPS listener drain within one grace period).
-    public static func shutdown(_ servers: [HTTPServer]) {
+    public static func shutdown(_ servers: [EventLoopServer]) {
         let stopping: [(threads: [pthread_t], wakeFDs: [Int32], context: ServerContext)] = servers.compactMap {
             server in
             let threads: [pthread_t] = server.state.withLock { run in
