@@ -88,3 +88,21 @@ def test_id_token_claims_in_captured_order_and_refresh_without_auth_time(base: s
     assert payload_keys(body["id_token"]) == [
         "iss", "aud", "exp", "iat", "sub", "at_hash", "email", "email_verified", "is_private_email",
         "nonce_supported"]
+
+
+def test_relay_user_without_is_private_email_claim(base: str) -> None:
+    """Apple Developer Forums thread 808653 (Nov 2025): a relay user's id_token without is_private_email.
+
+    The scenario is sent over HTTP (a users-only file gets the built-in team, clients and keys); PyJWT
+    verifies the token against /auth/keys as a backend would.
+    """
+    scenario = "users:\n  - {id: rita, email: rita@example.com, private_email: true, is_private_email_claim: false}\n"
+    put = requests.put(f"{base}/mock/scenario", data=scenario.encode(), timeout=10)
+    assert put.status_code == 200, describe(put)
+    form = authorize_form_post(base, login_hint="rita", response_type="code")
+    tokens = redeem_code(base, form.fields["code"]).json()
+    key = jwt.PyJWKClient(f"{base}/auth/keys").get_signing_key_from_jwt(tokens["id_token"]).key
+    claims = jwt.decode(tokens["id_token"], key, algorithms=["RS256"], audience=WEB_CLIENT,
+                        issuer="https://appleid.apple.com")
+    assert claims["email"].endswith("@privaterelay.appleid.com"), claims
+    assert "is_private_email" not in claims, claims
