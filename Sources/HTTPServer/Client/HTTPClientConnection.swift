@@ -46,25 +46,20 @@ public final class HTTPClientConnection {
         self.hostHeader = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]:\(port)" : "\(host):\(port)"
         Syscall.ignoreSIGPIPE()
         Syscall.setNoDelay(fd)
+        // Every stored property is set from here on, so a throw below runs `deinit`, which closes `fd`:
+        // closing it here as well would close a descriptor number another thread may already reuse.
         let result = address.withSockAddr { connect(fd, $0, $1) }
         if result != 0 {
             let code = errno
             guard code == EINPROGRESS || code == EINTR else {
-                Syscall.close(fd)
                 throw HTTPClientError(
                     kind: .connectFailed, message: "connect to \(host):\(port): \(SocketError.message(for: code))")
             }
-            do {
-                try wait(for: Int16(POLLOUT))
-            } catch {
-                Syscall.close(fd)
-                throw error
-            }
+            try wait(for: Int16(POLLOUT))
             var soError: Int32 = 0
             var length = socklen_t(MemoryLayout<Int32>.size)
             getsockopt(fd, SOL_SOCKET, SO_ERROR, &soError, &length)
             if soError != 0 {
-                Syscall.close(fd)
                 throw HTTPClientError(
                     kind: .connectFailed, message: "connect to \(host):\(port): \(SocketError.message(for: soError))")
             }
