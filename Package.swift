@@ -4,6 +4,7 @@ import PackageDescription
 // Dependency direction (each arrow is an import; none points back):
 //   siwa-mock ─► SIWAServer ─► SIWACore ─► JOSE ─► JSON, COpenSSL
 //                    │             └─────► ScenarioFormat
+//                    ├─────────► SMTP         (sans-I/O SMTP session and message parser; no dependencies)
 //                    ├─────────► HTTPServer ─► CSys
 //                    │                └──────► TLS ─► JOSE, COpenSSL   (memory-BIO sessions; no socket calls)
 //                    └─────────► Background   (the one thread pool and timer helper; no dependencies)
@@ -23,6 +24,7 @@ let package = Package(
         .library(name: "JSON", targets: ["JSON"]),
         .library(name: "JOSE", targets: ["JOSE"]),
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
+        .library(name: "SMTP", targets: ["SMTP"]),
     ],
     targets: [
         .systemLibrary(
@@ -35,12 +37,13 @@ let package = Package(
         .target(name: "JSON", swiftSettings: swiftSettings),
         .target(name: "JOSE", dependencies: ["COpenSSL", "JSON"], swiftSettings: swiftSettings),
         .target(name: "ScenarioFormat", swiftSettings: swiftSettings),
+        .target(name: "SMTP", swiftSettings: swiftSettings),
         .target(name: "TLS", dependencies: ["COpenSSL", "JOSE"], swiftSettings: swiftSettings),
         .target(name: "HTTPServer", dependencies: ["CSys", "TLS"], swiftSettings: swiftSettings),
         .target(name: "SIWACore", dependencies: ["JOSE", "JSON", "ScenarioFormat"], swiftSettings: swiftSettings),
         .target(
             name: "SIWAServer",
-            dependencies: ["SIWACore", "HTTPServer", "Background", "JOSE", "JSON", "ScenarioFormat"],
+            dependencies: ["SIWACore", "HTTPServer", "SMTP", "Background", "JOSE", "JSON", "ScenarioFormat"],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
@@ -64,6 +67,7 @@ let package = Package(
         .testTarget(name: "ScenarioFormatTests", dependencies: ["ScenarioFormat"], swiftSettings: swiftSettings),
         .testTarget(
             name: "HTTPServerTests", dependencies: ["HTTPServer", "TLS", "SIWACore"], swiftSettings: swiftSettings),
+        .testTarget(name: "SMTPTests", dependencies: ["SMTP"], swiftSettings: swiftSettings),
         .testTarget(name: "TLSTests", dependencies: ["TLS", "JOSE"], swiftSettings: swiftSettings),
         .testTarget(name: "BackgroundTests", dependencies: ["Background"], swiftSettings: swiftSettings),
         .testTarget(

@@ -27,6 +27,8 @@ public struct MockServer: HTTPResponder {
         public var notificationAllowList: DestinationAllowList?
         /// Where the starting scenario came from and its text (`GET /mock/scenario`); nil: the built-in one.
         public var scenarioOrigin: (source: String, text: String)?
+        /// Bounds of the relay's mailbox (`/mock/mail`, docs/limits.md).
+        public var mailboxLimits = Mailbox.Limits()
 
         public init(
             adminToken: String? = nil, scenarioLoader: ControlEndpoints.ScenarioLoader? = nil,
@@ -49,6 +51,8 @@ public struct MockServer: HTTPResponder {
     public let faults: FaultEngine
     /// The scenario's timeline progress.
     public let timeline: TimelineEngine
+    /// What the private email relay delivered and refused (`/mock/mail`; fed by `RelaySMTPService`).
+    public let mailbox: Mailbox
     /// Every route of every surface, behind the one chain.
     public private(set) var pipeline: RequestPipeline
 
@@ -75,6 +79,8 @@ public struct MockServer: HTTPResponder {
         let start = provider.clock.nowMilliseconds
         self.faults = FaultEngine(rules: scenario.faults, seed: scenario.seed, startMilliseconds: start)
         self.timeline = TimelineEngine(entries: scenario.timeline, startMilliseconds: start)
+        let mailbox = Mailbox(limits: options.mailboxLimits)
+        self.mailbox = mailbox
         let stage = FaultStage(
             provider: provider, faults: faults, timeline: timeline, log: log, notify: { _ = notifications.send($0) })
         var table = RouteTable(apple.routes)
@@ -83,6 +89,7 @@ public struct MockServer: HTTPResponder {
         let server = self
         for route in control.routes(restartScript: { server.restartScript(with: provider.initialScenario) })
             + FaultsEndpoints(faults: faults, provider: provider).routes
+            + MailEndpoints(mailbox: mailbox, provider: provider, journal: journal).routes
         {
             table.add(route)
         }

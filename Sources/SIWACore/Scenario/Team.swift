@@ -5,10 +5,14 @@ public struct Team: Sendable, Equatable {
     /// Public halves of the team's `.p8` keys. When empty, client-secret signatures cannot be checked
     /// (claims still are) and the server logs that once.
     public var clientSecretKeys: [ClientSecretKey]
+    /// Registered email sources for the private email relay (`email_sources:`); empty: every
+    /// message to the team's relay addresses is refused as an unauthorized sender.
+    public var emailSources: [EmailSource]
 
-    public init(id: String, clientSecretKeys: [ClientSecretKey] = []) {
+    public init(id: String, clientSecretKeys: [ClientSecretKey] = [], emailSources: [EmailSource] = []) {
         self.id = id
         self.clientSecretKeys = clientSecretKeys
+        self.emailSources = emailSources
     }
 }
 

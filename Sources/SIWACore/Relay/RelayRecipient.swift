@@ -1,0 +1,31 @@
+/// Who a relay address belongs to: the user, the team whose apps were given it, and where the
+/// relay forwards.
+public struct RelayRecipient: Sendable, Equatable {
+    public var relayAddress: String
+    public var teamID: String
+    public var user: UserProfile
+
+    /// The user's real address: where the relay delivers.
+    public var realAddress: String { user.email }
+}
+
+extension Scenario {
+    /// The domains the relay receives mail for
+    /// (https://developer.apple.com/documentation/signinwithapple/communicating-using-the-private-email-relay-service).
+    public static let relayDomains = ["privaterelay.appleid.com"]
+
+    /// The user and team behind a relay address (case-insensitive), across every team's view of
+    /// every private-email user.
+    public func relayRecipient(forAddress address: String) -> RelayRecipient? {
+        let wanted = address.lowercased()
+        for user in users where user.relayEmail != nil {
+            let teamIDs = teams.isEmpty ? [""] : teams.map(\.id)
+            for teamID in teamIDs {
+                if let relay = relayEmail(of: user, inTeam: teamID), relay.lowercased() == wanted {
+                    return RelayRecipient(relayAddress: relay, teamID: teamID, user: user)
+                }
+            }
+        }
+        return nil
+    }
+}
