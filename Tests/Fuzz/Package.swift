@@ -29,5 +29,7 @@ let package = Package(
         fuzzTarget("fuzz-client-secret", ["SIWACore", "JOSE"]),
         fuzzTarget("fuzz-http-parser", ["HTTPServer"]),
         fuzzTarget("fuzz-form", ["HTTPServer"]),
+        fuzzTarget("fuzz-smtp", ["SMTP"]),
+        fuzzTarget("fuzz-mail-header", ["SMTP"]),
     ]
 )
