@@ -21,7 +21,9 @@ public enum MailAddress {
     public static func displayName(inField value: String) -> String? {
         guard let open = value.lastIndex(of: "<") else { return nil }
         var name = Substring(value[..<open]).trimmingSpaces
-        if name.hasPrefix("\"") && name.hasSuffix("\"") && name.count >= 2 { name = String(name.dropFirst().dropLast()) }
+        if name.hasPrefix("\"") && name.hasSuffix("\"") && name.count >= 2 {
+            name = String(name.dropFirst().dropLast())
+        }
         return name.isEmpty ? nil : name
     }
 

@@ -94,8 +94,10 @@ extension SMTPSession {
 
     /// The multi-line EHLO answer naming the extensions (RFC 5321 §4.1.1.1).
     func ehloReply(_ name: String) -> SMTPReply {
-        var lines = ["\(configuration.hostname) Hello \(name)", "SIZE \(configuration.maxMessageBytes)", "8BITMIME",
-            "PIPELINING", "ENHANCEDSTATUSCODES"]
+        var lines = [
+            "\(configuration.hostname) Hello \(name)", "SIZE \(configuration.maxMessageBytes)", "8BITMIME",
+            "PIPELINING", "ENHANCEDSTATUSCODES",
+        ]
         if configuration.offersTLS && !isSecure { lines.append("STARTTLS") }
         return SMTPReply(250, nil, lines)
     }

@@ -384,7 +384,7 @@ def main() -> int:
             lambda: [idle_keepalive(server.port, server)],
             lambda: smuggling(server.port),
             lambda: file_attacks.against(server, work / "serve.log", work),
-            lambda: [smtp_attacks.stalled_and_slow(server.host, server.smtp_port, SMTP_TIMEOUT_MS, GOOD_BOUND)],
+            lambda: [smtp_attacks.stalled_and_slow(server.host, server.smtp_port, SMTP_TIMEOUT_MS, GOOD_BOUND, read_until_close)],
         ]
         for attack in attacks:
             good = GoodClient(server.host, server.port, secret)

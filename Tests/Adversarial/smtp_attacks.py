@@ -14,24 +14,6 @@ STALLED = 200
 BOB_RELAY = "k7x2m9q4ab@privaterelay.appleid.com"
 
 
-def read_reply(sock: socket.socket, limit: float) -> tuple[bytes, float]:
-    """Reads until the peer closes or `limit` seconds pass; returns the bytes and when it ended."""
-    started = time.monotonic()
-    sock.settimeout(0.2)
-    data = b""
-    while time.monotonic() - started < limit:
-        try:
-            chunk = sock.recv(4096)
-        except socket.timeout:
-            continue
-        except OSError:
-            break
-        if not chunk:
-            break
-        data += chunk
-    return data, time.monotonic() - started
-
-
 def good_transaction(host: str, port: int) -> float:
     """A complete transaction with smtplib (the built-in scenario registers no source, so the
     relay's answer is the bounce); returns how long it took."""
@@ -44,7 +26,8 @@ def good_transaction(host: str, port: int) -> float:
     return time.monotonic() - started
 
 
-def stalled_and_slow(host: str, port: int, timeout_ms: int, good_bound: float) -> Outcome:
+def stalled_and_slow(host: str, port: int, timeout_ms: int, good_bound: float, read_until_close) -> Outcome:
+    """`read_until_close(sock, limit) -> (bytes, closed, seconds)` is run.py's."""
     outcome = Outcome("SMTP: 200 silent clients and one dribbling DATA",
                       f"each gets 421 4.4.2 and is closed by {timeout_ms / 1000 + 1.5:.1f} s; a mailer is answered in < {good_bound} s")
     silent = [socket.create_connection((host, port), timeout=5) for _ in range(STALLED)]
@@ -62,12 +45,13 @@ def stalled_and_slow(host: str, port: int, timeout_ms: int, good_bound: float) -
             break
         time.sleep(0.1)
     closed_by = timeout_ms / 1000 + 1.5
-    words, _ = read_reply(dribbler, closed_by)
-    results = [read_reply(sock, closed_by) for sock in silent[:5]]
+    words, dribbler_closed, _ = read_until_close(dribbler, closed_by)
+    results = [read_until_close(sock, closed_by) for sock in silent[:5]]
     elapsed = time.monotonic() - started
     for sock in silent + [dribbler]:
         sock.close()
-    timed_out = all(b"421 4.4.2 " in data for data, _ in results) and b"421 4.4.2 " in words
+    timed_out = (all(b"421 4.4.2 " in data and closed for data, closed, _ in results)
+                 and b"421 4.4.2 " in words and dribbler_closed)
     outcome.observed = (f"dribbler sent {sent} bytes then got {words.splitlines()[-1:]!r}; silent clients "
                         f"{'all' if timed_out else 'not all'} got 421 within {elapsed:.1f} s; worst mailer {worst_good:.2f} s")
     outcome.ok = timed_out and elapsed < closed_by + 1 and worst_good < good_bound

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import json
-import os
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -12,7 +11,6 @@ from pathlib import Path
 import pytest
 from siwatest.process import MockProcess
 from siwatest.receiver import Receiver
-from siwatest.runner import DEFAULT_BINARY
 from siwatest.scenario import REPO_ROOT
 
 SCENARIO = REPO_ROOT / "scenarios" / "relay-mail.yaml"
@@ -20,17 +18,7 @@ BOB_RELAY = "k7x2m9q4ab@privaterelay.appleid.com"
 DANA_RELAY = "d4n4off123@privaterelay.appleid.com"
 
 
-def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addoption("--binary", default=os.environ.get("SIWA_MOCK_BINARY"),
-                     help="siwa-mock executable (default: .build/release/siwa-mock)")
-
-
-@pytest.fixture(scope="session")
-def binary(request: pytest.FixtureRequest) -> Path:
-    path = Path(request.config.getoption("--binary") or DEFAULT_BINARY)
-    if not os.access(path, os.X_OK):
-        pytest.fail(f"siwa-mock binary not found or not executable: {path}")
-    return path
+pytest_plugins = ("siwatest.pytest_binary",)
 
 
 class Relay:

@@ -18,10 +18,14 @@ extension Scenario {
     /// every private-email user.
     public func relayRecipient(forAddress address: String) -> RelayRecipient? {
         let wanted = address.lowercased()
+        let length = wanted.utf8.count
+        let teamIDs = teams.isEmpty ? [""] : teams.map(\.id)
         for user in users where user.relayEmail != nil {
-            let teamIDs = teams.isEmpty ? [""] : teams.map(\.id)
             for teamID in teamIDs {
-                if let relay = relayEmail(of: user, inTeam: teamID), relay.lowercased() == wanted {
+                // Lengths first: lowercasing every user's address per lookup is most of the cost.
+                if let relay = relayEmail(of: user, inTeam: teamID), relay.utf8.count == length,
+                    relay.lowercased() == wanted
+                {
                     return RelayRecipient(relayAddress: relay, teamID: teamID, user: user)
                 }
             }

@@ -18,8 +18,9 @@ public enum RelayRules {
         _ address: String, in scenario: Scenario, deliveredToday: (String) -> Int
     ) -> (RelayDecision, RelayRecipient?) {
         let lowered = address.lowercased()
+        let found = scenario.relayRecipient(forAddress: lowered)
         guard let domain = lowered.split(separator: "@").last.map(String.init),
-            Scenario.relayDomains.contains(domain) || scenario.relayRecipient(forAddress: lowered) != nil
+            Scenario.relayDomains.contains(domain) || found != nil
         else {
             return (
                 RelayDecision(
@@ -28,7 +29,7 @@ public enum RelayRules {
                 nil
             )
         }
-        guard let recipient = scenario.relayRecipient(forAddress: lowered) else {
+        guard let recipient = found else {
             return (
                 RelayDecision(
                     .rejected, 550, "5.1.1", "<\(address)>: user not found",

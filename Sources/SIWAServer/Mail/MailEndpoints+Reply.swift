@@ -28,11 +28,13 @@ extension MailEndpoints {
                 "\(original.relayAddress) reached its limit of \(RelayRules.dailyLimit) messages today")
         }
         let messageID = MailMessage(parsing: original.raw).field("Message-ID")
-        var raw = "From: <\(original.relayAddress)>\r\nTo: <\(developer)>\r\nSubject: \(subject)\r\n"
+        var raw =
+            "From: <\(original.relayAddress)>\r\nTo: <\(developer)>\r\nSubject: \(subject)\r\n"
             + "Date: \(TimeText.rfc5322(milliseconds: now))\r\n"
         if let messageID { raw += "In-Reply-To: \(messageID)\r\n" }
         raw += "Content-Type: text/plain; charset=utf-8\r\n\r\n\(text)\r\n"
-        let reason = "reply of user '\(original.userID ?? "")' to \(original.rewrittenFrom ?? developer), "
+        let reason =
+            "reply of user '\(original.userID ?? "")' to \(original.rewrittenFrom ?? developer), "
             + "relayed to the developer's address \(developer) from \(original.relayAddress)"
         let record = mailbox.add { id in
             MailRecord(

@@ -38,7 +38,8 @@ public struct MailEndpoints: Sendable {
 
     func find(_ id: String) throws(ControlFailure) -> MailRecord {
         guard let record = mailbox.record(id: id) else {
-            throw ControlFailure(status: .notFound, error: "not_found", field: "id", "no message '\(id)' in the mailbox")
+            throw ControlFailure(
+                status: .notFound, error: "not_found", field: "id", "no message '\(id)' in the mailbox")
         }
         return record
     }

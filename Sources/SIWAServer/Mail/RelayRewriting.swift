@@ -19,7 +19,9 @@ enum RelayRewriting {
             let line = original[index..<lineEnd]
             let continuation = line.first == 32 || line.first == 9
             if !continuation {
-                inFrom = !replaced && line.count >= 5 && String(decoding: line.prefix(5), as: UTF8.self).lowercased() == "from:"
+                inFrom =
+                    !replaced && line.count >= 5
+                    && String(decoding: line.prefix(5), as: UTF8.self).lowercased() == "from:"
                 if inFrom {
                     out += newFrom
                     replaced = true

@@ -23,7 +23,8 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
             guard part.hasPrefix("{"), let close = part.firstIndex(of: "}"), part.index(after: part.startIndex) < close
             else { return .literal(String(part)) }
             return .capture(
-                String(part[part.index(after: part.startIndex)..<close]), suffix: String(part[part.index(after: close)...]))
+                String(part[part.index(after: part.startIndex)..<close]),
+                suffix: String(part[part.index(after: close)...]))
         }
     }
 

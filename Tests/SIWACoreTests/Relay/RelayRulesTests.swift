@@ -27,25 +27,32 @@ import Testing
         .init(
             envelope: "b@bounce.shop.example", from: "a@shop.example", dkim: [], accepted: false,
             reason: "neither SPF"),
-        .init(envelope: "b@esp.example", from: "a@shop.example", dkim: ["shop.example"], accepted: true, reason: "DKIM pass"),
+        .init(
+            envelope: "b@esp.example", from: "a@shop.example", dkim: ["shop.example"], accepted: true,
+            reason: "DKIM pass"),
         .init(
             envelope: "b@esp.example", from: "a@shop.example", dkim: ["esp.example"], accepted: false,
             reason: "does not match shop.example"),
-        .init(envelope: "", from: "x@mail.shop.example", dkim: ["mail.shop.example"], accepted: true, reason: "DKIM pass"),
+        .init(
+            envelope: "", from: "x@mail.shop.example", dkim: ["mail.shop.example"], accepted: true, reason: "DKIM pass"),
         .init(
             envelope: "x@mail.shop.example", from: "x@mail.shop.example", dkim: [], accepted: false,
             reason: "neither SPF"),
-        .init(envelope: "bounce@esp.example", from: "news@letters.example", dkim: ["letters.example"], accepted: true, reason: "DKIM pass"),
+        .init(
+            envelope: "bounce@esp.example", from: "news@letters.example", dkim: ["letters.example"], accepted: true,
+            reason: "DKIM pass"),
         .init(
             envelope: "bounce@esp.example", from: "other@letters.example", dkim: ["letters.example"], accepted: false,
             reason: "not a registered email source"),
         .init(
-            envelope: "ops@spf-only.example", from: "ops@spf-only.example", dkim: [], accepted: true, reason: "SPF pass"),
+            envelope: "ops@spf-only.example", from: "ops@spf-only.example", dkim: [], accepted: true, reason: "SPF pass"
+        ),
         .init(
             envelope: "x@esp.example", from: "ops@spf-only.example", dkim: ["spf-only.example"], accepted: false,
             reason: "fails DKIM"),
         .init(envelope: "a@shop.example", from: nil, dkim: [], accepted: false, reason: "no parsable From"),
-        .init(envelope: "a@evil.example", from: "a@evil.example", dkim: [], accepted: false, reason: "not a registered"),
+        .init(
+            envelope: "a@evil.example", from: "a@evil.example", dkim: [], accepted: false, reason: "not a registered"),
     ]
 
     @Test(arguments: senderCases) func senderRules(_ example: SenderCase) {
@@ -90,9 +97,15 @@ import Testing
 
     @Test func theDevelopersRelayAddressIsStableAndReadable() {
         let one = RelayRules.developerRelayAddress(for: "News@Shop.example", relayAddress: "a@privaterelay.appleid.com")
-        #expect(one == RelayRules.developerRelayAddress(for: "news@shop.example", relayAddress: "A@privaterelay.appleid.com"))
+        #expect(
+            one
+                == RelayRules.developerRelayAddress(
+                    for: "news@shop.example", relayAddress: "A@privaterelay.appleid.com"))
         #expect(one.hasPrefix("news_at_shop_example_") && one.hasSuffix("@privaterelay.appleid.com"))
-        #expect(one != RelayRules.developerRelayAddress(for: "news@shop.example", relayAddress: "b@privaterelay.appleid.com"))
+        #expect(
+            one
+                != RelayRules.developerRelayAddress(
+                    for: "news@shop.example", relayAddress: "b@privaterelay.appleid.com"))
     }
 
     @Test func rfc5322DatesForReceivedFields() {

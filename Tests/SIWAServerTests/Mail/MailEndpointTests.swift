@@ -32,7 +32,8 @@ import Testing
 
     @Test(arguments: Transport.allCases) func deliveredAndRefusedMailIsListed(_ transport: Transport) throws {
         try ControlHarness.run(transport, scenario: try ScenarioFiles.load("relay-mail.yaml")) { harness in
-            let replies = converse(harness.server, transaction(from: "hello@shop.example") + transaction(from: "x@evil.example"))
+            let replies = converse(
+                harness.server, transaction(from: "hello@shop.example") + transaction(from: "x@evil.example"))
             #expect(replies.contains("250 2.0.0 Ok: queued as m1\r\n"))
             #expect(replies.contains("550 5.1.1 <x@evil.example>: unauthorized sender\r\n"))
             let list = try harness.call(.get, "/mock/mail")
@@ -44,7 +45,9 @@ import Testing
             #expect(detail["text"] == .string("Hello\r\n"))
             #expect(detail["delivered_to"] == .string("bob@example.com"))
             let raw = String(decoding: try harness.call(.get, "/mock/mail/m1.eml").body, as: UTF8.self)
-            #expect(raw.hasPrefix("Received: from test (127.0.0.1:5) by privaterelay.appleid.com with ESMTP for <bob@example.com>"))
+            #expect(
+                raw.hasPrefix(
+                    "Received: from test (127.0.0.1:5) by privaterelay.appleid.com with ESMTP for <bob@example.com>"))
             #expect(raw.contains("\r\nFrom: \"Shop\" <hello_at_shop_example_"))
             #expect(!raw.contains("<hello@shop.example>"))
             #expect(try harness.call(.get, "/mock/mail/m9").status == 404)
@@ -62,9 +65,13 @@ import Testing
     @Test func theDailyLimitDefersAndTheNextMockDayAcceptsAgain() throws {
         try ControlHarness.run(.inProcess, scenario: try ScenarioFiles.load("relay-mail.yaml")) { harness in
             let hundred = String(repeating: transaction(from: "hello@shop.example"), count: 100)
-            let replies = converse(harness.server, hundred + "MAIL FROM:<hello@shop.example>\r\nRCPT TO:<\(Self.bob)>\r\n")
+            let replies = converse(
+                harness.server, hundred + "MAIL FROM:<hello@shop.example>\r\nRCPT TO:<\(Self.bob)>\r\n")
             #expect(replies.components("250 2.0.0 Ok: queued as") == 100)
-            #expect(replies.hasSuffix("450 4.2.1 <\(Self.bob)>: receiving mail at a rate that prevents additional messages from being delivered; try again later\r\n"))
+            #expect(
+                replies.hasSuffix(
+                    "450 4.2.1 <\(Self.bob)>: receiving mail at a rate that prevents additional messages from being delivered; try again later\r\n"
+                ))
             harness.clock.advance(milliseconds: 86_400_000)
             #expect(converse(harness.server, transaction(from: "hello@shop.example")).contains("Ok: queued as m102"))
         }
