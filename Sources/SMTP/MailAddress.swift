@@ -1,8 +1,8 @@
 /// Address helpers for header fields and envelope paths.
-public enum MailAddress {
+package enum MailAddress {
     /// The addr-spec of the first mailbox in a `From:`-style field: `"Name" <a@b>` → `a@b`,
     /// `a@b (comment)` → `a@b`. Nil when there is none.
-    public static func firstAddress(inField value: String) -> String? {
+    package static func firstAddress(inField value: String) -> String? {
         var text = Substring(value)
         if let open = text.lastIndex(of: "<") {
             let after = text[text.index(after: open)...]
@@ -18,7 +18,7 @@ public enum MailAddress {
     }
 
     /// The display name of a `From:` field (`"Shop" <a@b>` → `Shop`), or nil.
-    public static func displayName(inField value: String) -> String? {
+    package static func displayName(inField value: String) -> String? {
         guard let open = value.lastIndex(of: "<") else { return nil }
         var name = Substring(value[..<open]).trimmingSpaces
         if name.hasPrefix("\"") && name.hasSuffix("\"") && name.count >= 2 {
@@ -28,14 +28,14 @@ public enum MailAddress {
     }
 
     /// The domain of an address, lowercased; nil without `@`.
-    public static func domain(of address: String) -> String? {
+    package static func domain(of address: String) -> String? {
         guard let at = address.lastIndex(of: "@") else { return nil }
         let domain = address[address.index(after: at)...]
         return domain.isEmpty ? nil : domain.lowercased()
     }
 
     /// The `d=` domains of a message's `DKIM-Signature` fields (RFC 6376 §3.5), lowercased.
-    public static func dkimDomains(_ message: MailMessage) -> [String] {
+    package static func dkimDomains(_ message: MailMessage) -> [String] {
         message.fields(named: "DKIM-Signature").compactMap { value in
             for tag in value.split(separator: ";") {
                 let parts = tag.split(separator: "=", maxSplits: 1)

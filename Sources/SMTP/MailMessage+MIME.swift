@@ -2,24 +2,24 @@
 /// `text/html`, found through nested `multipart/*` bodies and decoded from base64 or
 /// quoted-printable.
 extension MailMessage {
-    public struct TextParts: Sendable, Equatable {
-        public var text: String?
-        public var html: String?
+    package struct TextParts: Sendable, Equatable {
+        package var text: String?
+        package var html: String?
         /// Other parts, by content type (attachments are listed, not decoded).
-        public var otherTypes: [String] = []
+        package var otherTypes: [String] = []
     }
 
     /// Deepest `multipart/*` nesting followed.
     static let maxDepth = 8
 
-    public var textParts: TextParts {
+    package var textParts: TextParts {
         var parts = TextParts()
         collect(into: &parts, depth: 0)
         return parts
     }
 
     /// The media type, lowercased (`text/plain` when absent, RFC 2045 §5.2), and its parameters.
-    public var contentType: (type: String, parameters: [String: String]) {
+    package var contentType: (type: String, parameters: [String: String]) {
         guard let value = field("Content-Type") else { return ("text/plain", [:]) }
         let pieces = Self.splitParameters(value)
         var parameters: [String: String] = [:]

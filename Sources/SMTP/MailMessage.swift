@@ -1,35 +1,35 @@
 /// An Internet message split into its header fields and body (RFC 5322 §2.2, §3.6), tolerant of
 /// what real mailers send: LF or CRLF line endings, folded fields, and a malformed line ending the
 /// header section (kept in the body, as RFC 5322 §2.1 leaves undefined).
-public struct MailMessage: Sendable, Equatable {
-    public struct Field: Sendable, Equatable {
+package struct MailMessage: Sendable, Equatable {
+    package struct Field: Sendable, Equatable {
         /// As written (`From`, `DKIM-Signature`).
-        public var name: String
+        package var name: String
         /// Unfolded: CRLF + whitespace joined into one line (RFC 5322 §2.2.3), outer spaces trimmed.
-        public var value: String
+        package var value: String
     }
 
     /// Most header fields kept; later ones are ignored (a message cannot grow the parse unboundedly).
-    public static let maxFields = 1000
+    package static let maxFields = 1000
 
-    public var fields: [Field]
+    package var fields: [Field]
     /// Where the body starts in the parsed bytes.
-    public var bodyOffset: Int
-    public var body: ArraySlice<UInt8>
+    package var bodyOffset: Int
+    package var body: ArraySlice<UInt8>
 
     /// The first field named `name` (case-insensitive).
-    public func field(_ name: String) -> String? {
+    package func field(_ name: String) -> String? {
         let lowered = name.lowercased()
         return fields.first { $0.name.lowercased() == lowered }?.value
     }
 
     /// Every field named `name`, in order.
-    public func fields(named name: String) -> [String] {
+    package func fields(named name: String) -> [String] {
         let lowered = name.lowercased()
         return fields.filter { $0.name.lowercased() == lowered }.map(\.value)
     }
 
-    public init(parsing bytes: ArraySlice<UInt8>) {
+    package init(parsing bytes: ArraySlice<UInt8>) {
         var fields: [Field] = []
         var index = bytes.startIndex
         var current: (name: String, value: [UInt8])? = nil
@@ -71,7 +71,7 @@ public struct MailMessage: Sendable, Equatable {
         self.body = bytes[index...]
     }
 
-    public init(parsing bytes: [UInt8]) { self.init(parsing: bytes[...]) }
+    package init(parsing bytes: [UInt8]) { self.init(parsing: bytes[...]) }
 
     static func trimmed(_ bytes: [UInt8]) -> String {
         let start = bytes.firstIndex { $0 != 32 && $0 != 9 } ?? bytes.endIndex

@@ -1,5 +1,5 @@
 /// One SMTP command line, parsed (RFC 5321 §4.1.1; SIZE, RFC 1870; BODY, RFC 6152).
-public enum SMTPCommand: Sendable, Equatable {
+package enum SMTPCommand: Sendable, Equatable {
     case ehlo(String)
     case helo(String)
     /// `MAIL FROM:<reverse-path>`; "" is the null sender `<>`. `size` from `SIZE=`, `eightBit` from
@@ -17,7 +17,7 @@ public enum SMTPCommand: Sendable, Equatable {
 
 extension SMTPCommand {
     /// The verb for logs (`MAIL`, `RCPT`, …).
-    public var verb: String {
+    package var verb: String {
         switch self {
         case .ehlo: "EHLO"
         case .helo: "HELO"

@@ -3,8 +3,8 @@
 /// Verbs are case-insensitive (RFC 5321 §2.4). Unknown verbs get 500, bad arguments 501, unknown
 /// MAIL/RCPT parameters 555 (RFC 5321 §4.1.1.11), a SIZE over the limit 552 (RFC 1870 §6).
 /// Only ASCII is accepted: SMTPUTF8 is not offered.
-public enum SMTPCommandParser {
-    public enum Outcome: Sendable, Equatable {
+package enum SMTPCommandParser {
+    package enum Outcome: Sendable, Equatable {
         case command(SMTPCommand)
         case reject(SMTPReply)
     }
@@ -13,7 +13,7 @@ public enum SMTPCommandParser {
     static let maxLocalPart = 64
     static let maxDomain = 255
 
-    public static func parse(_ line: some Collection<UInt8>, maxMessageBytes: Int) -> Outcome {
+    package static func parse(_ line: some Collection<UInt8>, maxMessageBytes: Int) -> Outcome {
         guard line.allSatisfy({ $0 >= 0x20 && $0 < 0x7F || $0 == 0x09 }) else {
             return .reject(SMTPReply(500, "5.5.2", "Error: bad character in command"))
         }
@@ -112,7 +112,7 @@ public enum SMTPCommandParser {
     }
 
     /// `local@domain` with a dot-string or quoted local part and a domain name or address literal.
-    public static func isMailbox(_ text: Substring) -> Bool {
+    package static func isMailbox(_ text: Substring) -> Bool {
         guard let at = text.lastIndex(of: "@") else { return false }
         let local = text[..<at]
         let domain = text[text.index(after: at)...]

@@ -1,18 +1,18 @@
 /// What a received message came with: the envelope and the connection facts.
-public struct SMTPEnvelope: Sendable, Equatable {
+package struct SMTPEnvelope: Sendable, Equatable {
     /// The client's EHLO/HELO name.
-    public var heloName: String
-    public var remoteAddress: String
+    package var heloName: String
+    package var remoteAddress: String
     /// Whether STARTTLS was completed before this transaction.
-    public var secure: Bool
+    package var secure: Bool
     /// `MAIL FROM`; "" for the null sender.
-    public var reversePath: String
+    package var reversePath: String
     /// Accepted `RCPT TO` paths, in order.
-    public var recipients: [String]
+    package var recipients: [String]
     /// `BODY=8BITMIME` was given.
-    public var eightBit: Bool
+    package var eightBit: Bool
 
-    public init(
+    package init(
         heloName: String = "", remoteAddress: String = "", secure: Bool = false, reversePath: String = "",
         recipients: [String] = [], eightBit: Bool = false
     ) {
@@ -27,7 +27,7 @@ public struct SMTPEnvelope: Sendable, Equatable {
 
 /// The decisions an SMTP session delegates: who may send, who may receive, and what happens to a
 /// complete message. Called synchronously on the connection's thread; must not block.
-public protocol SMTPPolicy: Sendable {
+package protocol SMTPPolicy: Sendable {
     /// `MAIL FROM` passed syntax and SIZE checks; nil accepts (250), a reply refuses.
     func checkSender(_ envelope: SMTPEnvelope) -> SMTPReply?
     /// One `RCPT TO` (the recipients accepted so far are in `envelope`); nil accepts (250).
@@ -40,5 +40,5 @@ public protocol SMTPPolicy: Sendable {
 }
 
 extension SMTPPolicy {
-    public func rejectedOversized(envelope: SMTPEnvelope, reply: SMTPReply) {}
+    package func rejectedOversized(envelope: SMTPEnvelope, reply: SMTPReply) {}
 }

@@ -3,21 +3,21 @@
 ///
 /// Feed it the bytes the client sent, in any chunking; it answers with the bytes to send and what
 /// to do next. One byte at a time gives the same replies as one big buffer.
-public final class SMTPSession {
-    public struct Configuration: Sendable {
+package final class SMTPSession {
+    package struct Configuration: Sendable {
         /// The name in the greeting and the EHLO reply.
-        public var hostname = "localhost"
+        package var hostname = "localhost"
         /// Largest message accepted (advertised as SIZE).
-        public var maxMessageBytes = 10 * 1024 * 1024
+        package var maxMessageBytes = 10 * 1024 * 1024
         /// Longest command line, line ending included (RFC 5321 §4.5.3.1.4: 512).
-        public var maxCommandLineBytes = 512
+        package var maxCommandLineBytes = 512
         /// Recipients per message (RFC 5321 §4.5.3.1.8: at least 100).
-        public var maxRecipients = 100
+        package var maxRecipients = 100
         /// Refused commands before the session is closed with 421.
-        public var maxErrors = 20
+        package var maxErrors = 20
         /// Whether STARTTLS is offered (the server has a certificate).
-        public var offersTLS = false
-        public init() {}
+        package var offersTLS = false
+        package init() {}
     }
 
     /// Where the session is. Transitions are listed on each case.
@@ -37,7 +37,7 @@ public final class SMTPSession {
         case closed
     }
 
-    public enum Action: Sendable, Equatable {
+    package enum Action: Sendable, Equatable {
         case proceed
         /// Send the bytes, then close.
         case close
@@ -45,16 +45,16 @@ public final class SMTPSession {
         case startTLS
     }
 
-    public struct Output: Sendable, Equatable {
-        public var bytes: [UInt8] = []
-        public var action: Action = .proceed
-        public init(bytes: [UInt8] = [], action: Action = .proceed) {
+    package struct Output: Sendable, Equatable {
+        package var bytes: [UInt8] = []
+        package var action: Action = .proceed
+        package init(bytes: [UInt8] = [], action: Action = .proceed) {
             self.bytes = bytes
             self.action = action
         }
     }
 
-    public let configuration: Configuration
+    package let configuration: Configuration
     let policy: any SMTPPolicy
     var state: State = .connected
     var envelope: SMTPEnvelope
@@ -67,27 +67,27 @@ public final class SMTPSession {
     var discardingLine = false
     var message = MessageReader(limit: 0)
     /// TLS is on (after STARTTLS); STARTTLS is no longer offered.
-    public internal(set) var isSecure = false
+    package internal(set) var isSecure = false
 
-    public init(configuration: Configuration, policy: any SMTPPolicy, remoteAddress: String) {
+    package init(configuration: Configuration, policy: any SMTPPolicy, remoteAddress: String) {
         self.configuration = configuration
         self.policy = policy
         self.envelope = SMTPEnvelope(remoteAddress: remoteAddress)
     }
 
     /// The 220 greeting (RFC 5321 §4.3.1).
-    public func greeting() -> [UInt8] {
+    package func greeting() -> [UInt8] {
         SMTPReply(220, nil, "\(configuration.hostname) ESMTP siwa-mock").bytes
     }
 
     /// The 421 sent when the client was silent too long (RFC 5321 §4.5.3.2).
-    public func timeoutReply() -> [UInt8] {
+    package func timeoutReply() -> [UInt8] {
         state = .closed
         return SMTPReply(421, "4.4.2", "\(configuration.hostname) Error: timeout exceeded").bytes
     }
 
     /// Processes `bytes`; replies to every complete command, in order.
-    public func receive(_ bytes: UnsafeRawBufferPointer) -> Output {
+    package func receive(_ bytes: UnsafeRawBufferPointer) -> Output {
         var output = Output()
         var index = 0
         while index < bytes.count, output.action == .proceed {
@@ -123,7 +123,7 @@ public final class SMTPSession {
     }
 
     /// `receive` for bytes in an array (tests, fuzzing).
-    public func receive(_ bytes: [UInt8]) -> Output {
+    package func receive(_ bytes: [UInt8]) -> Output {
         bytes.withUnsafeBytes { receive($0) }
     }
 

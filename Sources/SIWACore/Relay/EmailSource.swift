@@ -4,29 +4,29 @@
 ///
 /// The mock does no DNS: whether mail from the source passes the relay's SPF and DKIM checks is
 /// declared here (`spf:` / `dkim:` in the scenario).
-public struct EmailSource: Sendable, Equatable {
-    public enum Kind: Sendable, Equatable {
+package struct EmailSource: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// A domain or subdomain, lowercased; matched exactly (a subdomain is its own source).
         case domain(String)
         /// One address, lowercased.
         case address(String)
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// Mail whose envelope sender (Return-Path) is in this domain, or is this address, passes SPF.
-    public var passesSPF: Bool
+    package var passesSPF: Bool
     /// Mail whose header From is in this domain (or is this address) and carries a DKIM signature
     /// with `d=` equal to the From domain passes DKIM.
-    public var passesDKIM: Bool
+    package var passesDKIM: Bool
 
-    public init(_ kind: Kind, passesSPF: Bool = true, passesDKIM: Bool = true) {
+    package init(_ kind: Kind, passesSPF: Bool = true, passesDKIM: Bool = true) {
         self.kind = kind
         self.passesSPF = passesSPF
         self.passesDKIM = passesDKIM
     }
 
     /// `domain:example.com` / `address:news@example.com`, as the journal and mailbox name it.
-    public var label: String {
+    package var label: String {
         switch kind {
         case .domain(let domain): "domain:\(domain)"
         case .address(let address): "address:\(address)"
@@ -35,7 +35,7 @@ public struct EmailSource: Sendable, Equatable {
 
     /// Whether `address` (lowercased) is this source: the registered address, or any address whose
     /// domain is exactly the registered domain.
-    public func covers(_ address: String) -> Bool {
+    package func covers(_ address: String) -> Bool {
         switch kind {
         case .address(let registered): return registered == address
         case .domain(let domain):
@@ -47,7 +47,7 @@ public struct EmailSource: Sendable, Equatable {
 
 /// Apple's caps on a team's email sources: 32 for individual accounts, 100 for organizations
 /// (https://developer.apple.com/help/account/configure-app-capabilities/configure-private-email-relay-service).
-public enum EmailSourceLimit {
-    public static let individual = 32
-    public static let organization = 100
+package enum EmailSourceLimit {
+    package static let individual = 32
+    package static let organization = 100
 }

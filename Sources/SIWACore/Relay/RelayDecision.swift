@@ -1,18 +1,18 @@
 /// What the relay answers one step of a delivery, and why.
-public struct RelayDecision: Sendable, Equatable {
-    public enum Outcome: String, Sendable {
+package struct RelayDecision: Sendable, Equatable {
+    package enum Outcome: String, Sendable {
         case accepted, rejected, deferred
     }
 
-    public var outcome: Outcome
+    package var outcome: Outcome
     /// The SMTP reply code and enhanced status code (RFC 3463).
-    public var code: Int
-    public var enhancedCode: String
-    public var text: String
+    package var code: Int
+    package var enhancedCode: String
+    package var text: String
     /// The rule that decided, in words (journal and mailbox; never sent to the client).
-    public var reason: String
+    package var reason: String
 
-    public init(_ outcome: Outcome, _ code: Int, _ enhancedCode: String, _ text: String, reason: String) {
+    package init(_ outcome: Outcome, _ code: Int, _ enhancedCode: String, _ text: String, reason: String) {
         self.outcome = outcome
         self.code = code
         self.enhancedCode = enhancedCode
@@ -21,5 +21,5 @@ public struct RelayDecision: Sendable, Equatable {
     }
 
     /// The reply as a client prints it: `550 5.1.1 <a@b>: unauthorized sender`.
-    public var replyText: String { "\(code) \(enhancedCode) \(text)" }
+    package var replyText: String { "\(code) \(enhancedCode) \(text)" }
 }

@@ -1,22 +1,22 @@
 /// Who a relay address belongs to: the user, the team whose apps were given it, and where the
 /// relay forwards.
-public struct RelayRecipient: Sendable, Equatable {
-    public var relayAddress: String
-    public var teamID: String
-    public var user: UserProfile
+package struct RelayRecipient: Sendable, Equatable {
+    package var relayAddress: String
+    package var teamID: String
+    package var user: UserProfile
 
     /// The user's real address: where the relay delivers.
-    public var realAddress: String { user.email }
+    package var realAddress: String { user.email }
 }
 
 extension Scenario {
     /// The domains the relay receives mail for
     /// (https://developer.apple.com/documentation/signinwithapple/communicating-using-the-private-email-relay-service).
-    public static let relayDomains = ["privaterelay.appleid.com"]
+    package static let relayDomains = ["privaterelay.appleid.com"]
 
     /// The user and team behind a relay address (case-insensitive), across every team's view of
     /// every private-email user.
-    public func relayRecipient(forAddress address: String) -> RelayRecipient? {
+    package func relayRecipient(forAddress address: String) -> RelayRecipient? {
         let wanted = address.lowercased()
         let length = wanted.utf8.count
         let teamIDs = teams.isEmpty ? [""] : teams.map(\.id)

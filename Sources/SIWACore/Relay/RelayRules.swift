@@ -7,14 +7,14 @@ import JOSE
 /// for an unknown address (go-sisimai issue #155, `smtp1.privaterelay.appleid.com`) and
 /// `unauthorized sender` naming the envelope sender
 /// (https://developer.apple.com/forums/thread/798226); docs/fidelity.md lists which are not captured.
-public enum RelayRules {
+package enum RelayRules {
     /// Messages per relay address per day, the developer's mail and the user's replies together
     /// (https://developer.apple.com/documentation/signinwithapple/communicating-using-the-private-email-relay-service).
-    public static let dailyLimit = 100
+    package static let dailyLimit = 100
 
     /// The RCPT step: whether `address` can receive now. `deliveredToday` is how many messages the
     /// address already took on the mock clock's current UTC day.
-    public static func checkRecipient(
+    package static func checkRecipient(
         _ address: String, in scenario: Scenario, deliveredToday: (String) -> Int
     ) -> (RelayDecision, RelayRecipient?) {
         let lowered = address.lowercased()
@@ -67,7 +67,7 @@ public enum RelayRules {
     /// The end-of-DATA step: whether the message comes from one of `team`'s registered sources and
     /// passes SPF (envelope sender's domain registered, exact match) or DKIM (`d=` equals the header
     /// From domain, registered).
-    public static func checkSender(
+    package static func checkSender(
         envelopeSender: String, headerFrom: String?, dkimDomains: [String], team: Team?
     ) -> RelayDecision {
         let sources = team?.emailSources ?? []
@@ -105,7 +105,7 @@ public enum RelayRules {
     /// The address the relay shows as the sender so the user's reply goes back through the relay:
     /// `news@shop.example` → `news_at_shop_example_<10 characters>@privaterelay.appleid.com`, stable
     /// per (developer address, relay address).
-    public static func developerRelayAddress(for developerAddress: String, relayAddress: String) -> String {
+    package static func developerRelayAddress(for developerAddress: String, relayAddress: String) -> String {
         let lowered = developerAddress.lowercased()
         let readable = lowered.map { $0 == "@" ? "_at_" : $0 == "." ? "_" : String($0) }.joined()
         let digest = SHA256.hash(Array("reply:\(lowered)|\(relayAddress.lowercased())".utf8))

@@ -6,18 +6,18 @@ import ScenarioFormat
 
 /// The mailbox under `/mock/mail` (docs/relay-mail.md): what the relay delivered and refused, each
 /// message parsed or raw, and a simulated user reply. Routes join the one route table.
-public struct MailEndpoints: Sendable {
+package struct MailEndpoints: Sendable {
     let mailbox: Mailbox
     let provider: AppleIdentityProvider
     let journal: RequestJournal
 
-    public init(mailbox: Mailbox, provider: AppleIdentityProvider, journal: RequestJournal) {
+    package init(mailbox: Mailbox, provider: AppleIdentityProvider, journal: RequestJournal) {
         self.mailbox = mailbox
         self.provider = provider
         self.journal = journal
     }
 
-    public var routes: [Route] {
+    package var routes: [Route] {
         [
             .control(.get, "/mock/mail") { (context) throws(ControlFailure) in try list(&context) },
             .control(.delete, "/mock/mail") { _ in

@@ -3,8 +3,8 @@ import SIWACore
 
 /// One message the relay handled: delivered to a user's real address, a user's reply delivered to
 /// the developer, or an attempt the relay refused (with the SMTP reply the sender got).
-public struct MailRecord: Sendable {
-    public enum Direction: String, Sendable {
+package struct MailRecord: Sendable {
+    package enum Direction: String, Sendable {
         /// Developer → relay address → the user's real address.
         case toUser = "to-user"
         /// The user's reply → the developer's address (`POST /mock/mail/{id}/reply`).
@@ -12,30 +12,30 @@ public struct MailRecord: Sendable {
     }
 
     /// `m1`, `m2`, … unique for the server's lifetime.
-    public var id: String
-    public var direction: Direction
-    public var outcome: RelayDecision.Outcome
+    package var id: String
+    package var direction: Direction
+    package var outcome: RelayDecision.Outcome
     /// The SMTP reply for this recipient (`250 2.0.0 Ok: queued as m1`, `550 5.1.1 …`).
-    public var reply: String
-    public var reason: String
+    package var reply: String
+    package var reason: String
     /// Mock-clock time, milliseconds since the epoch.
-    public var timeMilliseconds: Int64
-    public var teamID: String?
-    public var userID: String?
-    public var relayAddress: String
+    package var timeMilliseconds: Int64
+    package var teamID: String?
+    package var userID: String?
+    package var relayAddress: String
     /// Where the relay delivered (the user's real address, or the developer's for a reply); nil when
     /// refused.
-    public var deliveredTo: String?
+    package var deliveredTo: String?
     /// The envelope sender (MAIL FROM); "" for the null sender.
-    public var envelopeSender: String
+    package var envelopeSender: String
     /// The header From address as sent.
-    public var headerFrom: String?
+    package var headerFrom: String?
     /// The From address after the relay rewrote it (what the recipient sees and replies to).
-    public var rewrittenFrom: String?
-    public var subject: String?
+    package var rewrittenFrom: String?
+    package var subject: String?
     /// The message as delivered (headers rewritten); for a refusal, as received (empty when refused
     /// before DATA).
-    public var raw: [UInt8]
+    package var raw: [UInt8]
 
     /// Bytes this record holds, for the mailbox's byte cap.
     var approximateBytes: Int {
@@ -43,10 +43,10 @@ public struct MailRecord: Sendable {
     }
 
     /// `delivered`, `rejected` or `deferred`.
-    public var statusName: String { outcome == .accepted ? "delivered" : outcome.rawValue }
+    package var statusName: String { outcome == .accepted ? "delivered" : outcome.rawValue }
 
     /// The record as `GET /mock/mail` lists it.
-    public var summaryJSON: JSONObject {
+    package var summaryJSON: JSONObject {
         var object = JSONObject()
         object["id"] = .string(id)
         object["time"] = .string(TimeText.rfc3339(milliseconds: timeMilliseconds))

@@ -4,11 +4,11 @@ import Synchronization
 /// What the relay delivered and refused, newest last, bounded in entries and bytes (oldest dropped,
 /// docs/limits.md), plus the per-address daily counters behind Apple's 100-a-day limit (kept apart
 /// from the records, so dropping old records never resets a count).
-public final class Mailbox: Sendable {
-    public struct Limits: Sendable {
-        public var maxRecords = 1000
-        public var maxBytes = 64 * 1024 * 1024
-        public init() {}
+package final class Mailbox: Sendable {
+    package struct Limits: Sendable {
+        package var maxRecords = 1000
+        package var maxBytes = 64 * 1024 * 1024
+        package init() {}
     }
 
     struct State {
@@ -21,9 +21,9 @@ public final class Mailbox: Sendable {
     }
 
     let state = Mutex(State())
-    public let limits: Limits
+    package let limits: Limits
 
-    public init(limits: Limits = Limits()) {
+    package init(limits: Limits = Limits()) {
         self.limits = limits
     }
 
@@ -33,7 +33,7 @@ public final class Mailbox: Sendable {
     }
 
     /// Messages `relayAddress` took on the day of `milliseconds`.
-    public func deliveredToday(_ relayAddress: String, at milliseconds: Int64) -> Int {
+    package func deliveredToday(_ relayAddress: String, at milliseconds: Int64) -> Int {
         let key = relayAddress.lowercased()
         return state.withLock { state in
             guard let entry = state.daily[key], entry.day == Self.day(milliseconds) else { return 0 }
@@ -43,7 +43,7 @@ public final class Mailbox: Sendable {
 
     /// Counts one message for `relayAddress` if it is under `limit` today; false when it is not.
     /// Check and count are one step, so parallel connections cannot pass the limit together.
-    public func reserveDelivery(_ relayAddress: String, at milliseconds: Int64, limit: Int) -> Bool {
+    package func reserveDelivery(_ relayAddress: String, at milliseconds: Int64, limit: Int) -> Bool {
         let key = relayAddress.lowercased()
         let today = Self.day(milliseconds)
         return state.withLock { state in
@@ -59,7 +59,7 @@ public final class Mailbox: Sendable {
     /// Stores a record under a fresh id (returned), dropping the oldest beyond the limits. A single
     /// record larger than the byte cap keeps its metadata and loses its raw bytes.
     @discardableResult
-    public func add(_ make: (String) -> MailRecord) -> MailRecord {
+    package func add(_ make: (String) -> MailRecord) -> MailRecord {
         state.withLock { state in
             var record = make("m\(state.nextID)")
             state.nextID += 1
@@ -79,24 +79,24 @@ public final class Mailbox: Sendable {
         }
     }
 
-    public func record(id: String) -> MailRecord? {
+    package func record(id: String) -> MailRecord? {
         state.withLock { state in state.records.first { $0.id == id } }
     }
 
     /// Records oldest first that pass `filter`.
-    public func records(where filter: (MailRecord) -> Bool = { _ in true }) -> [MailRecord] {
+    package func records(where filter: (MailRecord) -> Bool = { _ in true }) -> [MailRecord] {
         state.withLock { $0.records }.filter(filter)
     }
 
     /// Bytes held and records dropped so far (for `GET /mock/mail`).
-    public var usage: (records: Int, bytes: Int, dropped: Int) {
+    package var usage: (records: Int, bytes: Int, dropped: Int) {
         state.withLock { ($0.records.count, $0.bytes, $0.dropped) }
     }
 
     /// Forgets every record (the daily counters stay: the relay still remembers today's traffic);
     /// returns how many there were.
     @discardableResult
-    public func clear(resettingCounters: Bool = false) -> Int {
+    package func clear(resettingCounters: Bool = false) -> Int {
         state.withLock { state in
             let count = state.records.count
             state.records.removeAll()

@@ -5,21 +5,21 @@ import TLS
 
 /// The relay's SMTP front door as a `StreamService`: one `SMTPSession` per connection, deciding
 /// through `RelayPolicy`, on the HTTP server's event loops (`EventLoopServer(configuration:stream:)`).
-public struct RelaySMTPService: StreamService {
-    public struct Options: Sendable {
+package struct RelaySMTPService: StreamService {
+    package struct Options: Sendable {
         /// Name in the greeting, EHLO reply and `Received:` fields.
-        public var hostname = "privaterelay.appleid.com"
-        public var maxMessageBytes = 10 * 1024 * 1024
+        package var hostname = "privaterelay.appleid.com"
+        package var maxMessageBytes = 10 * 1024 * 1024
         /// With it, STARTTLS is offered with this certificate (the mock's TLS certificate).
-        public var tls: TLSServerContext? = nil
-        public init() {}
+        package var tls: TLSServerContext? = nil
+        package init() {}
     }
 
     let policy: RelayPolicy
     let configuration: SMTPSession.Configuration
     let tls: TLSServerContext?
 
-    public init(server: MockServer, options: Options = Options()) {
+    package init(server: MockServer, options: Options = Options()) {
         policy = RelayPolicy(
             provider: server.apple.provider, mailbox: server.mailbox, journal: server.control.journal,
             hostname: options.hostname)
@@ -31,12 +31,12 @@ public struct RelaySMTPService: StreamService {
         tls = options.tls
     }
 
-    public func makeSession(remoteAddress: String) -> any StreamSession {
+    package func makeSession(remoteAddress: String) -> any StreamSession {
         SMTPStreamSession(
             session: SMTPSession(configuration: configuration, policy: policy, remoteAddress: remoteAddress), tls: tls)
     }
 
-    public var overCapacityReply: [UInt8] {
+    package var overCapacityReply: [UInt8] {
         SMTPReply(421, "4.3.2", "\(configuration.hostname) Error: too many connections, try again later").bytes
     }
 }
