@@ -17,6 +17,9 @@ enum UserJSON {
         object["real_user_status"] = .string(name(of: user.realUserStatus))
         object["credential_state"] = .string(name(of: user.credentialState))
         object["authorized_app_groups"] = .array(provider.store.consentGroupIDs(userID: user.id).map { .string($0) })
+        var perClient = JSONObject()
+        for (clientID, state) in provider.credentialStates(of: user) { perClient[clientID] = .string(name(of: state)) }
+        object["credential_states"] = .object(perClient)
         return .object(object)
     }
 

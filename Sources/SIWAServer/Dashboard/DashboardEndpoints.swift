@@ -1,0 +1,71 @@
+import HTTPServer
+
+/// The dashboard at `/mock/ui` (docs/dashboard.md): one page, one script and one style sheet, served
+/// from memory. The page holds no data: its script reads and changes everything through the control
+/// API, the same calls a test makes, so there is no second code path.
+///
+/// With `--admin-token` the page is a sign-in form until the token is posted to `/mock/ui/login`
+/// (form body only, never the URL), which sets the session cookie `AdminAccess` checks.
+public struct DashboardEndpoints: Sendable {
+    let access: AdminAccess?
+
+    public init(access: AdminAccess?) {
+        self.access = access
+    }
+
+    static let path = "/mock/ui"
+    /// The form field that carries the admin token to `POST /mock/ui/login`.
+    static let tokenField = "admin_token"
+
+    /// The routes, public: the pages carry no data, and every call the script makes is checked.
+    public var routes: [Route] {
+        [
+            Route(.get, Self.path, isPublic: true) { context in page(for: context.request) },
+            Route(.get, "\(Self.path)/dashboard.js", isPublic: true) {
+                DashboardAssets.script.response(to: $0.request)
+            },
+            Route(.get, "\(Self.path)/dashboard.css", isPublic: true) {
+                DashboardAssets.style.response(to: $0.request)
+            },
+            Route(.post, "\(Self.path)/login", isPublic: true) { login(&$0) },
+            Route(.post, "\(Self.path)/logout", isPublic: true) { _ in
+                var response = Self.seeOther(Self.path)
+                response.headers.add("Set-Cookie", AdminAccess.expiredCookie)
+                return response
+            },
+        ]
+    }
+
+    /// The dashboard, or the sign-in form while an admin token is required and not presented.
+    func page(for request: HTTPRequest) -> HTTPResponse {
+        if let access, access.verdict(for: request) != .granted {
+            return DashboardAssets.signIn.response(to: request)
+        }
+        return DashboardAssets.page.response(to: request)
+    }
+
+    /// `POST /mock/ui/login` with `admin_token=…` in a form body: 303 to the dashboard with the session
+    /// cookie, or 401 with the form again.
+    func login(_ context: inout RequestContext) -> HTTPResponse {
+        guard let access else { return Self.seeOther(Self.path) }
+        if context.form.query.fields.contains(where: { $0.name == Self.tokenField }) {
+            context.outcome = "invalid_request"
+            context.reason = "the admin token goes in the form body, never in the URL"
+            return DashboardAssets.signInFailed.response(status: .badRequest)
+        }
+        guard let token = context.form.body.fields.first(where: { $0.name == Self.tokenField })?.value,
+            access.accepts(token)
+        else {
+            context.outcome = "unauthorized"
+            context.reason = "wrong or missing admin token in the dashboard's sign-in form"
+            return DashboardAssets.signInFailed.response(status: .unauthorized)
+        }
+        var response = Self.seeOther(Self.path)
+        response.headers.add("Set-Cookie", access.sessionCookie)
+        return response
+    }
+
+    static func seeOther(_ location: String) -> HTTPResponse {
+        HTTPResponse(status: 303, headers: HTTPHeaders([("Location", location), ("Cache-Control", "no-store")]))
+    }
+}
