@@ -97,7 +97,7 @@ extension DashboardAssets {
                 apps.append(line);
               }
               row.append(apps, cell(user.email_forwarding ? "on" : "off"));
-              const actions = cell("");
+              const actions = cell("", "actions");
               actions.append(
                 button("Revoke", () => api("PATCH", userPath(user), { credential_state: "revoked" })
                   .then(() => `revoked ${user.id}`), "revoke"),
@@ -140,7 +140,7 @@ extension DashboardAssets {
               row.append(cell(fault.id), cell(fault.match), cell(fault.action),
                 cell(fault.enabled ? "on" : "off", "enabled"), cell(fault.matched, "matched"),
                 cell(fault.fired, "fired"));
-              const actions = cell("");
+              const actions = cell("", "actions");
               const path = `/mock/faults/${encodeURIComponent(fault.id)}`;
               actions.append(button(fault.enabled ? "Disable" : "Enable",
                 () => api("PATCH", path, { enabled: !fault.enabled })
@@ -158,7 +158,7 @@ extension DashboardAssets {
             row.dataset.sequence = entry.sequence;
             if (refused(entry)) row.className = "refused";
             const parameters = Object.entries(entry.parameters || {}).map(([k, v]) => `${k}=${v}`).join("\n");
-            row.append(cell(entry.sequence), cell(entry.time), cell(`${entry.method} ${entry.path}`),
+            row.append(cell(entry.sequence), cell(entry.time, "time"), cell(`${entry.method} ${entry.path}`),
               cell(entry.client_id), cell(entry.user), cell(entry.status),
               cell(entry.outcome, refused(entry) ? "refused outcome" : "ok outcome"),
               cell(entry.reason, "reason"), cell(parameters, "params"));

@@ -2,7 +2,7 @@ extension DashboardAssets {
     /// `/mock/ui/dashboard.css`: plain CSS, system fonts, no images.
     static let styleText = """
         :root { color-scheme: light dark; --line: #8884; --muted: #888; --bad: #c0392b; --good: #1e8449; }
-        body { font: 14px/1.4 system-ui, -apple-system, sans-serif; margin: 0; }
+        body { font: 13px/1.4 system-ui, -apple-system, sans-serif; margin: 0; }
         header { display: flex; gap: 1em; align-items: center; padding: .5em 1em; border-bottom: 1px solid var(--line); }
         header h1 { font-size: 1.2em; margin: 0; }
         header form { margin-left: auto; }
@@ -20,9 +20,14 @@ extension DashboardAssets {
         th { position: sticky; top: 0; background: Canvas; }
         td.params { white-space: pre-wrap; font-family: ui-monospace, monospace; font-size: 12px; }
         .authorized, .ok, .delivered { color: var(--good); }
-        .revoked, .not_found, .transferred, .refused, .failed { color: var(--bad); }
+        .revoked, .transferred, .refused, .failed { color: var(--bad); }
+        .not_found, .pending { color: var(--muted); }
         tr.refused td { background: #c0392b14; }
-        button { margin: 1px 2px; }
+        button { margin: 1px 2px; font: inherit; font-size: 12px; padding: 1px 6px; }
+        td.apps div, td.time { white-space: nowrap; }
+        td.actions { min-width: 12em; }
+        td { overflow-wrap: break-word; }
+        #users td:nth-child(-n+3), #journal td:nth-child(n+3) { overflow-wrap: anywhere; }
         .error { color: var(--bad); }
         form { display: inline; }
         """
