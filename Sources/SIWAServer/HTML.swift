@@ -23,13 +23,12 @@ enum HTML {
         "<input type=\"hidden\" name=\"\(escape(name))\" value=\"\(escape(value))\">"
     }
 
-    /// A whole document; `head` is trusted markup (links to the page's own script and style sheet).
-    static func page(title: String, head: String = "", body: String) -> String {
+    static func page(title: String, body: String) -> String {
         """
         <!DOCTYPE html>
         <html lang="en">
         <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">\
-        <title>\(escape(title))</title>\(head)</head>
+        <title>\(escape(title))</title></head>
         <body>
         \(body)
         </body>

@@ -1,3 +1,5 @@
+import HTTPServer
+
 /// The dashboard's files, built once at first use and then served from memory (`StaticAsset`).
 ///
 /// The markup is fixed text: no value from users, scenarios or the journal is ever put into it on the
@@ -10,36 +12,49 @@ enum DashboardAssets {
         "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; "
         + "form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 
+    /// Headers every dashboard page carries besides `StaticAsset`'s.
     static let pageHeaders = [
         ("Content-Security-Policy", contentSecurityPolicy), ("X-Frame-Options", "DENY"),
         ("Referrer-Policy", "no-referrer"),
     ]
 
+    /// The script and style sheet, linked from the body (the shared page skeleton's head holds only the
+    /// title).
+    static let links =
+        #"<link rel="stylesheet" href="/mock/ui/dashboard.css"><script src="/mock/ui/dashboard.js" defer></script>"#
+
     /// The dashboard page (its `ETag` differs from the sign-in page's, so a browser never keeps one for
-    /// the other).
+    /// the other; `no-cache`: which of the two a request gets depends on its session).
     static let page = StaticAsset(
-        HTML.page(
-            title: "siwa-mock dashboard",
-            head:
-                #"<link rel="stylesheet" href="/mock/ui/dashboard.css"><script src="/mock/ui/dashboard.js" defer></script>"#,
-            body: pageBody),
-        contentType: Responses.htmlContentType, extraHeaders: pageHeaders)
-
+        HTML.page(title: "siwa-mock dashboard", body: links + "\n" + pageBody),
+        contentType: Responses.htmlContentType, cacheControl: "no-cache")
     static let signIn = StaticAsset(
-        signInPage(failed: false), contentType: Responses.htmlContentType, extraHeaders: pageHeaders)
-    static let signInFailed = StaticAsset(
-        signInPage(failed: true), contentType: Responses.htmlContentType, cacheControl: "no-store",
-        extraHeaders: pageHeaders)
+        signInPage(failed: false), contentType: Responses.htmlContentType, cacheControl: "no-cache")
+    static let signInFailed = signInPage(failed: true)
 
-    static let script = StaticAsset(scriptText, contentType: "text/javascript;charset=UTF-8")
-    static let style = StaticAsset(styleText, contentType: "text/css;charset=UTF-8")
+    static let script = StaticAsset(scriptText, contentType: "text/javascript;charset=UTF-8", cacheControl: "no-cache")
+    static let style = StaticAsset(styleText, contentType: "text/css;charset=UTF-8", cacheControl: "no-cache")
+
+    /// A page from memory (or its 304) with the page headers.
+    static func respond(with page: StaticAsset, to request: HTTPRequest) -> HTTPResponse {
+        var response = page.response(to: request)
+        for (name, value) in pageHeaders { response.headers.add(name, value) }
+        return response
+    }
+
+    /// The sign-in form again after a refusal, with `status`.
+    static func signInRefused(_ status: HTTPStatus) -> HTTPResponse {
+        var headers = Responses.noStore(contentType: Responses.htmlContentType)
+        for (name, value) in pageHeaders { headers.add(name, value) }
+        return HTTPResponse(status: status, headers: headers, body: Array(signInFailed.utf8))
+    }
 
     /// The form that posts the admin token (in the body) to `/mock/ui/login`.
     static func signInPage(failed: Bool) -> String {
         HTML.page(
             title: "siwa-mock dashboard: sign in",
-            head: #"<link rel="stylesheet" href="/mock/ui/dashboard.css">"#,
             body: """
+                <link rel="stylesheet" href="/mock/ui/dashboard.css">
                 <main class="sign-in">
                 <h1>siwa-mock dashboard</h1>
                 \(failed ? #"<p class="error" id="sign-in-error">That is not the admin token.</p>"# : "")

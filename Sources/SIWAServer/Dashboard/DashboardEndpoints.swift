@@ -6,10 +6,10 @@ import HTTPServer
 ///
 /// With `--admin-token` the page is a sign-in form until the token is posted to `/mock/ui/login`
 /// (form body only, never the URL), which sets the session cookie `AdminAccess` checks.
-public struct DashboardEndpoints: Sendable {
+package struct DashboardEndpoints: Sendable {
     let access: AdminAccess?
 
-    public init(access: AdminAccess?) {
+    package init(access: AdminAccess?) {
         self.access = access
     }
 
@@ -18,7 +18,7 @@ public struct DashboardEndpoints: Sendable {
     static let tokenField = "admin_token"
 
     /// The routes, public: the pages carry no data, and every call the script makes is checked.
-    public var routes: [Route] {
+    package var routes: [Route] {
         [
             Route(.get, Self.path, isPublic: true) { context in page(for: context.request) },
             Route(.get, "\(Self.path)/dashboard.js", isPublic: true) {
@@ -39,9 +39,9 @@ public struct DashboardEndpoints: Sendable {
     /// The dashboard, or the sign-in form while an admin token is required and not presented.
     func page(for request: HTTPRequest) -> HTTPResponse {
         if let access, access.verdict(for: request) != .granted {
-            return DashboardAssets.signIn.response(to: request)
+            return DashboardAssets.respond(with: DashboardAssets.signIn, to: request)
         }
-        return DashboardAssets.page.response(to: request)
+        return DashboardAssets.respond(with: DashboardAssets.page, to: request)
     }
 
     /// `POST /mock/ui/login` with `admin_token=…` in a form body: 303 to the dashboard with the session
@@ -51,14 +51,14 @@ public struct DashboardEndpoints: Sendable {
         if context.form.query.fields.contains(where: { $0.name == Self.tokenField }) {
             context.outcome = "invalid_request"
             context.reason = "the admin token goes in the form body, never in the URL"
-            return DashboardAssets.signInFailed.response(status: .badRequest)
+            return DashboardAssets.signInRefused(.badRequest)
         }
         guard let token = context.form.body.fields.first(where: { $0.name == Self.tokenField })?.value,
             access.accepts(token)
         else {
             context.outcome = "unauthorized"
             context.reason = "wrong or missing admin token in the dashboard's sign-in form"
-            return DashboardAssets.signInFailed.response(status: .unauthorized)
+            return DashboardAssets.signInRefused(.unauthorized)
         }
         var response = Self.seeOther(Self.path)
         response.headers.add("Set-Cookie", access.sessionCookie)

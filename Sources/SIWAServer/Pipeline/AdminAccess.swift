@@ -12,7 +12,7 @@ import JOSE
 /// and a cross-origin `fetch` cannot without a CORS preflight the mock never grants), and its `Origin`,
 /// when present, names this host. Reads (GET, HEAD) need only the cookie: the same-origin policy keeps
 /// their answers from other origins.
-public struct AdminAccess: Sendable {
+package struct AdminAccess: Sendable {
     /// Whether a request may use the protected control routes.
     enum Verdict: Equatable {
         case granted
@@ -24,14 +24,14 @@ public struct AdminAccess: Sendable {
 
     static let cookieName = "siwa_mock_session"
     /// The header the dashboard's `fetch` calls set on every request.
-    public static let proofHeader = "X-SIWA-Mock-Dashboard"
+    package static let proofHeader = "X-SIWA-Mock-Dashboard"
 
     let token: String
     /// The cookie's value: random for each server start, so the token itself is never stored in a
     /// browser's cookie jar, and a restart ends every dashboard session.
     let session: String
 
-    public init(token: String) {
+    package init(token: String) {
         self.token = token
         var bytes = [UInt8](repeating: 0, count: 32)
         bytes.withUnsafeMutableBytes { SecureRandom.fill($0) }
