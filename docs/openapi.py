@@ -125,7 +125,7 @@ paths["/mock/ui/dashboard.js"] = static_file("The dashboard's script", "text/jav
 paths["/mock/ui/dashboard.css"] = static_file("The dashboard's style sheet", "text/css")
 paths["/mock/ui/login"] = {"post": {"summary": "Dashboard sign-in: the admin token in a form body (never the URL) sets the session cookie", "security": [],
     "requestBody": form({"admin_token": S}, ["admin_token"]),
-    "responses": {"303": see_other, "400": html("The token was in the URL"), "401": html("Wrong admin token; the form again")}}}
+    "responses": {"303": see_other, "400": html("No admin_token in the form body, or it was in the URL"), "401": html("Wrong admin token; the form again")}}}
 paths["/mock/ui/logout"] = {"post": {"summary": "Dashboard sign-out: removes the session cookie", "security": [], "responses": {"303": see_other}}}
 paths["/mock/faults/{id}/reset"] = {"parameters": fault_id,
     "post": op("Reset one rule's counters", {"200": fault_list, "404": loose_error("Unknown rule"), **c("401")})}

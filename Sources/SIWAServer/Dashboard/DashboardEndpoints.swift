@@ -45,19 +45,23 @@ package struct DashboardEndpoints: Sendable {
     }
 
     /// `POST /mock/ui/login` with `admin_token=…` in a form body: 303 to the dashboard with the session
-    /// cookie, or 401 with the form again.
+    /// cookie, 401 with the form again for a wrong token, 400 when the field is missing or in the URL.
+    /// Without `--admin-token` there is nothing to sign in to: a well-formed sign-in goes to the page.
     func login(_ context: inout RequestContext) -> HTTPResponse {
-        guard let access else { return Self.seeOther(Self.path) }
         if context.form.query.fields.contains(where: { $0.name == Self.tokenField }) {
             context.outcome = "invalid_request"
             context.reason = "the admin token goes in the form body, never in the URL"
             return DashboardAssets.signInRefused(.badRequest)
         }
-        guard let token = context.form.body.fields.first(where: { $0.name == Self.tokenField })?.value,
-            access.accepts(token)
-        else {
+        guard let token = context.form.body.fields.first(where: { $0.name == Self.tokenField })?.value else {
+            context.outcome = "invalid_request"
+            context.reason = "no \(Self.tokenField) field in an application/x-www-form-urlencoded body"
+            return DashboardAssets.signInRefused(.badRequest)
+        }
+        guard let access else { return Self.seeOther(Self.path) }
+        guard access.accepts(token) else {
             context.outcome = "unauthorized"
-            context.reason = "wrong or missing admin token in the dashboard's sign-in form"
+            context.reason = "wrong admin token in the dashboard's sign-in form"
             return DashboardAssets.signInRefused(.unauthorized)
         }
         var response = Self.seeOther(Self.path)
