@@ -67,7 +67,7 @@ class Site:
         return self.mock.log_path.read_text(errors="replace")
 
 
-def start_site(binary: Path, tmp_path: Path, secret: str, client_name: str | None = None) -> Site:
+def start_site(binary: Path, tmp_path: Path, secret: str, client_name: str | None = "Sample App") -> Site:
     app = SampleApp(WEB_CLIENT)
     scenario = tmp_path / "scenario.yaml"
     scenario.write_text(scenario_text(app.redirect_uri, client_name))

@@ -17,11 +17,16 @@ public struct AuthorizationGrant: Sendable, Equatable {
     public var isFirstAuthorization: Bool
     /// Set only for first authorizations from a native OS; never for the web flow.
     public var realUserStatus: RealUserStatus?
+    /// "Share My Email" or "Hide My Email" as chosen on the consent sheet at the first consent (kept with
+    /// the consent); nil when no sheet asked, so the scenario's `private_email` decides.
+    public var emailChoice: EmailChoice?
 
     public init(
         clientID: String, redirectURI: String?, userID: String, consentGroupID: String, scopes: [Scope],
-        nonce: String? = nil, authTime: Int64, isFirstAuthorization: Bool, realUserStatus: RealUserStatus? = nil
+        nonce: String? = nil, authTime: Int64, isFirstAuthorization: Bool, realUserStatus: RealUserStatus? = nil,
+        emailChoice: EmailChoice? = nil
     ) {
+        self.emailChoice = emailChoice
         self.clientID = clientID
         self.redirectURI = redirectURI
         self.userID = userID
