@@ -127,6 +127,7 @@ def screenshot(request: pytest.FixtureRequest):
 
     def take(driver, name: str) -> None:
         if folder:
+            driver.set_window_size(560, 1000)  # the whole sheet, at a phone-like width
             driver.save_screenshot(str(Path(folder) / f"{name}.png"))
     return take
 

@@ -9,7 +9,7 @@ enum SheetStyle {
         *{box-sizing:border-box}
         body{margin:0;background:var(--bg);color:var(--fg);font:17px/1.45 -apple-system,BlinkMacSystemFont,\
         "Helvetica Neue",Helvetica,Arial,sans-serif}
-        main{max-width:460px;margin:40px auto;padding:32px;background:var(--card);border-radius:18px;\
+        main{max-width:460px;margin:16px auto;padding:24px 28px;background:var(--card);border-radius:18px;\
         box-shadow:0 4px 24px rgba(0,0,0,.08)}
         .brand{font-size:15px;font-weight:600;color:var(--muted);margin:0 0 20px;text-align:center}
         h1{font-size:24px;line-height:1.25;margin:0 0 8px;text-align:center}
