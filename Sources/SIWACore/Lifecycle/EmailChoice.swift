@@ -2,7 +2,7 @@
 /// the real address, or the user's private relay address for the app's team ("Hide My Email",
 /// https://support.apple.com/en-us/102609 and
 /// https://developer.apple.com/documentation/signinwithapple/communicating-using-the-private-email-relay-service).
-public enum EmailChoice: String, Sendable, Equatable, CaseIterable {
+package enum EmailChoice: String, Sendable, Equatable, CaseIterable {
     /// "Share My Email": `email` is the real address, `is_private_email` false.
     case share
     /// "Hide My Email": `email` is the relay address, `is_private_email` true.
@@ -10,7 +10,7 @@ public enum EmailChoice: String, Sendable, Equatable, CaseIterable {
 
     /// `user` with `privateEmail` set by the choice; hiding gives a user without a declared relay address
     /// the one the scenario loader derives for them (the same seed, team and id, so it is stable).
-    public func applied(to user: UserProfile, in scenario: Scenario) -> UserProfile {
+    package func applied(to user: UserProfile, in scenario: Scenario) -> UserProfile {
         var copy = user
         switch self {
         case .share:
