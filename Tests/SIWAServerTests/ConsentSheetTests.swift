@@ -42,7 +42,8 @@ import Testing
             #expect(user == #"{"name":{"firstName":"Ally","lastName":"A."},"email":"\#(relay)"}"#)
             let front = try h.verifiedClaims(try #require(fields[field: "id_token"]))
             #expect(front["email"] == .string(String(relay)) && front["is_private_email"] == .bool(true))
-            let tokens = try #require(try h.redeem(try #require(fields[field: "code"])).json)
+            let code = try #require(fields[field: "code"])
+            let tokens = try #require(try h.redeem(code).json)
             let claims = try h.verifiedClaims(try #require(tokens["id_token"]?.stringValue))
             #expect(claims["email"] == .string(String(relay)) && claims["is_private_email"] == .bool(true))
 
@@ -66,7 +67,8 @@ import Testing
             let page = try Self.sheet(h, [("account", "bob")])
             #expect(page.text.contains(#"value="hide" checked"#), "bob's scenario default is Hide My Email")
             let fields = try Self.continue(h, as: "bob", [("email_choice", "share")])
-            #expect(fields[field: "user"] == #"{"name":{"firstName":"Bob","lastName":"Bobson"},"email":"bob@example.com"}"#)
+            #expect(
+                fields[field: "user"] == #"{"name":{"firstName":"Bob","lastName":"Bobson"},"email":"bob@example.com"}"#)
             let claims = try h.verifiedClaims(try #require(fields[field: "id_token"]))
             #expect(claims["email"] == .string("bob@example.com") && claims["is_private_email"] == nil)
         }
@@ -78,8 +80,8 @@ import Testing
             let page = try Self.sheet(h, [("account", "carol")], scope: nil)
             let form = try #require(HTMLForm.parse(page.text))
             #expect(form["first_name"] == nil && form["email_choice"] == nil)
-            let fields = try HTMLForm.parse(
-                try Self.sheet(h, [("account", "carol"), ("consent", "continue")], scope: nil).text)
+            let delivered = try Self.sheet(h, [("account", "carol"), ("consent", "continue")], scope: nil)
+            let fields = HTMLForm.parse(delivered.text)
             #expect(fields?["user"] == nil && fields?["code"] != nil)
         }
     }
@@ -95,7 +97,8 @@ import Testing
             expectAppleError(
                 try Self.sheet(h, [("account", "alice"), ("consent", "continue"), ("first_name", long)]),
                 "invalid_request", "Parameter too long: first_name")
-            let cancelled = try #require(HTMLForm.parse(try Self.sheet(h, [("account", "alice"), ("cancel", "1")]).text))
+            let cancelled = try #require(
+                HTMLForm.parse(try Self.sheet(h, [("account", "alice"), ("cancel", "1")]).text))
             #expect(cancelled["error"] == "user_cancelled_authorize")
         }
     }
@@ -115,7 +118,9 @@ import Testing
                 #expect(!policy.contains("unsafe-inline") && !policy.contains("*"))
                 #expect(page.headers["X-Frame-Options"] == "DENY")
             }
-            #expect(pages[0].headers["Content-Security-Policy"]?.contains("form-action 'self' http://127.0.0.1:8000") == true)
+            #expect(
+                pages[0].headers["Content-Security-Policy"]?.contains("form-action 'self' https://app.example.com")
+                    == true)
             #expect(pages[2].headers["Content-Security-Policy"]?.contains("script-src 'sha256-") == true)
         }
     }

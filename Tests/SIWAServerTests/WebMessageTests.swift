@@ -26,7 +26,7 @@ import Testing
             #expect(page.text.contains("window.opener.postMessage(data.message, data.origin)"))
             #expect(!page.text.contains(#"postMessage(data.message, "*")"#))
             let data = try Self.data(page)
-            #expect(data["origin"] == .string("http://127.0.0.1:8000"))
+            #expect(data["origin"] == .string("https://app.example.com"), "the origin of TestKeys.redirectURI")
             let text = try #require(data["message"]?.stringValue, "the envelope travels as JSON text")
             let envelope = try #require(try JSONValue.parse(text).objectValue)
             #expect(envelope["method"] == .string("oauthDone"))

@@ -3,11 +3,11 @@ import HTTPServer
 /// What the mock serves to browsers besides `/auth/authorize`'s pages: Sign in with Apple JS at the path
 /// Apple's CDN uses (`appleid.cdn-apple.com`; the TLS certificate covers that name so a page can keep
 /// Apple's URL). Served from memory with `ETag` and `Cache-Control`; the same script for every locale.
-enum BrowserEndpoints {
+package enum BrowserEndpoints {
     static let scriptPath = "/appleauth/static/jsapi/appleid/1/{locale}/appleid.auth.js"
     static let script = StaticAsset(AppleIDAuthScript.text, contentType: "text/javascript;charset=UTF-8")
 
-    static let routes: [Route] = [
+    package static let routes: [Route] = [
         Route(.get, scriptPath) { context in
             guard isLocale(context.capture("locale")) else { return Responses.notFound() }
             return script.response(to: context.request)
