@@ -6,34 +6,39 @@ import JSON
 enum HTML {
     /// Escapes `& < > " '` for element content and double- or single-quoted attributes.
     static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
+        replacing(text) { scalar in
             switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.unicodeScalars.append(scalar)
+            case "&": "&amp;"
+            case "<": "&lt;"
+            case ">": "&gt;"
+            case "\"": "&quot;"
+            case "'": "&#39;"
+            default: nil
             }
         }
-        return out
     }
 
     /// JSON text safe inside a `<script type="application/json">` element: `<`, `>` and `&` as `\u00XX`
     /// (no `</script>` or `<!--` can form), U+2028/U+2029 escaped; the parsed value is unchanged.
     static func scriptJSON(_ value: JSONValue) -> String {
-        var out = ""
-        for scalar in String(decoding: value.serialized(), as: UTF8.self).unicodeScalars {
+        replacing(String(decoding: value.serialized(), as: UTF8.self)) { scalar in
             switch scalar {
-            case "<": out += "\\u003c"
-            case ">": out += "\\u003e"
-            case "&": out += "\\u0026"
-            case "\u{2028}": out += "\\u2028"
-            case "\u{2029}": out += "\\u2029"
-            default: out.unicodeScalars.append(scalar)
+            case "<": "\\u003c"
+            case ">": "\\u003e"
+            case "&": "\\u0026"
+            case "\u{2028}": "\\u2028"
+            case "\u{2029}": "\\u2029"
+            default: nil
             }
+        }
+    }
+
+    /// The one escaping loop: each scalar `replacement` names is replaced, the rest copied.
+    private static func replacing(_ text: String, _ replacement: (Unicode.Scalar) -> String?) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            if let replaced = replacement(scalar) { out += replaced } else { out.unicodeScalars.append(scalar) }
         }
         return out
     }
