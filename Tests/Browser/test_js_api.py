@@ -149,3 +149,29 @@ def test_init_redirect_mode_with_defaults(driver, site) -> None:
     assert result["fields"]["state"] == "init-state"
     assert json.loads(result["fields"]["user"]) == {"name": ALICE_NAME, "email": "alice@example.com"}
     assert result["redeemed"]["claims"]["sub"] == ALICE_SUB
+
+
+def test_a_blocked_popup_rejects_with_popup_blocked_by_browser(driver, site) -> None:
+    open_app(driver, site, "/popup")
+    driver.execute_script("window.open = function () { return null; };")  # what a popup blocker returns
+    driver.find_element(By.ID, "promise-signin").click()
+    assert promise_outcome(driver) == {"rejected": {"error": "popup_blocked_by_browser"}}
+    assert events(driver) == [{"type": "failure", "detail": {"error": "popup_blocked_by_browser"}}]
+
+
+def test_render_button_follows_the_data_attributes(driver, site) -> None:
+    open_app(driver, site, "/popup")
+    rendered = driver.execute_script("""
+        var host = document.getElementById("appleid-signin");
+        host.dataset.color = "white"; host.dataset.type = "continue"; host.dataset.mode = "left-align";
+        host.dataset.borderRadius = "50";
+        AppleID.auth.renderButton();
+        var button = host.querySelector("button"), style = getComputedStyle(button);
+        var result = {text: button.textContent, background: style.backgroundColor, color: style.color,
+                      align: style.textAlign, radius: button.style.borderRadius, count: host.children.length};
+        host.dataset.mode = "logo-only"; host.dataset.type = "sign up";
+        AppleID.auth.renderButton();
+        result.logoLabel = host.querySelector("button").getAttribute("aria-label");
+        return result;""")
+    assert rendered == {"text": "Continue with Apple", "background": "rgb(255, 255, 255)", "color": "rgb(0, 0, 0)",
+                        "align": "left", "radius": "50%", "count": 1, "logoLabel": "Sign up with Apple"}
