@@ -17,7 +17,7 @@ extension AppleEndpoints {
             appName: scenario.client(id: authorization.clientID)?.name ?? authorization.clientID,
             authorization: authorization, parameters: parameters)
         let policy = ConsentSheet.policy(for: authorization)
-        guard let accountID = value("account") ?? (scenario.users.count == 1 ? scenario.users[0].id : nil) else {
+        guard let accountID = value("account") ?? (scenario.users.count == 1 ? scenario.users.first?.id : nil) else {
             return Responses.html(ConsentSheet.accountChooser(page, users: scenario.users), policy: policy)
         }
         guard let user = snapshot.user(id: accountID) else {

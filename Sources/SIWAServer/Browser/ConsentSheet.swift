@@ -31,7 +31,7 @@ enum ConsentSheet {
     static let styleHash = ContentSecurityPolicy.hash(of: SheetStyle.css)
 
     /// Step 1: choose the account. `GET` back to `/auth/authorize` with `account=<user id>`, or `cancel=1`.
-    static func accountChooser(_ context: Context, users: [UserProfile]) -> String {
+    static func accountChooser(_ context: Context, users: some Collection<UserProfile>) -> String {
         var body = header
         body += "<h1>Sign in with your Apple Account</h1>\n"
         body += "<p class=\"lead\">to continue to <strong>\(HTML.escape(context.appName))</strong></p>\n"
