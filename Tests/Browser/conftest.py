@@ -67,7 +67,7 @@ class Site:
         return self.mock.log_path.read_text(errors="replace")
 
 
-def start_site(binary: Path, tmp_path: Path, secret: str, client_name: str | None = None) -> Site:
+def start_site(binary: Path, tmp_path: Path, secret: str, client_name: str | None = "Sample App") -> Site:
     app = SampleApp(WEB_CLIENT)
     scenario = tmp_path / "scenario.yaml"
     scenario.write_text(scenario_text(app.redirect_uri, client_name))
@@ -127,6 +127,7 @@ def screenshot(request: pytest.FixtureRequest):
 
     def take(driver, name: str) -> None:
         if folder:
+            driver.set_window_size(560, 1000)  # the whole sheet, at a phone-like width
             driver.save_screenshot(str(Path(folder) / f"{name}.png"))
     return take
 

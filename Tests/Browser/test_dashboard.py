@@ -217,7 +217,7 @@ def test_dashboard_drives_the_control_api(driver, mock, screenshot) -> None:
         "return rows.length > 0 && rows.every((row) => row.classList.contains('refused'));"), "refusals only")
     no_injected_script(driver)
 
-    # The screenshot of docs/dashboard.md: a fresh load (the cookie still signs in), a refused token request.
+    # The screenshot of docs/browser.md: a fresh load (the cookie still signs in), a refused token request.
     status, _ = mock.call("POST", "/auth/token", bearer=False)
     assert status == 400
     driver.set_window_size(1440, 1000)

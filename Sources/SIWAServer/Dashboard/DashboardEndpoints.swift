@@ -1,6 +1,6 @@
 import HTTPServer
 
-/// The dashboard at `/mock/ui` (docs/dashboard.md): one page, one script and one style sheet, served
+/// The dashboard at `/mock/ui` (docs/browser.md): one page, one script and one style sheet, served
 /// from memory. The page holds no data: its script reads and changes everything through the control
 /// API, the same calls a test makes, so there is no second code path.
 ///
