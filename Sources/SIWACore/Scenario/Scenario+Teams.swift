@@ -19,7 +19,22 @@ extension Scenario {
     package func relayEmail(of user: UserProfile, inTeam teamID: String) -> String? {
         guard let relay = user.relayEmail else { return nil }
         if teamID == primaryTeamID || teams.count <= 1 { return relay }
-        let digest = SHA256.hash(Array(("relay:\(teamID)|\(relay)").utf8))
+        return Self.relayAddress(hashing: "relay:\(teamID)|\(relay)")
+    }
+
+    /// The relay address of a user who hides their email without a declared `relay_email` (the loader's
+    /// and the consent sheet's): derived from the seed, the first team and the user id, so it is stable
+    /// run to run; other teams then see `relayEmail(of:inTeam:)` of it.
+    package func derivedRelayEmail(of user: UserProfile) -> String {
+        Self.relayAddress(hashing: "relay:\(seedText)|\(primaryTeamID ?? "TEAM")|\(user.id)")
+    }
+
+    /// The seed as derived identifiers use it ("0" without one).
+    var seedText: String { seed.map(String.init) ?? "0" }
+
+    /// `<10 lowercase alphanumerics>@privaterelay.appleid.com` from SHA-256 of `text`.
+    static func relayAddress(hashing text: String) -> String {
+        let digest = SHA256.hash(Array(text.utf8))
         let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789".utf8)
         let local = digest.prefix(10).map { alphabet[Int($0) % alphabet.count] }
         return String(decoding: local, as: UTF8.self) + "@privaterelay.appleid.com"
@@ -38,15 +53,9 @@ extension Scenario {
     /// A stable `NNNNNN.<32 hex>.NNNN` identifier derived from SHA-256 of `salt|value`.
     static func derivedIdentifier(from value: String, salt: String) -> String {
         let digest = SHA256.hash(Array("\(salt)|\(value)".utf8))
-        let hex = Array("0123456789abcdef".utf8)
         let digits = digest.prefix(6).map { UInt8(0x30) + $0 % 10 }
-        var middle: [UInt8] = []
-        for byte in digest[6..<22] {
-            middle.append(hex[Int(byte >> 4)])
-            middle.append(hex[Int(byte & 0x0F)])
-        }
         let tail = digest[22..<26].map { UInt8(0x30) + $0 % 10 }
-        return String(decoding: digits, as: UTF8.self) + "." + String(decoding: middle, as: UTF8.self) + "."
+        return String(decoding: digits, as: UTF8.self) + "." + Base16.lowercase(digest[6..<22]) + "."
             + String(decoding: tail, as: UTF8.self)
     }
 
@@ -57,8 +66,12 @@ extension Scenario {
     }
 
     /// The user as apps of `clientID`'s team see them at `now`: team-scoped `sub` and relay address,
-    /// and `transfer_sub` while the client's transfer window is open.
-    package func view(of user: UserProfile, forClient clientID: String, now: Int64) -> UserProfile {
+    /// and `transfer_sub` while the client's transfer window is open; with `emailChoice` (the consent
+    /// sheet's, kept in the grant) the address shared or hidden as the user chose.
+    package func view(
+        of user: UserProfile, forClient clientID: String, now: Int64, emailChoice: EmailChoice? = nil
+    ) -> UserProfile {
+        let user = emailChoice?.applied(to: user, in: self) ?? user
         guard let client = client(id: clientID) else { return user }
         var copy = user
         copy.sub = sub(of: user, inTeam: client.teamID)
