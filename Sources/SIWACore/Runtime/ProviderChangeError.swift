@@ -22,12 +22,18 @@ public struct ProviderChangeError: Error, Sendable, Equatable, CustomStringConve
         self.message = message
     }
 
-    public static func unknownUser(_ value: String, field: String = "user") -> ProviderChangeError {
-        ProviderChangeError(.notFound, field: field, "unknown user '\(value)'")
+    /// "unknown user 'alcie' (did you mean 'alice'?)" when one of `known` is close.
+    public static func unknownUser(
+        _ value: String, field: String = "user", among known: [String] = []
+    ) -> ProviderChangeError {
+        ProviderChangeError(.notFound, field: field, ScenarioLoader.unknown("user", value, among: known))
     }
 
-    public static func unknownClient(_ value: String, field: String = "client_id") -> ProviderChangeError {
-        ProviderChangeError(.notFound, field: field, "unknown client '\(value)'")
+    /// "unknown client 'com.example.ap' (did you mean 'com.example.app'?)" when one of `known` is close.
+    public static func unknownClient(
+        _ value: String, field: String = "client_id", among known: [String] = []
+    ) -> ProviderChangeError {
+        ProviderChangeError(.notFound, field: field, ScenarioLoader.unknown("client", value, among: known))
     }
 
     public var description: String { field.map { "\($0): \(message)" } ?? message }

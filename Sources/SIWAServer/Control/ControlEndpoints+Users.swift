@@ -58,7 +58,9 @@ extension ControlEndpoints {
     }
 
     func getUser(_ name: String) throws(ControlFailure) -> HTTPResponse {
-        guard let user = provider.user(named: name) else { throw ControlFailure(.unknownUser(name, field: "id")) }
+        guard let user = provider.user(named: name) else {
+            throw ControlFailure(.unknownUser(name, field: "id", among: provider.scenario.users.map(\.id)))
+        }
         return Responses.json(UserJSON.render(user, provider: provider))
     }
 
@@ -80,7 +82,7 @@ extension ControlEndpoints {
             let user = try provider.updateUser(name, change)
             return Responses.json(UserJSON.render(user, provider: provider))
         } catch {
-            throw ControlFailure(error.field == "user" ? .unknownUser(name, field: "id") : error)
+            throw ControlFailure(error.field == "user" ? ProviderChangeError(error.kind, field: "id", error.message) : error)
         }
     }
 
@@ -116,7 +118,7 @@ extension ControlEndpoints {
             let removed = try provider.deleteAccount(name)
             return Self.ok(JSONObject([("deleted", .string(removed.id))]))
         } catch {
-            throw ControlFailure(error.field == "user" ? .unknownUser(name, field: "id") : error)
+            throw ControlFailure(error.field == "user" ? ProviderChangeError(error.kind, field: "id", error.message) : error)
         }
     }
 }

@@ -1,6 +1,7 @@
 import HTTPServer
 import JSON
 import SIWACore
+import ScenarioFormat
 
 /// `/mock/faults`: list rules with counters (GET), add a rule (POST, the scenario file's fault syntax
 /// as JSON), remove one (`DELETE /mock/faults/{id}`) or all (`DELETE /mock/faults`), and reset
@@ -56,10 +57,7 @@ public struct FaultsEndpoints: Sendable {
         let text = String(decoding: context.request.body, as: UTF8.self)
         let rule: FaultRule
         do {
-            var loader = ScenarioLoader()
-            loader.ruleTargets = AppleEndpoints.ruleTargets
-            rule = try loader.loadFault(
-                text, file: "body", scenario: provider.scenario, defaultID: "fault-\(faults.statuses.count + 1)")
+            rule = try Self.rule(from: text, file: "body", provider: provider, faults: faults)
         } catch {
             context.outcome = "invalid_request"
             context.reason = error.diagnostics.map(\.description).joined(separator: "; ")
@@ -83,6 +81,17 @@ public struct FaultsEndpoints: Sendable {
                 status: .conflict)
         }
         return Responses.json(Self.json(FaultStatus(rule: rule, matched: 0, fired: 0)), status: .created)
+    }
+
+    /// One rule from text (YAML or JSON, as `POST /mock/faults` and `AppleIDMock.addFault` take it),
+    /// checked against the active scenario's users and clients; unnamed rules get `fault-N`.
+    package static func rule(
+        from text: String, file: String, provider: AppleIdentityProvider, faults: FaultEngine
+    ) throws(ScenarioDiagnostics) -> FaultRule {
+        var loader = ScenarioLoader()
+        loader.ruleTargets = AppleEndpoints.ruleTargets
+        return try loader.loadFault(
+            text, file: file, scenario: provider.scenario, defaultID: "fault-\(faults.statuses.count + 1)")
     }
 
     func notFound(_ id: String, _ context: inout RequestContext) -> HTTPResponse {

@@ -1,20 +1,21 @@
 /// A minimal reader for the mock's own HTML: the first `<form>`'s method and action and its inputs.
-/// Good enough for pages the mock renders; not a general HTML parser.
-public struct HTMLForm: Sendable, Equatable {
-    public var method: String
-    public var action: String
+/// Good enough for pages the mock renders (`AuthorizePages`); not a general HTML parser. Tests and
+/// `SIWAMockTesting`'s web sign-in read the form_post page with it, as a browser would submit it.
+package struct HTMLForm: Sendable, Equatable {
+    package var method: String
+    package var action: String
     /// `name`/`value` of every `<input>` in order (hidden and radio inputs alike).
-    public var inputs: [(name: String, value: String)]
+    package var inputs: [(name: String, value: String)]
 
-    public static func == (lhs: HTMLForm, rhs: HTMLForm) -> Bool {
+    package static func == (lhs: HTMLForm, rhs: HTMLForm) -> Bool {
         lhs.method == rhs.method && lhs.action == rhs.action
             && lhs.inputs.elementsEqual(rhs.inputs) { $0.name == $1.name && $0.value == $1.value }
     }
 
-    public subscript(name: String) -> String? { inputs.first { $0.name == name }?.value }
+    package subscript(name: String) -> String? { inputs.first { $0.name == name }?.value }
 
     /// Parses the first form in `html`; nil when there is none.
-    public static func parse(_ html: String) -> HTMLForm? {
+    package static func parse(_ html: String) -> HTMLForm? {
         guard let formTag = tags(named: "form", in: html).first else { return nil }
         let inputs = tags(named: "input", in: html).compactMap { attributes -> (name: String, value: String)? in
             guard let name = attributes["name"] else { return nil }
@@ -51,14 +52,14 @@ public struct HTMLForm: Sendable, Equatable {
     }
 
     /// Reverses the mock's HTML escaping.
-    public static func unescape(_ text: String) -> String {
+    package static func unescape(_ text: String) -> String {
         text.replacingOccurrences("&quot;", "\"").replacingOccurrences("&#39;", "'")
             .replacingOccurrences("&lt;", "<").replacingOccurrences("&gt;", ">").replacingOccurrences("&amp;", "&")
     }
 }
 
 extension String {
-    func replacingOccurrences(_ target: String, _ replacement: String) -> String {
+    fileprivate func replacingOccurrences(_ target: String, _ replacement: String) -> String {
         guard !target.isEmpty else { return self }
         var out = ""
         var rest = Substring(self)
