@@ -49,7 +49,9 @@ extension AppleIDMock {
     public func clientSecret(
         team: String? = nil, client: String, keyID: String = "KEY1234567", lifetime: Int64 = 3600
     ) throws(AppleIDMockError) -> String {
-        guard let team = team ?? teamID else { throw AppleIDMockError(.invalid, field: "team", "the scenario has no team") }
+        guard let team = team ?? teamID else {
+            throw AppleIDMockError(.invalid, field: "team", "the scenario has no team")
+        }
         let secret: String
         do {
             let key = try P256PrivateKey(pem: Scenario.BuiltInKeys.clientSecretPrivateKeyKEY1234567)

@@ -27,7 +27,9 @@ extension AppleIDMock {
 
     /// The mock always runs on an `AdjustableClock` (`MockHost`).
     private var clock: any ControllableClock {
-        guard let clock = provider.controllableClock else { preconditionFailure("MockHost always installs AdjustableClock") }
+        guard let clock = provider.controllableClock else {
+            preconditionFailure("MockHost always installs AdjustableClock")
+        }
         return clock
     }
 

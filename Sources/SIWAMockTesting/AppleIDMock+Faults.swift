@@ -26,7 +26,8 @@ extension AppleIDMock {
         do {
             parsed = try FaultsEndpoints.rule(from: rule, file: "body", provider: provider, faults: faults)
         } catch {
-            throw AppleIDMockError(.invalid, field: "rule", error.diagnostics.map(\.description).joined(separator: "; "))
+            throw AppleIDMockError(
+                .invalid, field: "rule", error.diagnostics.map(\.description).joined(separator: "; "))
         }
         try mapped { () throws(ProviderChangeError) in try faults.add(parsed) }
         return parsed.id
@@ -35,7 +36,9 @@ extension AppleIDMock {
     /// Removes the rule `id`.
     /// - Throws: ``AppleIDMockError`` `.notFound` for an unknown id.
     public func removeFault(_ id: String) throws(AppleIDMockError) {
-        guard host.mock.faults.remove(id: id) else { throw AppleIDMockError(.notFound, field: "id", "unknown fault '\(id)'") }
+        guard host.mock.faults.remove(id: id) else {
+            throw AppleIDMockError(.notFound, field: "id", "unknown fault '\(id)'")
+        }
     }
 
     /// Every rule with its counters.

@@ -15,7 +15,9 @@ public struct SigningKeyInfo: Sendable, Equatable {
 extension AppleIDMock {
     /// The keys, in scenario order.
     public var signingKeys: [SigningKeyInfo] {
-        provider.scenario.signingKeys.keys.map { SigningKeyInfo(id: $0.kid, isPublished: $0.published, signs: $0.signs) }
+        provider.scenario.signingKeys.keys.map {
+            SigningKeyInfo(id: $0.kid, isPublished: $0.published, signs: $0.signs)
+        }
     }
 
     /// A new RSA-2048 key signs from now on; the previous one stays published. Keys are made on a

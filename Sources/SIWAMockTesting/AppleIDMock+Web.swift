@@ -90,7 +90,8 @@ extension AppleIDMock {
                 return WebAuthorization(fields: form.inputs)
             }
         case 302, 303:
-            if let location = response.headers["Location"], let separator = location.firstIndex(where: { $0 == "#" || $0 == "?" }),
+            if let location = response.headers["Location"],
+                let separator = location.firstIndex(where: { $0 == "#" || $0 == "?" }),
                 let fields = try? URLEncodedForm.decode(Array(location[location.index(after: separator)...].utf8))
             {
                 let found = WebAuthorization(fields: fields)

@@ -26,7 +26,8 @@ public enum ScenarioSource: Sendable, Equatable {
             do {
                 text = try String(contentsOfFile: path, encoding: .utf8)
             } catch {
-                throw AppleIDMockError(.scenario, field: "scenario", "\(path): cannot read: \(error.localizedDescription)")
+                throw AppleIDMockError(
+                    .scenario, field: "scenario", "\(path): cannot read: \(error.localizedDescription)")
             }
             name = path
             loader = ScenarioLoader(readFile: Self.readPEMFile)

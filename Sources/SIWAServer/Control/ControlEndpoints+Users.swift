@@ -82,7 +82,8 @@ extension ControlEndpoints {
             let user = try provider.updateUser(name, change)
             return Responses.json(UserJSON.render(user, provider: provider))
         } catch {
-            throw ControlFailure(error.field == "user" ? ProviderChangeError(error.kind, field: "id", error.message) : error)
+            throw ControlFailure(
+                error.field == "user" ? ProviderChangeError(error.kind, field: "id", error.message) : error)
         }
     }
 
@@ -118,7 +119,8 @@ extension ControlEndpoints {
             let removed = try provider.deleteAccount(name)
             return Self.ok(JSONObject([("deleted", .string(removed.id))]))
         } catch {
-            throw ControlFailure(error.field == "user" ? ProviderChangeError(error.kind, field: "id", error.message) : error)
+            throw ControlFailure(
+                error.field == "user" ? ProviderChangeError(error.kind, field: "id", error.message) : error)
         }
     }
 }

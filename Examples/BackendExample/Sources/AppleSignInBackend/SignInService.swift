@@ -24,7 +24,8 @@ public actor SignInService {
     private var accounts: [String: Account] = [:]
 
     public init(
-        configuration: AppleConfiguration, session: URLSession = .shared, now: @escaping @Sendable () -> Date = Date.init
+        configuration: AppleConfiguration, session: URLSession = .shared,
+        now: @escaping @Sendable () -> Date = Date.init
     ) {
         self.configuration = configuration
         self.session = session
@@ -49,7 +50,7 @@ public actor SignInService {
         var account =
             accounts[claims.subject] ?? Account(appleSubject: claims.subject, email: claims.email, displayName: nil)
         if account.displayName == nil, let fullName {
-            account.displayName = PersonNameComponentsFormatter.localizedString(from: fullName, style: .default)
+            account.displayName = [fullName.givenName, fullName.familyName].compactMap { $0 }.joined(separator: " ")
         }
         account.refreshToken = tokens["refresh_token"] as? String ?? account.refreshToken
         accounts[claims.subject] = account

@@ -26,7 +26,8 @@ public actor TokenVerifier {
     private let now: @Sendable () -> Date
 
     public init(
-        configuration: AppleConfiguration, session: URLSession = .shared, now: @escaping @Sendable () -> Date = Date.init
+        configuration: AppleConfiguration, session: URLSession = .shared,
+        now: @escaping @Sendable () -> Date = Date.init
     ) {
         self.configuration = configuration
         self.session = session
