@@ -26,6 +26,9 @@ public struct AppleIDCredential: Sendable, Equatable {
     public var state: String?
     /// The scopes the user granted.
     public var authorizedScopes: [AuthorizationScope]
+    /// Made for an account-upgrade extension (``AppleIDMock/upgradeToSignInWithApple(user:client:nonce:state:)``):
+    /// never a full name. On a device the extension knows this from its context; the mock marks it here.
+    public var isAccountUpgrade: Bool
 
     /// ``identityToken`` as text (what a backend receives in JSON).
     public var identityTokenString: String { String(decoding: identityToken, as: UTF8.self) }
@@ -46,6 +49,7 @@ public struct AppleIDCredential: Sendable, Equatable {
         authorizationCode = Data(native.authorizationCode.utf8)
         state = native.state
         authorizedScopes = native.authorizedScopes.compactMap(AuthorizationScope.init)
+        isAccountUpgrade = native.isAccountUpgrade
     }
 }
 

@@ -32,6 +32,9 @@ public struct AppleIDMockError: Error, Sendable, Equatable, CustomStringConverti
     public var field: String?
     /// The reason, as the request journal words it.
     public var message: String
+    /// For `.noCredentials`: the `ASAuthorizationError.Code` raw value the framework reports
+    /// (1001 `canceled`, 1000 `unknown`).
+    public var authorizationErrorCode: Int?
 
     public init(_ kind: Kind, field: String? = nil, _ message: String) {
         self.kind = kind

@@ -18,6 +18,9 @@ public struct NativeCredential: Sendable, Equatable {
     public var realUserStatus: RealUserStatus
     public var authorizedScopes: [Scope]
     public var state: String?
+    /// Made for an account-upgrade extension (`upgradeToSignInWithApple`): a mock marker, shown as
+    /// `isAccountUpgrade` in JSON only when true.
+    package var isAccountUpgrade = false
 
     /// `ASAuthorization.Scope` raw values: `full_name`, `email`.
     public static func wireName(of scope: Scope) -> String {
@@ -54,6 +57,7 @@ public struct NativeCredential: Sendable, Equatable {
         object["realUserStatus"] = .int(Int64(realUserStatus.rawValue))
         object["authorizedScopes"] = .array(authorizedScopes.map { .string(Self.wireName(of: $0)) })
         object["state"] = state.map { .string($0) } ?? .null
+        if isAccountUpgrade { object["isAccountUpgrade"] = .bool(true) }
         return .object(object)
     }
 }

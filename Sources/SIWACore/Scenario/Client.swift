@@ -15,6 +15,8 @@ public struct Client: Sendable, Equatable {
     public var redirectURIs: [String]
     /// The app group (consent-sharing group) this client belongs to, if not declared in `appGroups`.
     public var appGroupID: String?
+    /// The Associated Domains entitlement (`webcredentials:example.com`, …), `associated_domains:`.
+    package var associatedDomains: [String] = []
 
     public init(id: String, teamID: String, kind: Kind, redirectURIs: [String] = [], appGroupID: String? = nil) {
         self.id = id

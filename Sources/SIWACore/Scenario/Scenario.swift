@@ -20,6 +20,8 @@ public struct Scenario: Sendable, Equatable {
     public var clock = ClockSettings()
     /// Error-injection rules (`faults:`), evaluated in order on every Apple endpoint request.
     public var faults: [FaultRule] = []
+    /// Websites and the association files they serve (`domains:`), for saved passwords.
+    package var webDomains: [WebDomain] = []
     /// Scripted changes triggered by mock-clock time or request counts (`timeline:`).
     public var timeline: [TimelineEntry] = []
     /// Top-level sections the scenario file left out and took from `Scenario.builtIn` (`teams`, `clients`,

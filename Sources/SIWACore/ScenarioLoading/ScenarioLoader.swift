@@ -47,7 +47,7 @@ public struct ScenarioLoader {
         "access_token_lifetime", "client_secret_max_lifetime", "client_secret_clock_skew", "default_response_mode",
         "client_authentication", "non_form_body", "refresh_id_token", "refresh_id_token_auth_time",
         "clock", "teams", "clients", "app_groups", "signing_keys", "users", "transfers", "faults", "timeline",
-        "notifications",
+        "notifications", "domains",
     ]
 
     /// Parses and loads `text`; `file` names it in diagnostics and anchors relative `pem_file:` paths.
@@ -74,6 +74,7 @@ public struct ScenarioLoader {
         scenario.clients = inherited("clients", \.clients) ?? readClients(top.optional("clients"), context)
         context.clientIDs = scenario.clients.map(\.id)
         scenario.appGroups = inherited("app_groups", \.appGroups) ?? readAppGroups(top.optional("app_groups"), context)
+        scenario.webDomains = readWebDomains(top.optional("domains"), context)
         scenario.signingKeys = readSigningKeys(top.optional("signing_keys"), context)
         scenario.transfers = readTransfers(top.optional("transfers"), context)
         scenario.users =
