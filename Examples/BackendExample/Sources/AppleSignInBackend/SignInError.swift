@@ -9,4 +9,8 @@ public enum SignInError: Error, Sendable, Equatable {
     case appleUnavailable(String)
     /// The redeemed token names another user than the app's credential.
     case subjectMismatch
+    /// No password account with that user name and password.
+    case wrongPassword
+    /// The Apple ID is already linked to another account.
+    case alreadyLinked
 }

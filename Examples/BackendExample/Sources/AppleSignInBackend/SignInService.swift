@@ -10,7 +10,10 @@ import Foundation
 public actor SignInService {
     /// A user account of this backend.
     public struct Account: Sendable, Equatable {
-        public var appleSubject: String
+        /// The Apple user id (`sub`); nil for a password account not upgraded yet.
+        public var appleSubject: String?
+        /// The password account's user name, if the account started with a password.
+        public var passwordUser: String?
         public var email: String?
         /// Only known from the first sign-in (Apple never sends the name again).
         public var displayName: String?
@@ -21,7 +24,11 @@ public actor SignInService {
     private let configuration: AppleConfiguration
     private let verifier: TokenVerifier
     private let session: URLSession
+    /// Accounts by Apple `sub`.
     private var accounts: [String: Account] = [:]
+    /// Password accounts by user name: (password, account); upgraded ones keep their password login
+    /// only until the upgrade (the system deletes the saved password then).
+    private var passwordAccounts: [String: (password: String, account: Account)] = [:]
 
     public init(
         configuration: AppleConfiguration, session: URLSession = .shared,
@@ -48,7 +55,8 @@ public actor SignInService {
         guard let redeemed = tokens["id_token"] as? String else { throw .appleUnavailable("no id_token") }
         guard try await verifier.verify(redeemed, nonce: nil).subject == claims.subject else { throw .subjectMismatch }
         var account =
-            accounts[claims.subject] ?? Account(appleSubject: claims.subject, email: claims.email, displayName: nil)
+            accounts[claims.subject]
+            ?? Account(appleSubject: claims.subject, passwordUser: nil, email: claims.email, displayName: nil)
         if account.displayName == nil, let fullName {
             account.displayName = [fullName.givenName, fullName.familyName].compactMap { $0 }.joined(separator: " ")
         }
@@ -69,6 +77,40 @@ public actor SignInService {
     }
 
     public func account(appleSubject: String) -> Account? { accounts[appleSubject] }
+
+    /// A classic account with a password (what users had before Sign in with Apple).
+    public func registerPasswordAccount(user: String, password: String) {
+        passwordAccounts[user] = (password, Account(passwordUser: user, email: user))
+    }
+
+    /// Signs in with a password (e.g. the `ASPasswordCredential` an existing-account flow offered).
+    public func signIn(user: String, password: String) throws(SignInError) -> Account {
+        guard let entry = passwordAccounts[user], entry.password == password else { throw .wrongPassword }
+        return entry.account
+    }
+
+    /// The account-upgrade extension converts the password account to Sign in with Apple: the password
+    /// proves the account, the Apple credential (no name, only the email) is verified and redeemed, and
+    /// the account is linked to the `sub` so later Apple sign-ins find it. The password login ends.
+    public func upgradeToSignInWithApple(
+        user: String, password: String, identityToken: String, authorizationCode: String, nonce: String?
+    ) async throws(SignInError) -> Account {
+        var account = try signIn(user: user, password: password)
+        let claims = try await verifier.verify(identityToken, nonce: nonce)
+        guard accounts[claims.subject] == nil else { throw .alreadyLinked }
+        let tokens = try await post(
+            configuration.tokenURL,
+            [
+                ("grant_type", "authorization_code"), ("code", authorizationCode),
+                ("client_id", configuration.bundleID), ("client_secret", try secret()),
+            ])
+        account.appleSubject = claims.subject
+        account.email = claims.email ?? account.email
+        account.refreshToken = tokens["refresh_token"] as? String
+        accounts[claims.subject] = account
+        passwordAccounts[user] = nil
+        return account
+    }
 
     private func secret() throws(SignInError) -> String {
         do {

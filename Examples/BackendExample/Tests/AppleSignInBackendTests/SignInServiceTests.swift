@@ -100,7 +100,7 @@ import Testing
                     return try await backend.signIn(
                         identityToken: credential.identityTokenString,
                         authorizationCode: credential.authorizationCodeString, nonce: "p"
-                    ).appleSubject
+                    ).appleSubject ?? ""
                 }
             }
             var subjects: [String] = []
