@@ -43,6 +43,13 @@ extension Client {
 extension Scenario {
     package func webDomain(_ domain: String) -> WebDomain? { webDomains.first { $0.domain == domain } }
 
+    /// Bundle IDs of the native apps (App IDs), by Team ID: what an association file may list.
+    package var nativeAppsByTeam: [String: [String]] {
+        var apps: [String: [String]] = [:]
+        for client in clients where client.kind == .native { apps[client.teamID, default: []].append(client.id) }
+        return apps
+    }
+
     /// Whether the app `client` may use passwords saved for `domain`: the domain is one of its
     /// `webcredentials:` associated domains, and the domain's association file lists the app. Nil
     /// when it may; else why not, in words.
@@ -56,10 +63,9 @@ extension Scenario {
         guard let site = webDomain(domain) else {
             return "\(domain) serves no apple-app-site-association file (no domains: entry)"
         }
-        var bundles: [String: [String]] = [:]
-        for app in clients where app.kind == .native { bundles[app.teamID, default: []].append(app.id) }
         let report = AppSiteAssociation.check(
-            site.association, source: domain + AppSiteAssociation.path, teamIDs: teams.map(\.id), bundleIDs: bundles)
+            site.association, source: domain + AppSiteAssociation.path, teamIDs: teams.map(\.id),
+            bundleIDs: nativeAppsByTeam)
         if report.allows(teamID: client.teamID, bundleID: client.id) { return nil }
         let problems = report.problems.map(\.description)
         return "\(domain)'s association does not list \(client.teamID).\(client.id)"
