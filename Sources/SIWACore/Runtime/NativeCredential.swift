@@ -82,7 +82,7 @@ extension AppleIdentityProvider {
         let now = clock.nowSeconds
         let snapshot = self.snapshot
         let scenario = snapshot.scenario
-        let client = try scenario.nativeClient(id: clientID)
+        _ = try scenario.nativeClient(id: clientID)
         guard let user = scenario.user(matching: value)?.user else {
             throw .unknownUser(value, among: scenario.users.map(\.id))
         }

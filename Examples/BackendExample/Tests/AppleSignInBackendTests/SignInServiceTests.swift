@@ -67,6 +67,23 @@ import Testing
                 authorizationCode: credential.authorizationCodeString, nonce: "wrong")
         }
         #expect(apple.requests(path: "/auth/token").isEmpty)
+
+        // A token whose claims were changed after signing fails the RS256 check.
+        var parts = credential.identityTokenString.split(separator: ".").map(String.init)
+        let claims = try #require(Data(base64Encoded: Self.padded(parts[1])))
+        let forged = String(decoding: claims, as: UTF8.self).replacingOccurrences(of: "\"right\"", with: "\"wrong\"")
+        parts[1] = Data(forged.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        await #expect(throws: SignInError.invalidToken("bad signature")) {
+            _ = try await backend.signIn(
+                identityToken: parts.joined(separator: "."), authorizationCode: credential.authorizationCodeString,
+                nonce: "wrong")
+        }
+    }
+
+    static func padded(_ base64URL: String) -> String {
+        let base64 = base64URL.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        return base64 + String(repeating: "=", count: (4 - base64.count % 4) % 4)
     }
 
     @Test func aRotatedKeyIsFetchedAndDeletingTheAccountRevokes() async throws {
