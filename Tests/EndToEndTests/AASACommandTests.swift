@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import TLS
 import Testing
 
 /// `siwa-mock aasa check`: each common misconfiguration, reported where it is.
@@ -27,7 +28,81 @@ import Testing
         }
     }
 
+    /// Serves `Site` over HTTPS with a certificate from a fresh local CA (as `serve --tls` makes one).
+    static func httpsSite(names: [String] = ["localhost", "127.0.0.1"]) throws -> (
+        server: EventLoopServer, caFile: String
+    ) {
+        let ca = try TLSCertificateAuthority.generate()
+        let leaf = try ca.issueServerCertificate(for: names)
+        var configuration = HTTPServerConfiguration()
+        configuration.host = "127.0.0.1"
+        configuration.port = 0
+        configuration.tls = try TLSServerContext(
+            certificateChainPEM: leaf.certificateChainPEM, privateKeyPEM: leaf.privateKeyPEM)
+        let server = EventLoopServer(configuration: configuration, responder: Site())
+        try server.start()
+        let caFile = FileManager.default.temporaryDirectory.appendingPathComponent("aasa-ca-\(UUID().uuidString).pem")
+        try ca.certificatePEM.write(to: caFile, atomically: true, encoding: .utf8)
+        return (server, caFile.path)
+    }
+
     @Test func theExchangeAndTheFileAreJudgedLikeApplesCDN() throws {
+        let (site, caFile) = try Self.httpsSite()
+        defer {
+            site.shutdown()
+            try? FileManager.default.removeItem(atPath: caFile)
+        }
+        let base = "https://127.0.0.1:\(site.port)"
+
+        let good = try MockProcess.run(["aasa", "check", base, "--ca", caFile])
+        #expect(good.status == 0 && good.stdout == "ok: webcredentials lists ABCDE12345.com.example.app\n")
+
+        let redirect = try MockProcess.run(
+            ["aasa", "check", base + "/redirect/.well-known/apple-app-site-association", "--ca", caFile])
+        #expect(redirect.status == 1)
+        #expect(
+            redirect.stderr.contains(
+                "HTTP status 301: a redirect to https://www.example.com/.well-known/apple-app-site-association; "
+                    + "Apple does not follow redirects"))
+
+        let text = try MockProcess.run([
+            "aasa", "check", base + "/text/.well-known/apple-app-site-association", "--ca", caFile,
+        ])
+        #expect(text.stderr.contains("HTTP Content-Type: 'text/plain'; serve the file as application/json"))
+
+        // Without the CA the certificate is not trusted, as on a device.
+        let untrusted = try MockProcess.run(["aasa", "check", base])
+        #expect(untrusted.status == 1 && untrusted.stderr.contains("the server's certificate is not trusted"))
+    }
+
+    @Test func theHTTPClientVerifiesTheCertificateAndItsName() throws {
+        let (site, caFile) = try Self.httpsSite()
+        defer {
+            site.shutdown()
+            try? FileManager.default.removeItem(atPath: caFile)
+        }
+        let trusted = try TLSClientContext(trustedCertificatesPEM: String(contentsOfFile: caFile, encoding: .utf8))
+        let url = "https://127.0.0.1:\(site.port)/.well-known/apple-app-site-association"
+        let response = try HTTPClient.send(HTTPClientRequest(), to: url, tls: trusted)
+        #expect(response.status == 200 && response.headers["Content-Type"] == "application/json")
+        // Without a context an https:// URL is refused, as before (notifications stay on http://).
+        #expect(throws: HTTPClientError.self) { try HTTPClient.send(HTTPClientRequest(), to: url) }
+
+        // A certificate from the trusted CA that does not name the address is refused too.
+        let (other, otherCA) = try Self.httpsSite(names: ["localhost"])
+        defer {
+            other.shutdown()
+            try? FileManager.default.removeItem(atPath: otherCA)
+        }
+        let otherTrust = try TLSClientContext(trustedCertificatesPEM: String(contentsOfFile: otherCA, encoding: .utf8))
+        let mismatch = #expect(throws: HTTPClientError.self) {
+            try HTTPClient.send(HTTPClientRequest(), to: "https://127.0.0.1:\(other.port)/", tls: otherTrust)
+        }
+        #expect(mismatch?.kind == .connectFailed)
+        #expect(mismatch?.message.contains("the server's certificate is not trusted: IP address mismatch") == true)
+    }
+
+    @Test func plainHTTPIsAProblemOfItsOwn() throws {
         var configuration = HTTPServerConfiguration()
         configuration.host = "127.0.0.1"
         configuration.port = 0
@@ -35,7 +110,6 @@ import Testing
         try site.start()
         defer { site.shutdown() }
         let base = "http://127.0.0.1:\(site.port)"
-
         let plain = try MockProcess.run(["aasa", "check", base])
         #expect(plain.status == 1)
         #expect(
@@ -43,18 +117,6 @@ import Testing
                 "HTTP request: \(base)/.well-known/apple-app-site-association is not HTTPS: Apple fetches the file over HTTPS only"
             ))
         #expect(!plain.stderr.contains("Content-Type"))
-
-        let redirect = try MockProcess.run(["aasa", "check", base + "/redirect/.well-known/apple-app-site-association"])
-        #expect(
-            redirect.stderr.contains(
-                "HTTP status 301: a redirect to https://www.example.com/.well-known/apple-app-site-association; Apple does not follow redirects"
-            ))
-
-        let text = try MockProcess.run(["aasa", "check", base + "/text/.well-known/apple-app-site-association"])
-        #expect(text.stderr.contains("HTTP Content-Type: 'text/plain'; serve the file as application/json"))
-
-        let https = try MockProcess.run(["aasa", "check", "https://example.com"])
-        #expect(https.status == 64 && https.stderr.contains("no TLS client"))
     }
 
     @Test func fileProblemsAreLocated() throws {
