@@ -11,7 +11,8 @@ package struct Scenario: Sendable, Equatable {
     package var teams: [Team]
     package var clients: [Client]
     package var appGroups: [AppGroup]
-    package var users: [UserProfile]
+    /// In order; a runtime change copies O(log n) of it (`UserList`).
+    package var users: UserList
     package var signingKeys: SigningKeySet
     /// App transfers between teams (user migration,
     /// https://developer.apple.com/documentation/signinwithapple/transferring-your-apps-and-users-to-another-team).
@@ -40,7 +41,7 @@ package struct Scenario: Sendable, Equatable {
         self.teams = teams
         self.clients = clients
         self.appGroups = appGroups
-        self.users = users
+        self.users = UserList(users)
         self.signingKeys = signingKeys
     }
 }
