@@ -3,6 +3,10 @@ import Foundation
 import SIWAMockTesting
 import Testing
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// A password account upgraded to Sign in with Apple by the app's account-upgrade extension.
 @Suite struct AccountUpgradeTests {
     static let scenario = ScenarioSource.text(
@@ -27,7 +31,9 @@ import Testing
     @Test func thePasswordAccountIsLinkedToTheNewSubAndAppleSignInFindsIt() async throws {
         let apple = try await AppleIDMock.start(scenario: Self.scenario)
         defer { apple.shutdown() }
-        let backend = SignInServiceTests.backend(for: apple)
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.invalidateAndCancel() }
+        let backend = SignInServiceTests.backend(for: apple, session: session)
         await backend.registerPasswordAccount(user: "alice@example.com", password: "hunter2")
 
         // At launch the app's existing-account flow offers the saved password; the backend accepts it.

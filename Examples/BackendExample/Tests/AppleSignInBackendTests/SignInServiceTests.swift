@@ -3,20 +3,28 @@ import Foundation
 import SIWAMockTesting
 import Testing
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// The backend against an in-process Apple: each test starts its own mock, so they run in parallel.
 @Suite struct SignInServiceTests {
-    static func backend(for apple: AppleIDMock) -> SignInService {
+    /// The backend for `apple`, on its own URL session: each test invalidates its session before it
+    /// ends, so no FoundationNetworking work is still running when the test process exits.
+    static func backend(for apple: AppleIDMock, session: URLSession) -> SignInService {
         SignInService(
             configuration: AppleConfiguration(
                 baseURL: apple.baseURL, bundleID: "com.example.app",
                 clientSecret: { try apple.clientSecret(client: "com.example.app") }),
-            now: { apple.now })
+            session: session, now: { apple.now })
     }
 
     @Test func firstSignInCreatesTheAccountWithNameAndEmail() async throws {
         let apple = try await AppleIDMock.start()
         defer { apple.shutdown() }
-        let backend = Self.backend(for: apple)
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.invalidateAndCancel() }
+        let backend = Self.backend(for: apple, session: session)
         let credential = try apple.authorize(user: "bob", client: "com.example.app", nonce: "n-1")
         let account = try await backend.signIn(
             identityToken: credential.identityTokenString, authorizationCode: credential.authorizationCodeString,
@@ -36,7 +44,9 @@ import Testing
     @Test func aReplayedOrLateCodeIsRefusedAndTheJournalSaysWhy() async throws {
         let apple = try await AppleIDMock.start()
         defer { apple.shutdown() }
-        let backend = Self.backend(for: apple)
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.invalidateAndCancel() }
+        let backend = Self.backend(for: apple, session: session)
         let credential = try apple.authorize(user: "alice", client: "com.example.app", nonce: "n")
         _ = try await backend.signIn(
             identityToken: credential.identityTokenString, authorizationCode: credential.authorizationCodeString,
@@ -59,7 +69,9 @@ import Testing
     @Test func aWrongNonceOrAudienceNeverReachesTheTokenEndpoint() async throws {
         let apple = try await AppleIDMock.start()
         defer { apple.shutdown() }
-        let backend = Self.backend(for: apple)
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.invalidateAndCancel() }
+        let backend = Self.backend(for: apple, session: session)
         let credential = try apple.authorize(user: "alice", client: "com.example.app", nonce: "right")
         await #expect(throws: SignInError.invalidToken("nonce mismatch")) {
             _ = try await backend.signIn(
@@ -89,7 +101,9 @@ import Testing
     @Test func aRotatedKeyIsFetchedAndDeletingTheAccountRevokes() async throws {
         let apple = try await AppleIDMock.start()
         defer { apple.shutdown() }
-        let backend = Self.backend(for: apple)
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.invalidateAndCancel() }
+        let backend = Self.backend(for: apple, session: session)
         let first = try apple.authorize(user: "carol", client: "com.example.app")
         _ = try await backend.signIn(
             identityToken: first.identityTokenString, authorizationCode: first.authorizationCodeString, nonce: nil)
@@ -112,7 +126,9 @@ import Testing
         try await withThrowingTaskGroup(of: String.self) { group in
             for apple in mocks {
                 group.addTask {
-                    let backend = Self.backend(for: apple)
+                    let session = URLSession(configuration: .ephemeral)
+                    defer { session.invalidateAndCancel() }
+                    let backend = Self.backend(for: apple, session: session)
                     let credential = try apple.authorize(user: "alice", client: "com.example.app", nonce: "p")
                     return try await backend.signIn(
                         identityToken: credential.identityTokenString,
