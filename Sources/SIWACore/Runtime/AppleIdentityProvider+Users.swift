@@ -115,8 +115,22 @@ extension AppleIdentityProvider {
         {
             return .transferred
         }
+        return Self.credentialState(of: user, clientID: clientID, in: snapshot)
+    }
+
+    /// `credentialState(user:clientID:)` for each of the scenario's clients, in the scenario's order, for a
+    /// user as stored (the per-app states of `GET /mock/users`), read from one snapshot.
+    package func credentialStates(of user: UserProfile) -> [(clientID: String, state: CredentialState)] {
+        let snapshot = self.snapshot
+        return snapshot.scenario.clients.map { ($0.id, Self.credentialState(of: user, clientID: $0.id, in: snapshot)) }
+    }
+
+    /// The user's flag when it is not `authorized`, else the consent of the client's group.
+    static func credentialState(of user: UserProfile, clientID: String, in snapshot: ProviderSnapshot)
+        -> CredentialState
+    {
         if user.credentialState != .authorized { return user.credentialState }
-        let group = scenario.consentGroupID(forClient: clientID)
+        let group = snapshot.scenario.consentGroupID(forClient: clientID)
         switch snapshot.store.consentStatus(userID: user.id, consentGroupID: group) {
         case .active: return .authorized
         case .revoked: return .revoked
