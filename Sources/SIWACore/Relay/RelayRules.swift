@@ -12,13 +12,13 @@ package enum RelayRules {
     /// (https://developer.apple.com/documentation/signinwithapple/communicating-using-the-private-email-relay-service).
     package static let dailyLimit = 100
 
-    /// The RCPT step: whether `address` can receive now. `deliveredToday` is how many messages the
-    /// address already took on the mock clock's current UTC day.
+    /// The RCPT step: whether `address` can receive now, resolved through the snapshot's relay index.
+    /// `deliveredToday` is how many messages the address already took on the mock clock's current UTC day.
     package static func checkRecipient(
-        _ address: String, in scenario: Scenario, deliveredToday: (String) -> Int
+        _ address: String, in snapshot: ProviderSnapshot, deliveredToday: (String) -> Int
     ) -> (RelayDecision, RelayRecipient?) {
         let lowered = address.lowercased()
-        let found = scenario.relayRecipient(forAddress: lowered)
+        let found = snapshot.relayRecipient(forAddress: lowered)
         guard let domain = lowered.split(separator: "@").last.map(String.init),
             Scenario.relayDomains.contains(domain) || found != nil
         else {

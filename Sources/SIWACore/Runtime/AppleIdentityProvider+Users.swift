@@ -29,6 +29,7 @@ extension AppleIdentityProvider {
                 try updated.checkSize()
                 try Self.check(Scenario.problems(ofUser: updated, at: index))
                 scenario.users[index] = updated
+                users.replace(found, with: updated, in: scenario)
                 return (found, updated)
             },
             commit: { result, snapshot in
@@ -71,7 +72,7 @@ extension AppleIdentityProvider {
                 throw ProviderChangeError(.invalid, field: "sub", "duplicate sub '\(user.sub)'")
             }
             try Self.check(Scenario.problems(ofUser: user, at: scenario.users.count))
-            users.insert(user, at: scenario.users.append(user))
+            users.insert(user, at: scenario.users.append(user), in: scenario)
             return user
         }
     }
@@ -88,7 +89,7 @@ extension AppleIdentityProvider {
                     throw .unknownUser(name, among: scenario.users.map(\.id))
                 }
                 let (found, compacted) = scenario.users.remove(at: index)
-                if compacted { users = UserIndex(scenario.users) } else { users.remove(found) }
+                if compacted { users = UserIndex(scenario) } else { users.remove(found, in: scenario) }
                 return found
             },
             commit: { removed, snapshot in _ = snapshot.store.endAllAuthorizations(userID: removed.id) })

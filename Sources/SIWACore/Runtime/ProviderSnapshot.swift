@@ -13,7 +13,7 @@ package struct ProviderSnapshot: Sendable {
     /// Consents, codes and tokens; replaced only by `reset()` and `replaceScenario(_:)`.
     package let store: IdentityStore
     package let identifiers: IdentifierGenerator
-    /// `scenario.users` by id and sub.
+    /// `scenario.users` by id, sub and relay address.
     let users: UserIndex
     /// `/.well-known/openid-configuration` with this scenario's `issuer`, serialized once.
     let discovery = DiscoveryCache()
@@ -34,18 +34,31 @@ package struct ProviderSnapshot: Sendable {
         self.authorizationRequests = AuthorizationRequestValidator(scenario: scenario)
         self.store = store
         self.identifiers = identifiers
-        self.users = users ?? UserIndex(scenario.users)
+        self.users = users ?? UserIndex(scenario)
     }
 
     /// The user with this scenario id, in O(log n).
     package func user(id: String) -> UserProfile? { users.positions[id].map { scenario.users[$0] } }
+
+    /// The user and team behind a relay address (case-insensitive), across every team's view of every
+    /// user with a relay address, in O(log n) through the index (no scan of the users).
+    package func relayRecipient(forAddress address: String) -> RelayRecipient? {
+        guard let (holder, position) = users.relayHolder(ofAddress: address) else { return nil }
+        let user = scenario.users[position]
+        guard let relay = scenario.relayEmail(of: user, inTeam: holder.teamID) else { return nil }
+        return RelayRecipient(relayAddress: relay, teamID: holder.teamID, user: user)
+    }
+
+    /// Relay addresses the index holds, one per user with a relay address and team (tests: the index
+    /// follows user changes).
+    package var indexedRelayAddressCount: Int { users.relayHolderCount }
 
     /// Nodes of the user list and index that `other` does not share (all of them when nil): tests check
     /// that a user change copies one path, not the tables.
     package func userTablesNotShared(with other: ProviderSnapshot?) -> Int {
         let empty = UserList([])
         return scenario.users.nodesNotShared(with: other?.scenario.users ?? empty)
-            + users.nodesNotShared(with: other?.users ?? UserIndex(empty))
+            + users.nodesNotShared(with: other?.users ?? UserIndex(Scenario()))
     }
 
     /// The same snapshot with a changed scenario whose keys and teams are unchanged (user edits):

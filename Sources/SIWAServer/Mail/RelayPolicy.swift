@@ -14,7 +14,7 @@ struct RelayPolicy: SMTPPolicy {
 
     func checkRecipient(_ path: String, envelope: SMTPEnvelope) -> SMTPReply? {
         let now = provider.clock.nowMilliseconds
-        let (decision, recipient) = RelayRules.checkRecipient(path, in: provider.scenario) {
+        let (decision, recipient) = RelayRules.checkRecipient(path, in: provider.snapshot) {
             mailbox.deliveredToday($0, at: now)
         }
         record(decision, step: "RCPT TO", envelope: envelope, to: path, user: recipient?.user.id, at: now)
@@ -31,7 +31,8 @@ struct RelayPolicy: SMTPPolicy {
 
     func deliver(_ data: [UInt8], envelope: SMTPEnvelope) -> SMTPReply {
         let now = provider.clock.nowMilliseconds
-        let scenario = provider.scenario
+        let snapshot = provider.snapshot
+        let scenario = snapshot.scenario
         let message = MailMessage(parsing: data)
         let headerFrom = message.field("From").flatMap(MailAddress.firstAddress(inField:))
         let dkim = MailAddress.dkimDomains(message)
@@ -40,17 +41,17 @@ struct RelayPolicy: SMTPPolicy {
         var firstRefusal: RelayDecision? = nil
         for path in envelope.recipients {
             // The scenario may have changed since RCPT (forwarding turned off): decide again.
-            guard let recipient = scenario.relayRecipient(forAddress: path) else { continue }
+            guard let recipient = snapshot.relayRecipient(forAddress: path) else { continue }
             var decision = RelayRules.checkSender(
                 envelopeSender: envelope.reversePath, headerFrom: headerFrom, dkimDomains: dkim,
                 team: scenario.team(id: recipient.teamID))
             if decision.outcome == .accepted && !recipient.user.emailForwardingEnabled {
-                decision = RelayRules.checkRecipient(path, in: scenario) { _ in 0 }.0
+                decision = RelayRules.checkRecipient(path, in: snapshot) { _ in 0 }.0
             }
             if decision.outcome == .accepted
                 && !mailbox.reserveDelivery(recipient.relayAddress, at: now, limit: RelayRules.dailyLimit)
             {
-                decision = RelayRules.checkRecipient(path, in: scenario) { _ in RelayRules.dailyLimit }.0
+                decision = RelayRules.checkRecipient(path, in: snapshot) { _ in RelayRules.dailyLimit }.0
             }
             var raw = data
             var rewritten: String? = nil

@@ -1,4 +1,5 @@
 import SIWACore
+import SIWATestSupport
 import Testing
 
 @Suite struct RelayRulesTests {
@@ -76,7 +77,12 @@ import Testing
                 relayEmail: "d4n4off123@privaterelay.appleid.com", emailForwardingEnabled: false),
         ])
 
-    @Test func recipientRulesInOrder() {
+    @Test func recipientRulesInOrder() throws {
+        // The built-in scenario (signing keys, clients, team ABCDE12345) with these users.
+        var scenario = Scenario.builtIn
+        scenario.users = Self.scenario.users
+        let snapshot = try TestFixtures.provider(scenario: scenario, clock: TestFixtures.clock()).snapshot
+        #expect(snapshot.scenario.primaryTeamID == Self.team.id)
         let cases: [(String, Int, String, RelayDecision.Outcome)] = [
             ("someone@gmail.example", 0, "550 5.7.1", .rejected),
             ("nobody12ab@privaterelay.appleid.com", 0, "550 5.1.1", .rejected),
@@ -85,11 +91,11 @@ import Testing
             ("k7x2m9q4ab@privaterelay.appleid.com", 100, "450 4.2.1", .deferred),
         ]
         for (address, count, prefix, outcome) in cases {
-            let (decision, _) = RelayRules.checkRecipient(address, in: Self.scenario) { _ in count }
+            let (decision, _) = RelayRules.checkRecipient(address, in: snapshot) { _ in count }
             #expect(decision.outcome == outcome, "\(address)")
             #expect(decision.replyText.hasPrefix(prefix), "\(address): \(decision.replyText)")
         }
-        let (off, recipient) = RelayRules.checkRecipient("d4n4off123@privaterelay.appleid.com", in: Self.scenario) {
+        let (off, recipient) = RelayRules.checkRecipient("d4n4off123@privaterelay.appleid.com", in: snapshot) {
             _ in 0
         }
         #expect(off.reason.contains("turned off email forwarding") && recipient?.user.id == "dana")
