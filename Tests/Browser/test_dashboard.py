@@ -9,6 +9,7 @@ from __future__ import annotations
 import http.server
 import json
 import re
+import smtplib
 import socket
 import threading
 import urllib.error
@@ -20,6 +21,7 @@ import pytest
 from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
 from selenium.webdriver.common.by import By
 from siwatest.process import MockProcess
+from siwatest.scenario import REPO_ROOT
 
 from conftest import no_alert, wait_for
 
@@ -75,6 +77,16 @@ def mock(binary: Path, tmp_path: Path):
               if re.match(r"\S+ \S+ [A-Z]+ \S+ 5\d\d\b", line) and " fault=keys-down " not in line
               and not re.match(r"\S+ \S+ POST /mock/keys/rotate 503 .* outcome=unavailable", line)]
     assert not errors, f"a 5xx in the mock's log: {errors}"
+
+
+@pytest.fixture
+def relay_mock(binary: Path, tmp_path: Path):
+    """The mock with the private email relay listening (scenarios/relay-mail.yaml, --smtp-port 0)."""
+    scenario = REPO_ROOT / "scenarios" / "relay-mail.yaml"
+    process = MockProcess(binary, ["--admin-token", TOKEN, "--scenario", str(scenario), "--smtp-port", "0"],
+                          tmp_path / "siwa-mock.log")
+    yield Mock(process)
+    assert process.stop() == 0, process.log_path.read_text(errors="replace")[-2000:]
 
 
 def cell_texts(driver, table: str, key: str, value: str) -> list[str]:
@@ -270,3 +282,34 @@ def test_another_origin_cannot_use_the_dashboards_cookie(driver, mock) -> None:
              if entry["method"] == "POST"]
     assert [entry["status"] for entry in posts] == [403], posts
     assert "X-SIWA-Mock-Dashboard" in posts[0]["reason"]
+
+
+def test_the_mail_panel_shows_delivered_and_refused_messages(driver, relay_mock) -> None:
+    """Two messages sent with smtplib appear in the Mail panel, each with its SMTP reply and reason;
+    a subject carrying markup is shown as text."""
+    mock = relay_mock
+    driver.get(f"{mock.base}/mock/ui")
+    driver.find_element(By.ID, "admin-token").send_keys(TOKEN)
+    driver.find_element(By.CSS_SELECTOR, "#sign-in button[type=submit]").click()
+    wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#users tbody tr[data-user='bob']"), "users shown")
+    assert cell_texts(driver, "mail", "mail", "m1") == []
+
+    relay = "k7x2m9q4ab@privaterelay.appleid.com"
+    with smtplib.SMTP("127.0.0.1", mock.process.smtp_port, timeout=10) as client:
+        text = f"From: hello@shop.example\r\nTo: {relay}\r\nSubject: {PAYLOADS[0]}\r\n\r\nHi.\r\n"
+        assert client.sendmail("hello@shop.example", [relay], text) == {}
+        with pytest.raises(smtplib.SMTPDataError) as refusal:
+            client.sendmail("spam@evil.example", [relay],
+                            f"From: spam@evil.example\r\nTo: {relay}\r\nSubject: no\r\n\r\nBuy.\r\n")
+        assert refusal.value.smtp_code == 550
+    messages = mock.ok("GET", "/mock/mail")["messages"]
+    delivered, refused = [next(m for m in messages if m["status"] == s) for s in ("delivered", "rejected")]
+
+    wait_for(driver, lambda d: cell_texts(d, "mail", "mail", refused["id"]), "the refused message in the panel")
+    cells = cell_texts(driver, "mail", "mail", delivered["id"])
+    assert cells[2] == "delivered" and cells[5] == "bob@example.com" and cells[6] == PAYLOADS[0], cells
+    assert cells[7] == delivered["smtp_reply"] and cells[7].startswith("250"), cells
+    cells = cell_texts(driver, "mail", "mail", refused["id"])
+    assert cells[2] == "rejected" and "unauthorized sender" in cells[7] and cells[8] == refused["reason"], cells
+    assert "spam@evil.example" in cells[3] and cells[8], cells
+    no_injected_script(driver)

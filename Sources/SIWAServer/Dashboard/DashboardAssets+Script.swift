@@ -9,7 +9,7 @@ extension DashboardAssets {
           const PROOF = "X-SIWA-Mock-Dashboard";
           const STATES = ["authorized", "revoked", "not_found", "transferred"];
           const $ = (id) => document.getElementById(id);
-          const seen = { users: "", keys: "", faults: "", notifications: "" };
+          const seen = { users: "", keys: "", faults: "", notifications: "", mail: "" };
           const journal = { entries: [], after: 0, query: "" };
           let users = [];
           let clock = null;
@@ -220,6 +220,24 @@ extension DashboardAssets {
             $("notifications").tBodies[0].replaceChildren(rows);
           }
 
+          // `/mock/mail` (docs/relay-mail.md): delivered and refused messages, newest first, with the
+          // relay's SMTP reply and the reason; empty when the mock runs without --smtp-port.
+          function renderMail(list) {
+            const rows = document.createDocumentFragment();
+            for (let i = list.messages.length - 1; i >= 0; i -= 1) {
+              const m = list.messages[i];
+              const row = document.createElement("tr");
+              row.dataset.mail = m.id;
+              if (m.status !== "delivered") row.className = "refused";
+              row.append(cell(m.id), cell(m.time, "time"), cell(m.status, "status"), cell(m.from || m.envelope_from),
+                cell(m.relay_address), cell(m.delivered_to), cell(m.subject), cell(m.smtp_reply, "reply"),
+                cell(m.reason, "reason"));
+              rows.append(row);
+            }
+            $("mail").tBodies[0].replaceChildren(rows);
+            $("mail-count").textContent = `(${list.messages.length} stored, ${list.dropped} dropped)`;
+          }
+
           // Calls `render` only when the answer changed since the last poll (1,000 users re-render in
           // milliseconds, but not every second for nothing).
           async function load(name, path, render) {
@@ -239,6 +257,7 @@ extension DashboardAssets {
             ];
             if (live || all) work.push(pollJournal(false));
             if (all || ticks % 2 === 0) work.push(load("notifications", "/mock/notifications", renderNotifications));
+            if (live || all) work.push(load("mail", "/mock/mail", renderMail));
             if (all || ticks % 5 === 0) {
               work.push(load("users", "/mock/users", (value) => { users = value.users; renderUsers(); }));
               work.push(load("keys", "/mock/keys", renderKeys));

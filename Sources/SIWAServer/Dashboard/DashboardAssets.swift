@@ -111,6 +111,11 @@ enum DashboardAssets {
         <table id="journal"><thead><tr><th>#</th><th>time</th><th>request</th><th>client</th><th>user</th>
         <th>status</th><th>outcome</th><th>reason</th><th>parameters</th></tr></thead><tbody></tbody></table>
         </section>
+        <section id="mail-section" aria-labelledby="mail-title" class="wide">
+        <h2 id="mail-title">Mail through the relay <span id="mail-count"></span></h2>
+        <table id="mail"><thead><tr><th>id</th><th>time</th><th>status</th><th>from</th><th>relay address</th>
+        <th>delivered to</th><th>subject</th><th>SMTP reply</th><th>reason</th></tr></thead><tbody></tbody></table>
+        </section>
         <section id="notifications-section" aria-labelledby="notifications-title" class="wide">
         <h2 id="notifications-title">Notification deliveries</h2>
         <table id="notifications"><thead><tr><th>id</th><th>type</th><th>user</th><th>app group</th><th>url</th>
