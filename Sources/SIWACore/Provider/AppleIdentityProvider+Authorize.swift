@@ -24,22 +24,29 @@ extension AppleIdentityProvider {
     /// The user continues: record consent, issue a code (and id_token with `c_hash` for `code id_token`).
     ///
     /// Web flow: no `real_user_status` (Apple sends it only to native first sign-ins).
+    /// - Throws: `.unavailable` when a shared store cannot be reached, `.internal` when signing failed.
     public func authorize(
         _ request: AuthorizationRequest, as user: UserProfile, in snapshot: ProviderSnapshot? = nil
-    ) throws(JOSEError) -> AuthorizationResponse {
+    ) throws(EndpointFailure) -> AuthorizationResponse {
         let now = clock.nowSeconds
         let snapshot = snapshot ?? self.snapshot
         let scenario = snapshot.scenario
         let groupID = scenario.consentGroupID(forClient: request.clientID)
-        let (code, grant) = snapshot.store.authorize(
-            userID: user.id, clientID: request.clientID, consentGroupID: groupID, requestedScopes: request.scopes,
-            redirectURI: request.redirectURI, nonce: request.nonce, now: now,
-            forcedRealUserStatus: user.realUserStatusAlways ? user.realUserStatus : nil)
+        let (code, grant) = try EndpointFailure.storing { () throws(StoreUnavailable) in
+            try snapshot.store.authorize(
+                userID: user.id, clientID: request.clientID, consentGroupID: groupID, requestedScopes: request.scopes,
+                redirectURI: request.redirectURI, nonce: request.nonce, now: now, nativeRealUserStatus: nil,
+                forcedRealUserStatus: user.realUserStatusAlways ? user.realUserStatus : nil)
+        }
         var idToken: String?
         if request.responseType.includesIDToken {
-            idToken = try snapshot.idTokens.makeIDToken(
-                for: grant, user: scenario.view(of: user, forClient: request.clientID, now: now), issuedAt: now,
-                companion: .code(code))
+            do throws(JOSEError) {
+                idToken = try snapshot.idTokens.makeIDToken(
+                    for: grant, user: scenario.view(of: user, forClient: request.clientID, now: now), issuedAt: now,
+                    companion: .code(code))
+            } catch {
+                throw .internal("id_token signing failed: \(error.message)")
+            }
         }
         let userField = grant.isFirstAuthorization ? Self.userField(for: user, scopes: request.scopes) : nil
         noteSignIn(userID: user.id)

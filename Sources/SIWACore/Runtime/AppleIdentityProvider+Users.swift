@@ -15,6 +15,7 @@ extension AppleIdentityProvider {
     @discardableResult
     public func updateUser(_ name: String, _ change: UserChange) throws(ProviderChangeError) -> UserProfile {
         let now = clock.nowMilliseconds
+        try checkStoreReachable()
         let result = try changeUsers(
             { (scenario, users) throws(ProviderChangeError) -> (before: UserProfile, after: UserProfile) in
                 guard let index = Self.position(of: name, in: scenario, users) else { throw .unknownUser(name) }
@@ -31,11 +32,11 @@ extension AppleIdentityProvider {
             },
             commit: { result, snapshot in
                 if let state = change.credentialState, state == .revoked || state == .notFound {
-                    _ = snapshot.store.endAllAuthorizations(userID: result.after.id)
+                    _ = try? snapshot.store.endAllAuthorizations(userID: result.after.id)
                 }
             })
         var events: [UserEvent] = []
-        let groups = store.consentGroupIDs(userID: result.after.id, includingRevoked: true)
+        let groups = (try? store.consentGroupIDs(userID: result.after.id, includingRevoked: true)) ?? []
         if let state = change.credentialState, state == .revoked, result.before.credentialState != .revoked {
             events.append(
                 UserEvent(kind: .consentRevoked, user: result.after, appGroupIDs: groups, timeMilliseconds: now))
@@ -80,7 +81,12 @@ extension AppleIdentityProvider {
     @discardableResult
     public func deleteAccount(_ name: String) throws(ProviderChangeError) -> UserProfile {
         let now = clock.nowMilliseconds
-        let groupsBefore = user(named: name).map { store.consentGroupIDs(userID: $0.id, includingRevoked: true) } ?? []
+        try checkStoreReachable()
+        let groupsBefore = try user(named: name).map { user throws(ProviderChangeError) in
+            try ProviderChangeError.storing { () throws(StoreUnavailable) in
+                try store.consentGroupIDs(userID: user.id, includingRevoked: true)
+            }
+        } ?? []
         let removed = try changeUsers(
             { (scenario, users) throws(ProviderChangeError) -> UserProfile in
                 guard let index = Self.position(of: name, in: scenario, users) else { throw .unknownUser(name) }
@@ -88,7 +94,7 @@ extension AppleIdentityProvider {
                 users = UserIndex(scenario.users)
                 return found
             },
-            commit: { removed, snapshot in _ = snapshot.store.endAllAuthorizations(userID: removed.id) })
+            commit: { removed, snapshot in _ = try? snapshot.store.endAllAuthorizations(userID: removed.id) })
         emit([UserEvent(kind: .accountDeleted, user: removed, appGroupIDs: groupsBefore, timeMilliseconds: now)])
         return removed
     }
@@ -110,7 +116,10 @@ extension AppleIdentityProvider {
         }
         if user.credentialState != .authorized { return user.credentialState }
         let group = scenario.consentGroupID(forClient: clientID)
-        switch snapshot.store.consentStatus(userID: user.id, consentGroupID: group) {
+        let status = try ProviderChangeError.storing { () throws(StoreUnavailable) in
+            try snapshot.store.consentStatus(userID: user.id, consentGroupID: group)
+        }
+        switch status {
         case .active: return .authorized
         case .revoked: return .revoked
         case .none: return .notFound
@@ -119,6 +128,14 @@ extension AppleIdentityProvider {
 }
 
 extension AppleIdentityProvider {
+    /// Refuses a change whose store half could not be applied: a shared store that is down now answers
+    /// 503 before anything changes (the store step runs after the scenario swap and cannot fail it).
+    func checkStoreReachable() throws(ProviderChangeError) {
+        if let reason = store.unavailableReason {
+            throw ProviderChangeError(.unavailable, field: "store", StoreUnavailable(reason).description)
+        }
+    }
+
     /// A new sign-in re-establishes a user flagged `revoked` or `notFound` (they authorized again).
     func noteSignIn(userID: String) {
         guard let user = snapshot.user(id: userID),

@@ -85,10 +85,12 @@ extension AppleIdentityProvider {
         }
         guard let user = scenario.user(matching: value)?.user else { throw .unknownUser(value) }
         let groupID = scenario.consentGroupID(forClient: clientID)
-        let (code, grant) = snapshot.store.authorize(
-            userID: user.id, clientID: clientID, consentGroupID: groupID, requestedScopes: scopes, redirectURI: nil,
-            nonce: nonce, now: now, nativeRealUserStatus: user.realUserStatus,
-            forcedRealUserStatus: user.realUserStatusAlways ? user.realUserStatus : nil)
+        let (code, grant) = try ProviderChangeError.storing { () throws(StoreUnavailable) in
+            try snapshot.store.authorize(
+                userID: user.id, clientID: clientID, consentGroupID: groupID, requestedScopes: scopes, redirectURI: nil,
+                nonce: nonce, now: now, nativeRealUserStatus: user.realUserStatus,
+                forcedRealUserStatus: user.realUserStatusAlways ? user.realUserStatus : nil)
+        }
         let view = scenario.view(of: user, forClient: clientID, now: now)
         let token: String
         do {

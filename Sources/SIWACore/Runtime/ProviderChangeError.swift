@@ -30,5 +30,14 @@ public struct ProviderChangeError: Error, Sendable, Equatable, CustomStringConve
         ProviderChangeError(.notFound, field: field, "unknown client '\(value)'")
     }
 
+    /// Runs a store operation; an unreachable shared store becomes `.unavailable` (503).
+    static func storing<T>(_ body: () throws(StoreUnavailable) -> T) throws(ProviderChangeError) -> T {
+        do throws(StoreUnavailable) {
+            return try body()
+        } catch {
+            throw ProviderChangeError(.unavailable, field: "store", error.description)
+        }
+    }
+
     public var description: String { field.map { "\($0): \(message)" } ?? message }
 }

@@ -11,7 +11,7 @@ public struct ProviderSnapshot: Sendable {
     public let idTokens: IDTokenMaker
     public let authorizationRequests: AuthorizationRequestValidator
     /// Consents, codes and tokens; replaced only by `reset()` and `replaceScenario(_:)`.
-    public let store: IdentityStore
+    public let store: any GrantStore
     public let identifiers: IdentifierGenerator
     /// `scenario.users` by id and sub.
     let users: UserIndex
@@ -22,7 +22,7 @@ public struct ProviderSnapshot: Sendable {
     ///
     /// - Throws: `ScenarioKeyError` when a PEM cannot be parsed.
     init(
-        scenario: Scenario, keys: ScenarioKeys? = nil, clock: any SIWAClock, store: IdentityStore,
+        scenario: Scenario, keys: ScenarioKeys? = nil, clock: any SIWAClock, store: any GrantStore,
         identifiers: IdentifierGenerator, users: UserIndex? = nil
     ) throws(ScenarioKeyError) {
         let parsed: ScenarioKeys

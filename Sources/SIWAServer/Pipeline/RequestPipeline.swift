@@ -97,7 +97,7 @@ public final class RequestPipeline: HTTPResponder {
     /// The scenario user behind an Apple request: the owner of its code or token, else its `login_hint`.
     func userBeforeHandling(_ form: RequestForm) -> String? {
         if let token = form.field("code") ?? form.field("refresh_token") ?? form.field("token"),
-            let user = provider.store.userID(forToken: token)
+            let user = try? provider.store.userID(forToken: token)
         {
             return user
         }
