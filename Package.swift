@@ -7,6 +7,7 @@ import PackageDescription
 //                    ├─────────► HTTPServer ─► CSys
 //                    │                └──────► TLS ─► JOSE, COpenSSL   (memory-BIO sessions; no socket calls)
 //                    └─────────► Background   (the one thread pool and timer helper; no dependencies)
+//   siwa-mock ─► RedisStore ─► SIWACore, HTTPServer   (GrantStore in Redis; HTTPServer/Redis has the RESP client)
 // TLS uses JOSE's OpenSSL support layer (error queue, memory BIOs, the PEM key reader) through `package`
 // access; only JOSE and TLS import COpenSSL, and no OpenSSL type is in a public signature.
 // SIWACore and HTTPServer never import each other; only HTTPServer makes socket syscalls;
@@ -38,6 +39,8 @@ let package = Package(
         .target(name: "TLS", dependencies: ["COpenSSL", "JOSE"], swiftSettings: swiftSettings),
         .target(name: "HTTPServer", dependencies: ["CSys", "TLS"], swiftSettings: swiftSettings),
         .target(name: "SIWACore", dependencies: ["JOSE", "JSON", "ScenarioFormat"], swiftSettings: swiftSettings),
+        // The shared state store of docs/scale-out.md: SIWACore's GrantStore over HTTPServer's Redis client.
+        .target(name: "RedisStore", dependencies: ["SIWACore", "HTTPServer"], swiftSettings: swiftSettings),
         .target(
             name: "SIWAServer",
             dependencies: ["SIWACore", "HTTPServer", "Background", "JOSE", "JSON", "ScenarioFormat"],
@@ -47,6 +50,7 @@ let package = Package(
             name: "siwa-mock",
             dependencies: [
                 "SIWAServer", "SIWACore", "HTTPServer", "Background", "TLS", "JOSE", "JSON", "ScenarioFormat", "CSys",
+                "RedisStore",
             ],
             swiftSettings: swiftSettings,
             // The binary the README builds (`swift build -c release`) is the fast one: the Swift runtime

@@ -59,6 +59,13 @@ public final class IdentityStore: Sendable {
         public var accessTokens: Int
         public var refreshTokens: Int
         public var consents: Int
+
+        public init(codes: Int, accessTokens: Int, refreshTokens: Int, consents: Int) {
+            self.codes = codes
+            self.accessTokens = accessTokens
+            self.refreshTokens = refreshTokens
+            self.consents = consents
+        }
     }
 
     /// Entries revocations have examined so far: grows with the revoked users' grants, not the store.

@@ -27,6 +27,14 @@ public struct AccessTokenRecord: Sendable, Equatable {
     public var expiresAt: Int64
     /// Insertion order, for evicting the oldest when the store is full (set by `insertAccessToken`).
     var sequence: UInt64 = 0
+
+    public init(clientID: String, grant: AuthorizationGrant?, scope: String?, issuedAt: Int64, expiresAt: Int64) {
+        self.clientID = clientID
+        self.grant = grant
+        self.scope = scope
+        self.issuedAt = issuedAt
+        self.expiresAt = expiresAt
+    }
 }
 
 /// Consent of one user for one app group.
@@ -46,4 +54,11 @@ public struct IssuedTokens: Sendable, Equatable {
     public var refreshToken: String?
     public var grant: AuthorizationGrant
     public var accessTokenExpiresIn: Int64
+
+    public init(accessToken: String, refreshToken: String?, grant: AuthorizationGrant, accessTokenExpiresIn: Int64) {
+        self.accessToken = accessToken
+        self.refreshToken = refreshToken
+        self.grant = grant
+        self.accessTokenExpiresIn = accessTokenExpiresIn
+    }
 }

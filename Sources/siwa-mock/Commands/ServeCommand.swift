@@ -59,7 +59,7 @@ struct ServeCommand: Command {
     static let options: [OptionSpec] =
         [
             host.spec, port.spec, publicURL.spec, stateDirectory.spec, adminToken.spec, insecureControlAPI.spec,
-            scenario.spec, notificationAllow.spec,
+            scenario.spec, notificationAllow.spec, StoreOptions.store.spec,
         ]
         + TLSOptions.specs + LogOptions.specs + LimitOptions.specs
 
@@ -72,6 +72,7 @@ struct ServeCommand: Command {
     var insecureControlAPI: Bool
     var scenarioFile: String?
     var notificationAllowList: DestinationAllowList?
+    var store: RedisEndpoint?
     var tls: TLSOptions
     var logSettings: LogSettings
     var limits: LimitOptions
@@ -88,6 +89,7 @@ struct ServeCommand: Command {
         }
         scenarioFile = try arguments.read(Self.scenario)
         notificationAllowList = try arguments.read(Self.notificationAllow)
+        store = try arguments.read(StoreOptions.store)
         tls = try TLSOptions(arguments)
         logSettings = try LogOptions.settings(arguments)
         limits = try LimitOptions(arguments)
@@ -117,6 +119,7 @@ struct ServeCommand: Command {
         SignalWaiter.blockTerminationSignals()
 
         let scheduler = BackgroundScheduler()
+        let storeFactory = try store.map { try StoreOptions.connect($0, scheduler: scheduler, log: log) }
         let responder = LateBoundResponder()
         var watcher: ScenarioWatcher? = nil
         var servers: [(server: EventLoopServer, scheme: String)] = []
@@ -139,7 +142,7 @@ struct ServeCommand: Command {
             let mock = try MockServer(
                 configuration: .init(
                     publicURL: advertised, scenario: scenario, clock: Self.clock(for: scenario.clock),
-                    log: { log.note($0) }),
+                    log: { log.note($0) }, storeFactory: storeFactory),
                 options: MockServer.ControlOptions(
                     adminToken: adminToken, scenarioLoader: { ScenarioFile.loadBody($0, keySupply: keySupply) },
                     caCertificatePEM: tlsSetup.map { $0.caPEM ?? "" }, scheduler: scheduler,
