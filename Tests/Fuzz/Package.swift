@@ -29,5 +29,6 @@ let package = Package(
         fuzzTarget("fuzz-client-secret", ["SIWACore", "JOSE"]),
         fuzzTarget("fuzz-http-parser", ["HTTPServer"]),
         fuzzTarget("fuzz-form", ["HTTPServer"]),
+        fuzzTarget("fuzz-resp", ["HTTPServer"]),
     ]
 )
