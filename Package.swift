@@ -59,7 +59,7 @@ let package = Package(
         ),
         .target(
             name: "SIWATestSupport",
-            dependencies: ["SIWAServer", "SIWACore", "HTTPServer", "Background", "JOSE", "JSON"],
+            dependencies: ["SIWAServer", "SIWACore", "HTTPServer", "Background", "JOSE", "JSON", "RedisStore"],
             path: "Tests/SIWATestSupport",
             swiftSettings: swiftSettings
         ),
@@ -78,6 +78,11 @@ let package = Package(
         .testTarget(
             name: "SIWAServerTests",
             dependencies: ["SIWAServer", "SIWACore", "HTTPServer", "Background", "JOSE", "JSON", "SIWATestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "RedisStoreTests",
+            dependencies: ["RedisStore", "SIWACore", "HTTPServer", "SIWATestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
