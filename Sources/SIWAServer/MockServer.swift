@@ -27,12 +27,17 @@ public struct MockServer: HTTPResponder {
         public var notificationAllowList: DestinationAllowList?
         /// Where the starting scenario came from and its text (`GET /mock/scenario`); nil: the built-in one.
         public var scenarioOrigin: (source: String, text: String)?
+        /// Threads that serve requests waiting on a shared store, so event loops never block on it;
+        /// nil answers every request on its event loop (the in-memory store never waits).
+        public var storeWorkers: BackgroundScheduler?
 
         public init(
             adminToken: String? = nil, scenarioLoader: ControlEndpoints.ScenarioLoader? = nil,
             journalCapacity: Int = 1000, caCertificatePEM: String? = nil, scheduler: BackgroundScheduler? = nil,
-            notificationAllowList: DestinationAllowList? = nil, scenarioOrigin: (source: String, text: String)? = nil
+            notificationAllowList: DestinationAllowList? = nil, scenarioOrigin: (source: String, text: String)? = nil,
+            storeWorkers: BackgroundScheduler? = nil
         ) {
+            self.storeWorkers = storeWorkers
             self.scenarioOrigin = scenarioOrigin
             self.adminToken = adminToken
             self.scenarioLoader = scenarioLoader
@@ -93,7 +98,8 @@ public struct MockServer: HTTPResponder {
         }
         pipeline = RequestPipeline(
             table: table, provider: provider, adminToken: options.adminToken, faults: stage,
-            recorder: JournalRecorder(provider: provider, journal: journal), log: log)
+            recorder: JournalRecorder(provider: provider, journal: journal), log: log,
+            storeWorkers: options.storeWorkers)
         // Weak: the provider owns this observer, and the dispatcher holds the provider.
         provider.observeUserEvents { [weak provider, weak notifications] event in
             guard let provider, let notifications, provider.scenario.settings.notifications.sendOnUserChanges

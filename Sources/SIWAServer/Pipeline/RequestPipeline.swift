@@ -1,3 +1,4 @@
+import Background
 import HTTPServer
 import JSON
 import SIWACore
@@ -20,11 +21,15 @@ public final class RequestPipeline: HTTPResponder {
     /// Where exchanges are journaled; nil keeps no journal.
     let recorder: JournalRecorder?
     let log: @Sendable (String) -> Void
+    /// Runs requests that wait on a shared store off the event loop; nil answers them on it.
+    let storeWorkers: BackgroundScheduler?
 
     init(
         table: RouteTable, provider: AppleIdentityProvider, adminToken: String? = nil, faults: FaultStage? = nil,
-        recorder: JournalRecorder? = nil, log: @escaping @Sendable (String) -> Void
+        recorder: JournalRecorder? = nil, log: @escaping @Sendable (String) -> Void,
+        storeWorkers: BackgroundScheduler? = nil
     ) {
+        self.storeWorkers = storeWorkers
         self.table = table
         self.provider = provider
         self.adminToken = adminToken
@@ -36,7 +41,21 @@ public final class RequestPipeline: HTTPResponder {
     /// Every route, in declaration order.
     public var routes: [Route] { table.routes }
 
+    /// Paths answered from memory even with a shared store: the loop serves them at once.
+    static let servedFromMemory: Set<String> = [
+        "/auth/keys", "/.well-known/openid-configuration", "/mock/health", "/mock/openapi.json",
+    ]
+
     public func respond(to request: HTTPRequest) -> HTTPResponse {
+        if let storeWorkers, !Self.servedFromMemory.contains(request.path) {
+            let pending = DeferredResponse()
+            if storeWorkers.schedule({ pending.fulfill(self.respondHere(to: request)) }) { return .deferred(pending) }
+        }
+        return respondHere(to: request)
+    }
+
+    /// The whole chain on the calling thread.
+    func respondHere(to request: HTTPRequest) -> HTTPResponse {
         var context = RequestContext(request)
         var response: HTTPResponse
         switch RouteSurface.of(path: request.path) {

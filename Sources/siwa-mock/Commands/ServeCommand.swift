@@ -146,7 +146,8 @@ struct ServeCommand: Command {
                 options: MockServer.ControlOptions(
                     adminToken: adminToken, scenarioLoader: { ScenarioFile.loadBody($0, keySupply: keySupply) },
                     caCertificatePEM: tlsSetup.map { $0.caPEM ?? "" }, scheduler: scheduler,
-                    notificationAllowList: notificationAllowList, scenarioOrigin: origin))
+                    notificationAllowList: notificationAllowList, scenarioOrigin: origin,
+                    storeWorkers: storeFactory == nil ? nil : BackgroundScheduler(maximumThreads: 32)))
             mock.apple.provider.takeSigningKeys(from: keySupply)
             responder.install(mock)
             if let scenarioFile {
