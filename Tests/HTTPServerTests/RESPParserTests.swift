@@ -68,6 +68,8 @@ import Testing
         ("_x\r\n", "bad null"),
         ("(12a\r\n", "bad big number"),
         ("=-1\r\n", "bad bulk length"),
+        ("\r\n", "empty line"),
+        ("*1\r\n\r\n", "empty line"),
     ])
     func malformedInputIsRejectedPrecisely(input: String, reason: String) {
         let (_, last) = Self.parse(Array(input.utf8), chunk: 1)

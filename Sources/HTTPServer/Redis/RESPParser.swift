@@ -124,6 +124,8 @@ public struct RESPParser: Sendable {
             if buffer.count - offset > limits.maxLineBytes { return .reject("line longer than \(limits.maxLineBytes) bytes") }
             return .needMoreData
         }
+        // A line that is only CRLF has no type byte (found by fuzz-resp).
+        guard lineEnd > offset else { return .reject("empty line") }
         let type = buffer[offset]
         let line = buffer[(offset + 1)..<lineEnd]
         if let reason = consumeLine(upTo: lineEnd) { return .reject(reason) }
