@@ -2,9 +2,10 @@ import HTTPServer
 import SIWACore
 
 extension RedisGrantStore {
-    public func authorize(
+    package func authorize(
         userID: String, clientID: String, consentGroupID: String, requestedScopes: [Scope], redirectURI: String?,
-        nonce: String?, now: Int64, nativeRealUserStatus: RealUserStatus?, forcedRealUserStatus: RealUserStatus?
+        nonce: String?, now: Int64, nativeRealUserStatus: RealUserStatus?, forcedRealUserStatus: RealUserStatus?,
+        emailChoice: EmailChoice?
     ) throws(StoreUnavailable) -> (code: String, grant: AuthorizationGrant) {
         let code = identifiers.makeAuthorizationCode()
         let reply = try run(
@@ -14,20 +15,21 @@ extension RedisGrantStore {
                 String(now + codeLifetime), Self.ttl(codeLifetime), clientID, redirectURI ?? "",
                 redirectURI == nil ? "0" : "1", nonce ?? "", nonce == nil ? "0" : "1",
                 nativeRealUserStatus.map { String($0.rawValue) } ?? "",
-                forcedRealUserStatus.map { String($0.rawValue) } ?? "", code,
+                forcedRealUserStatus.map { String($0.rawValue) } ?? "", code, emailChoice?.rawValue ?? "",
             ])
-        guard let values = reply.elements, values.count == 3, let first = values[0].integer else {
+        guard let values = reply.elements, values.count == 4, let first = values[0].integer else {
             throw StoreUnavailable("authorize answered \(reply)")
         }
         let scopes = (values[1].string ?? "").split(separator: " ").compactMap { Scope(rawValue: String($0)) }
         let grant = AuthorizationGrant(
             clientID: clientID, redirectURI: redirectURI, userID: userID, consentGroupID: consentGroupID,
             scopes: scopes, nonce: nonce, authTime: now, isFirstAuthorization: first == 1,
-            realUserStatus: values[2].string.flatMap { Int($0) }.flatMap { RealUserStatus(rawValue: $0) })
+            realUserStatus: values[2].string.flatMap { Int($0) }.flatMap { RealUserStatus(rawValue: $0) },
+            emailChoice: values[3].string.flatMap { EmailChoice(rawValue: $0) })
         return (code, grant)
     }
 
-    public func redeemCode(
+    package func redeemCode(
         _ code: String, clientID: String, redirectURI: String?, now: Int64
     ) throws(StoreUnavailable) -> Result<IssuedTokens, AppleError> {
         let accessToken = identifiers.makeAccessToken()
@@ -57,7 +59,7 @@ extension RedisGrantStore {
         }
     }
 
-    public func refresh(_ refreshToken: String, clientID: String, now: Int64) throws(StoreUnavailable)
+    package func refresh(_ refreshToken: String, clientID: String, now: Int64) throws(StoreUnavailable)
         -> Result<IssuedTokens, AppleError>
     {
         let accessToken = identifiers.makeAccessToken()
@@ -87,7 +89,7 @@ extension RedisGrantStore {
         }
     }
 
-    public func issueClientCredentialsToken(clientID: String, scope: String, now: Int64) throws(StoreUnavailable)
+    package func issueClientCredentialsToken(clientID: String, scope: String, now: Int64) throws(StoreUnavailable)
         -> (token: String, expiresIn: Int64)
     {
         let accessToken = identifiers.makeAccessToken()
@@ -99,7 +101,7 @@ extension RedisGrantStore {
         return (accessToken, accessTokenLifetime)
     }
 
-    public func accessToken(_ token: String, now: Int64) throws(StoreUnavailable) -> AccessTokenRecord? {
+    package func accessToken(_ token: String, now: Int64) throws(StoreUnavailable) -> AccessTokenRecord? {
         let fields = Self.fields(try call(["HGETALL", key("a", token)]).elements?[...] ?? [])
         guard let client = fields["cl"], let expiresAt = Int64(fields["exp"] ?? ""), expiresAt > now else { return nil }
         return AccessTokenRecord(
@@ -107,10 +109,11 @@ extension RedisGrantStore {
             issuedAt: Int64(fields["ia"] ?? "") ?? 0, expiresAt: expiresAt)
     }
 
-    public func revoke(_ token: String, clientID: String, hint: TokenTypeHint?, now: Int64) throws(StoreUnavailable)
+    package func revoke(_ token: String, clientID: String, hint: TokenTypeHint?, now: Int64) throws(StoreUnavailable)
         -> Result<Void, AppleError>
     {
-        let reply = try run("revoke", RedisScripts.revoke, [prefix, token, clientID, hint?.rawValue ?? "", String(now)])
+        let reply = try run(
+            "revoke", RedisScripts.revoke, [prefix, token, clientID, hint?.rawValue ?? "", String(now)])
         switch reply.elements?.first?.string {
         case "hint": return .failure(.invalidRequest("token_type_hint mismatch"))
         case "client": return .failure(.tokenClientMismatch(issuedTo: clientID))

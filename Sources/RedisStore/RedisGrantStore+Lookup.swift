@@ -2,7 +2,7 @@ import HTTPServer
 import SIWACore
 
 extension RedisGrantStore {
-    public func lookUpCode(_ code: String, now: Int64) throws(StoreUnavailable) -> GrantLookup {
+    package func lookUpCode(_ code: String, now: Int64) throws(StoreUnavailable) -> GrantLookup {
         let fields = Self.fields(try call(["HGETALL", key("c", code)]).elements?[...] ?? [])
         switch fields["s"] {
         case nil: return .unknown
@@ -17,12 +17,12 @@ extension RedisGrantStore {
         }
     }
 
-    public func lookUpRefreshToken(_ token: String) throws(StoreUnavailable) -> GrantLookup {
+    package func lookUpRefreshToken(_ token: String) throws(StoreUnavailable) -> GrantLookup {
         let fields = Self.fields(try call(["HGETALL", key("r", token)]).elements?[...] ?? [])
         return Self.grant(fields).map { .live($0) } ?? .unknown
     }
 
-    public func liveTokenOwner(_ token: String, now: Int64) throws(StoreUnavailable) -> String? {
+    package func liveTokenOwner(_ token: String, now: Int64) throws(StoreUnavailable) -> String? {
         let replies = try pipeline([["HGET", key("r", token), "cl"], ["HMGET", key("a", token), "cl", "exp"]])
         if let owner = replies[0].string { return owner }
         guard let access = replies[1].elements, access.count == 2, let owner = access[0].string,
@@ -31,21 +31,21 @@ extension RedisGrantStore {
         return owner
     }
 
-    public func userID(forToken token: String) throws(StoreUnavailable) -> String? {
+    package func userID(forToken token: String) throws(StoreUnavailable) -> String? {
         let replies = try pipeline([
             ["HGET", key("c", token), "u"], ["HGET", key("r", token), "u"], ["HGET", key("a", token), "u"],
         ])
         return replies.lazy.compactMap(\.string).first
     }
 
-    public func consentStatus(userID: String, consentGroupID: String) throws(StoreUnavailable) -> ConsentStatus {
+    package func consentStatus(userID: String, consentGroupID: String) throws(StoreUnavailable) -> ConsentStatus {
         let pair = Self.pair(userID, consentGroupID)
         let replies = try pipeline([["EXISTS", key("k", pair)], ["EXISTS", key("e", pair)]])
         if replies[0].integer == 1 { return .active }
         return replies[1].integer == 1 ? .revoked : ConsentStatus.none
     }
 
-    public func consentGroupIDs(userID: String, includingRevoked: Bool) throws(StoreUnavailable) -> [String] {
+    package func consentGroupIDs(userID: String, includingRevoked: Bool) throws(StoreUnavailable) -> [String] {
         let values = try run("groups", RedisScripts.groups, [prefix, userID]).elements ?? []
         var groups: [String] = []
         var index = 0
@@ -60,18 +60,18 @@ extension RedisGrantStore {
         return groups.sorted()
     }
 
-    public func endAuthorization(userID: String, consentGroupID: String) throws(StoreUnavailable) {
+    package func endAuthorization(userID: String, consentGroupID: String) throws(StoreUnavailable) {
         _ = try run("endOne", RedisScripts.endOne, [prefix, userID, consentGroupID])
     }
 
     @discardableResult
-    public func endAllAuthorizations(userID: String) throws(StoreUnavailable) -> [String] {
+    package func endAllAuthorizations(userID: String) throws(StoreUnavailable) -> [String] {
         let reply = try run("endAll", RedisScripts.endAll, [prefix, userID])
         return (reply.elements ?? []).compactMap(\.string).sorted()
     }
 
     /// Seeds returning users once per prefix: the first replica to start (or the first after a reset).
-    public func seedReturningUsers(of scenario: Scenario, now: Int64) throws(StoreUnavailable) {
+    package func seedReturningUsers(of scenario: Scenario, now: Int64) throws(StoreUnavailable) {
         let groups = Set(scenario.clients.map { scenario.consentGroupID(forClient: $0.id) }).sorted()
         var arguments = [prefix, String(now)]
         for user in scenario.users where user.consentedScopes != nil && user.credentialState == .authorized {
@@ -81,10 +81,10 @@ extension RedisGrantStore {
     }
 
     /// Redis collects expired entries itself (TTLs): nothing to do.
-    public func collectExpired(now: Int64) throws(StoreUnavailable) -> Int { 0 }
+    package func collectExpired(now: Int64) throws(StoreUnavailable) -> Int { 0 }
 
     /// Counts by scanning this prefix's keys (tests and the control API; O(keys)).
-    public func tableCounts() throws(StoreUnavailable) -> IdentityStore.Counts {
+    package func tableCounts() throws(StoreUnavailable) -> IdentityStore.Counts {
         var counts = IdentityStore.Counts(codes: 0, accessTokens: 0, refreshTokens: 0, consents: 0)
         for key in try keys() {
             switch key.dropFirst(prefix.count).prefix(2) {
@@ -99,7 +99,7 @@ extension RedisGrantStore {
     }
 
     /// Deletes every key of this prefix (reset, scenario replacement).
-    public func removeAll() throws(StoreUnavailable) {
+    package func removeAll() throws(StoreUnavailable) {
         let all = try keys()
         var start = 0
         while start < all.count {

@@ -6,10 +6,10 @@ import Synchronization
 /// prefix (docs/scale-out.md). Each operation is one round trip: a Lua script for anything that reads
 /// and writes (`RedisScripts`), a pipeline for plain reads. Apple's expiry is decided by the mock clock
 /// (`now` from the caller); Redis TTLs only collect entries, an hour after they expired in real time.
-public final class RedisGrantStore: GrantStore {
-    public let client: RedisClient
+package final class RedisGrantStore: GrantStore {
+    package let client: RedisClient
     /// Every key starts with it: `siwa:<scenario name>:` unless told otherwise.
-    public let prefix: String
+    package let prefix: String
     let identifiers: IdentifierGenerator
     let codeLifetime: Int64
     let accessTokenLifetime: Int64
@@ -19,7 +19,7 @@ public final class RedisGrantStore: GrantStore {
     /// Real seconds an entry outlives its mock-clock deadline before Redis drops it.
     static let collectionGraceSeconds: Int64 = 3_600
 
-    public init(client: RedisClient, prefix: String, settings: ScenarioSettings, identifiers: IdentifierGenerator) {
+    package init(client: RedisClient, prefix: String, settings: ScenarioSettings, identifiers: IdentifierGenerator) {
         self.client = client
         self.prefix = prefix
         self.identifiers = identifiers
@@ -28,9 +28,9 @@ public final class RedisGrantStore: GrantStore {
     }
 
     /// The default prefix of a scenario: `siwa:<name>:`.
-    public static func prefix(for scenario: Scenario) -> String { "siwa:\(scenario.name):" }
+    package static func prefix(for scenario: Scenario) -> String { "siwa:\(scenario.name):" }
 
-    public var unavailableReason: String? { client.unavailableReason }
+    package var unavailableReason: String? { client.unavailableReason }
 
     // MARK: - Plumbing
 
@@ -92,7 +92,8 @@ public final class RedisGrantStore: GrantStore {
         return AuthorizationGrant(
             clientID: client, redirectURI: fields["ru"], userID: user, consentGroupID: group, scopes: scopes,
             nonce: fields["n"], authTime: Int64(fields["at"] ?? "") ?? 0, isFirstAuthorization: fields["f"] == "1",
-            realUserStatus: fields["rs"].flatMap { Int($0) }.flatMap { RealUserStatus(rawValue: $0) })
+            realUserStatus: fields["rs"].flatMap { Int($0) }.flatMap { RealUserStatus(rawValue: $0) },
+            emailChoice: fields["ec"].flatMap { EmailChoice(rawValue: $0) })
     }
 
     static func scopeText(_ scopes: [Scope]) -> String { scopes.map(\.rawValue).joined(separator: " ") }

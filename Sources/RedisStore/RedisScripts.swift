@@ -33,23 +33,26 @@ enum RedisScripts {
           redis.call('DEL', p .. 'i:' .. k)
           prune(p, u, g)
         end
-        local grantFields = {'cl', 'u', 'g', 'sc', 'at', 'f', 'rs', 'ru'}
+        local grantFields = {'cl', 'u', 'g', 'sc', 'at', 'f', 'rs', 'ru', 'ec'}
 
         """
 
     /// ARGV: prefix, user, group, requested scopes, now, expiresAt, ttl, client, redirect, hasRedirect,
-    /// nonce, hasNonce, native real_user_status, forced real_user_status, code.
-    /// Returns {first (0/1), scopes, real_user_status or ''}.
+    /// nonce, hasNonce, native real_user_status, forced real_user_status, code, email choice ('' for none).
+    /// Returns {first (0/1), scopes, real_user_status or '', email choice or ''}.
     static let authorize =
         prelude + """
             local p, u, g = ARGV[1], ARGV[2], ARGV[3]
             local k = pair(u, g)
-            local scopes = redis.call('HGET', p .. 'k:' .. k, 'sc')
+            local consent = redis.call('HMGET', p .. 'k:' .. k, 'sc', 'ec')
+            local scopes, choice = consent[1], consent[2] or ''
             local first = 0
             if not scopes then
               first = 1
               scopes = ARGV[4]
+              choice = ARGV[16]
               redis.call('HSET', p .. 'k:' .. k, 'sc', scopes, 'at', ARGV[5])
+              if choice ~= '' then redis.call('HSET', p .. 'k:' .. k, 'ec', choice) end
               redis.call('DEL', p .. 'e:' .. k)
             end
             local rs = ARGV[14]
@@ -60,10 +63,11 @@ enum RedisScripts {
             if ARGV[10] == '1' then redis.call('HSET', code, 'ru', ARGV[9]) end
             if ARGV[12] == '1' then redis.call('HSET', code, 'n', ARGV[11]) end
             if rs ~= '' then redis.call('HSET', code, 'rs', rs) end
+            if choice ~= '' then redis.call('HSET', code, 'ec', choice) end
             redis.call('EXPIRE', code, ARGV[7])
             redis.call('SADD', p .. 'i:' .. k, 'c:' .. ARGV[15])
             redis.call('SADD', p .. 'u:' .. string.len(u) .. ':' .. u, g)
-            return {first, scopes, rs}
+            return {first, scopes, rs, choice}
             """
 
     /// ARGV: prefix, code, client, redirect, hasRedirect, now, access token, access expiresAt, access ttl,
@@ -108,7 +112,7 @@ enum RedisScripts {
             if not h['cl'] then return {'unknown'} end
             if h['cl'] ~= ARGV[3] then return {'client'} end
             local fields = {}
-            for _, name in ipairs({'cl', 'u', 'g', 'sc', 'at', 'ru'}) do
+            for _, name in ipairs({'cl', 'u', 'g', 'sc', 'at', 'ru', 'ec'}) do
               if h[name] then table.insert(fields, name); table.insert(fields, h[name]) end
             end
             local access = p .. 'a:' .. ARGV[5]

@@ -18,7 +18,7 @@ extension AppleEndpoints {
     static let declarations: [RouteDeclaration] = {
         let authorizeFields = [
             "client_id", "redirect_uri", "response_type", "response_mode", "scope", "state", "nonce", "login_hint",
-            "cancel",
+            "cancel", "account", "consent", "first_name", "last_name", "email_choice",
         ]
         return [
             // Per request from the provider's snapshot: a replaced scenario may change `issuer`.
@@ -45,16 +45,17 @@ extension AppleEndpoints {
         ]
     }()
 
-    /// Apple's routes for the route table.
-    public var routes: [Route] {
+    /// Apple's routes for the route table, and Sign in with Apple JS (`BrowserEndpoints`), which no fault
+    /// rule targets.
+    package var routes: [Route] {
         Self.declarations.map { declaration in
             Route(declaration.method, declaration.path) { declaration.handler(self, &$0) }
-        }
+        } + BrowserEndpoints.routes
     }
 
     /// What fault rules and timeline triggers may match: each path with its methods and the fields its
     /// handlers read. Give it to `ScenarioLoader.ruleTargets`.
-    public static let ruleTargets: [AppleRoute] = declarations.reduce(into: []) { targets, declaration in
+    package static let ruleTargets: [AppleRoute] = declarations.reduce(into: []) { targets, declaration in
         if let index = targets.firstIndex(where: { $0.path == declaration.path }) {
             targets[index].methods.append(declaration.method.rawValue)
             targets[index].fields += declaration.reads.filter { !targets[index].fields.contains($0) }

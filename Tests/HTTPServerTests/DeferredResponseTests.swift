@@ -1,11 +1,11 @@
 import Dispatch
 import HTTPServer
 import Synchronization
+import Testing
 
 #if canImport(Glibc)
     import Glibc
 #endif
-import Testing
 
 /// Responses finished on another thread: the loop keeps serving other connections while one waits,
 /// pipelined requests on the waiting connection keep their order, and a client that left is no harm.
@@ -44,7 +44,8 @@ import Testing
         try withServer(respond: Self.respond) { server in
             let connection = try connect(server)
             try connection.write(
-                "GET /slow/100 HTTP/1.1\r\nHost: x\r\n\r\nGET /now HTTP/1.1\r\nHost: x\r\n\r\nGET /slow/1 HTTP/1.1\r\nHost: x\r\n\r\n")
+                "GET /slow/100 HTTP/1.1\r\nHost: x\r\n\r\nGET /now HTTP/1.1\r\nHost: x\r\n\r\nGET /slow/1 HTTP/1.1\r\nHost: x\r\n\r\n"
+            )
             let bodies = try (0..<3).map { _ in String(decoding: try connection.readResponse().body, as: UTF8.self) }
             #expect(bodies == ["GET /slow/100 0", "GET /now 0", "GET /slow/1 0"])
         }

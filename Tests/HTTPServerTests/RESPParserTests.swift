@@ -86,7 +86,8 @@ import Testing
         #expect(
             Self.parse(Array("*5\r\n".utf8), chunk: 1, limits: limits).1
                 == .reject("aggregate of 5 elements is over the limit"))
-        #expect(Self.parse(Array("*1\r\n*1\r\n*1\r\n".utf8), chunk: 1, limits: limits).1 == .reject("nested deeper than 2"))
+        #expect(
+            Self.parse(Array("*1\r\n*1\r\n*1\r\n".utf8), chunk: 1, limits: limits).1 == .reject("nested deeper than 2"))
         #expect(
             Self.parse(Array("+123456789".utf8), chunk: 1, limits: limits).1 == .reject("line longer than 8 bytes"))
     }
@@ -111,7 +112,9 @@ import Testing
         #expect(full == RedisEndpoint(host: "cache.local", port: 6380, user: "me", password: "p@ss", database: 3))
         #expect(full.description == "redis://me:***@cache.local:6380/3")
         #expect(try RedisEndpoint(url: "redis://127.0.0.1") == RedisEndpoint(host: "127.0.0.1"))
-        #expect(try RedisEndpoint(url: "redis://:secret@[::1]:7000/") == RedisEndpoint(host: "::1", port: 7000, password: "secret"))
+        #expect(
+            try RedisEndpoint(url: "redis://:secret@[::1]:7000/")
+                == RedisEndpoint(host: "::1", port: 7000, password: "secret"))
     }
 
     @Test(arguments: [

@@ -34,21 +34,28 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     static let uri = TestKeys.redirectURI
     static let group = "com.example.app"
 
-    func issue(_ store: any GrantStore, now: Int64, user: String = "alice", scopes: [Scope] = [.email]) throws -> (
-        code: String, grant: AuthorizationGrant
-    ) {
+    func issue(
+        _ store: any GrantStore, now: Int64, user: String = "alice", scopes: [Scope] = [.email],
+        emailChoice: EmailChoice? = nil
+    ) throws -> (code: String, grant: AuthorizationGrant) {
         try store.authorize(
             userID: user, clientID: Self.web, consentGroupID: Self.group, requestedScopes: scopes,
-            redirectURI: Self.uri, nonce: "n1", now: now, nativeRealUserStatus: nil, forcedRealUserStatus: nil)
+            redirectURI: Self.uri, nonce: "n1", now: now, nativeRealUserStatus: nil, forcedRealUserStatus: nil,
+            emailChoice: emailChoice)
     }
 
     @Test(arguments: StoreKind.allCases)
     func firstAuthorizationThenReturning(kind: StoreKind) throws {
         let store = kind.make(clock: TestFixtures.clock())
-        let first = try issue(store, now: 1000, scopes: [.name, .email])
+        let first = try issue(store, now: 1000, scopes: [.name, .email], emailChoice: .hide)
         #expect(first.grant.isFirstAuthorization && first.grant.scopes == [.name, .email] && first.grant.nonce == "n1")
-        let second = try issue(store, now: 1001, scopes: [])
+        #expect(first.grant.emailChoice == .hide)
+        let second = try issue(store, now: 1001, scopes: [], emailChoice: .share)
         #expect(!second.grant.isFirstAuthorization && second.grant.scopes == [.name, .email], "stored consent")
+        #expect(second.grant.emailChoice == .hide, "the sheet's choice is kept with the consent")
+        let tokens = try store.redeemCode(second.code, clientID: Self.web, redirectURI: Self.uri, now: 1002).get()
+        let refreshed = try store.refresh(try #require(tokens.refreshToken), clientID: Self.web, now: 1003).get()
+        #expect(tokens.grant.emailChoice == .hide && refreshed.grant.emailChoice == .hide)
         #expect(try store.consentStatus(userID: "alice", consentGroupID: Self.group) == .active)
         #expect(try store.lookUpCode(first.code, now: 1002) == .live(first.grant))
     }
@@ -65,7 +72,9 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
                 == .redirectURIMismatch(issuedTo: "https://x"))
         let tokens = try store.redeemCode(code, clientID: Self.web, redirectURI: Self.uri, now: 1001).get()
         #expect(tokens.grant == grant && tokens.refreshToken != nil && tokens.accessTokenExpiresIn == 3600)
-        #expect(try store.redeemCode(code, clientID: Self.web, redirectURI: Self.uri, now: 1002).failure == .codeAlreadyUsed)
+        #expect(
+            try store.redeemCode(code, clientID: Self.web, redirectURI: Self.uri, now: 1002).failure == .codeAlreadyUsed
+        )
         #expect(try store.lookUpCode(code, now: 1002) == .used)
         #expect(try store.userID(forToken: tokens.accessToken) == "alice")
         #expect(try store.accessToken(tokens.accessToken, now: 1002)?.clientID == Self.web)
@@ -128,7 +137,8 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
         _ = try issue(store, now: 1000)
         #expect(try store.tableCounts().codes == 1 && store.tableCounts().accessTokens == 1)
         try store.removeAll()
-        #expect(try store.tableCounts() == IdentityStore.Counts(codes: 0, accessTokens: 0, refreshTokens: 0, consents: 0))
+        #expect(
+            try store.tableCounts() == IdentityStore.Counts(codes: 0, accessTokens: 0, refreshTokens: 0, consents: 0))
     }
 
     @Test(arguments: StoreKind.allCases)

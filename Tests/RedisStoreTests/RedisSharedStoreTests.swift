@@ -31,7 +31,7 @@ import Testing
         let stores = try Self.replicas(SharedRedis.server.url)
         let (code, _) = try stores[0].authorize(
             userID: "alice", clientID: Self.web, consentGroupID: "g", requestedScopes: [], redirectURI: Self.uri,
-            nonce: nil, now: 1000, nativeRealUserStatus: nil, forcedRealUserStatus: nil)
+            nonce: nil, now: 1000, nativeRealUserStatus: nil, forcedRealUserStatus: nil, emailChoice: nil)
         let outcomes = Mutex<[String]>([])
         let group = DispatchGroup()
         for index in 0..<100 {
@@ -62,7 +62,7 @@ import Testing
         let issue = { () throws(StoreUnavailable) -> String in
             try stores[0].authorize(
                 userID: "alice", clientID: Self.web, consentGroupID: "g", requestedScopes: [], redirectURI: Self.uri,
-                nonce: nil, now: 1000, nativeRealUserStatus: nil, forcedRealUserStatus: nil
+                nonce: nil, now: 1000, nativeRealUserStatus: nil, forcedRealUserStatus: nil, emailChoice: nil
             ).code
         }
         let kept = try issue()
@@ -81,13 +81,19 @@ import Testing
         #expect(
             try stores[0].redeemCode(spent, clientID: Self.web, redirectURI: Self.uri, now: 1003).failure
                 == .codeAlreadyUsed, "no double spend after the restart")
-        #expect(try stores[1].refresh(try #require(tokens.refreshToken), clientID: Self.web, now: 1003).get().grant.userID == "alice")
-        #expect(try stores[1].redeemCode(kept, clientID: Self.web, redirectURI: Self.uri, now: 1003).get().grant.userID == "alice")
+        #expect(
+            try stores[1].refresh(try #require(tokens.refreshToken), clientID: Self.web, now: 1003).get().grant.userID
+                == "alice")
+        #expect(
+            try stores[1].redeemCode(kept, clientID: Self.web, redirectURI: Self.uri, now: 1003).get().grant.userID
+                == "alice")
         #expect(stores[0].unavailableReason == nil && stores[1].unavailableReason == nil)
     }
 
     @Test func aWrongPasswordIsReportedWithRedisReason() throws {
-        let client = RedisClient(endpoint: try RedisEndpoint(url: SharedRedis.server.url.replacingPrefix("redis://", with: "redis://:nope@")))
+        let client = RedisClient(
+            endpoint: try RedisEndpoint(url: SharedRedis.server.url.replacingPrefix("redis://", with: "redis://:nope@"))
+        )
         #expect(!client.probe())
         #expect(client.unavailableReason?.contains("AUTH refused") == true, "\(client.unavailableReason ?? "")")
     }

@@ -9,15 +9,15 @@ private let exitHookInstalled = Mutex(false)
 
 /// A `redis-server` (Debian's package) started for a test on a loopback port picked by binding port 0,
 /// with its data in a temporary directory; stopped by its PID.
-public final class RedisServerProcess: @unchecked Sendable {
+package final class RedisServerProcess: @unchecked Sendable {
     // @unchecked: `process` is replaced only by start/stop, which tests call from one thread.
-    public let port: Int
-    public let directory: URL
+    package let port: Int
+    package let directory: URL
     let persistent: Bool
     var process: Process?
 
     /// - Parameter persistent: append-only file with fsync on every write, so a restart loses nothing.
-    public init(persistent: Bool = false) throws {
+    package init(persistent: Bool = false) throws {
         port = try Self.freePort()
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("siwa-redis-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -30,10 +30,10 @@ public final class RedisServerProcess: @unchecked Sendable {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    public var url: String { "redis://127.0.0.1:\(port)" }
+    package var url: String { "redis://127.0.0.1:\(port)" }
 
     /// Starts (or restarts) the server on the same port and directory; waits until it accepts connections.
-    public func start() throws {
+    package func start() throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/redis-server")
         var arguments = [
@@ -64,7 +64,7 @@ public final class RedisServerProcess: @unchecked Sendable {
 
     /// Stops the server with SIGKILL (an outage, not a shutdown: the append-only file of a persistent
     /// server is fsynced on every write, so nothing acknowledged is lost) and waits for it to exit.
-    public func kill() {
+    package func kill() {
         guard let process else { return }
         Glibc.kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
@@ -72,7 +72,7 @@ public final class RedisServerProcess: @unchecked Sendable {
         self.process = nil
     }
 
-    public func stop() { kill() }
+    package func stop() { kill() }
 
     static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -107,7 +107,7 @@ public final class RedisServerProcess: @unchecked Sendable {
     }
 }
 
-public struct RedisStartError: Error, CustomStringConvertible {
-    public var message: String
-    public var description: String { message }
+package struct RedisStartError: Error, CustomStringConvertible {
+    package var message: String
+    package var description: String { message }
 }

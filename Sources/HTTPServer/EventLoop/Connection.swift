@@ -18,7 +18,8 @@ final class Connection {
         case dribbling(chunkSize: Int, interval: Int64)
         /// `Delivery.deferred`: waiting for another thread to finish the response.
         /// → `.writing` (or any delivery of the finished response), → closed (peer gone: the answer is dropped).
-        case awaiting(method: HTTPMethod, target: String, started: Int64, includeBody: Bool, keepAlive: Bool, http10: Bool)
+        case awaiting(
+            method: HTTPMethod, target: String, started: Int64, includeBody: Bool, keepAlive: Bool, http10: Bool)
         /// Final response sent and write side shut; input is discarded until EOF or the deadline.
         /// → closed.
         case lingering

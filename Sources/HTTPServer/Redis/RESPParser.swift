@@ -121,7 +121,9 @@ public struct RESPParser: Sendable {
             }
         }
         guard let lineEnd = findCRLF() else {
-            if buffer.count - offset > limits.maxLineBytes { return .reject("line longer than \(limits.maxLineBytes) bytes") }
+            if buffer.count - offset > limits.maxLineBytes {
+                return .reject("line longer than \(limits.maxLineBytes) bytes")
+            }
             return .needMoreData
         }
         // A line that is only CRLF has no type byte (found by fuzz-resp).

@@ -51,7 +51,11 @@ public struct RedisEndpoint: Sendable, Equatable, CustomStringConvertible {
             guard let close = rest.firstIndex(of: "]") else { throw bad("unclosed [ in the host") }
             host = rest[rest.index(after: rest.startIndex)..<close]
             let after = rest[rest.index(after: close)...]
-            if after.hasPrefix(":") { portText = after.dropFirst() } else if !after.isEmpty { throw bad("junk after ]") }
+            if after.hasPrefix(":") {
+                portText = after.dropFirst()
+            } else if !after.isEmpty {
+                throw bad("junk after ]")
+            }
         } else if let colon = rest.lastIndex(of: ":") {
             host = rest[..<colon]
             portText = rest[rest.index(after: colon)...]

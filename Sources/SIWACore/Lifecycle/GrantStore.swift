@@ -4,12 +4,13 @@
 /// Every operation is one atomic step of Apple's lifecycle, so two replicas can never both redeem a
 /// code or keep a token alive past its revocation. A shared store may be unreachable: its operations
 /// then throw `StoreUnavailable` and change nothing; the in-memory store never throws.
-public protocol GrantStore: AnyObject, Sendable {
+package protocol GrantStore: AnyObject, Sendable {
     /// Records the user's authorization of a client and issues an authorization code for it
     /// (`IdentityStore.authorize` says how consents and first authorizations are decided).
     func authorize(
         userID: String, clientID: String, consentGroupID: String, requestedScopes: [Scope], redirectURI: String?,
-        nonce: String?, now: Int64, nativeRealUserStatus: RealUserStatus?, forcedRealUserStatus: RealUserStatus?
+        nonce: String?, now: Int64, nativeRealUserStatus: RealUserStatus?, forcedRealUserStatus: RealUserStatus?,
+        emailChoice: EmailChoice?
     ) throws(StoreUnavailable) -> (code: String, grant: AuthorizationGrant)
 
     /// Ends a user's authorization for an app group: consent forgotten, tokens removed, codes revoked.
@@ -75,17 +76,17 @@ public protocol GrantStore: AnyObject, Sendable {
 
 /// A shared store could not be reached or did not answer in time. Nothing was changed by the operation
 /// that threw it; Apple's endpoints answer 503 (docs/scale-out.md, "Failure modes").
-public struct StoreUnavailable: Error, Sendable, Equatable, CustomStringConvertible {
-    public var reason: String
+package struct StoreUnavailable: Error, Sendable, Equatable, CustomStringConvertible {
+    package var reason: String
 
-    public init(_ reason: String) { self.reason = reason }
+    package init(_ reason: String) { self.reason = reason }
 
-    public var description: String { "state store unavailable: \(reason)" }
+    package var description: String { "state store unavailable: \(reason)" }
 }
 
 extension GrantStore {
     /// Whether the user has an active authorization (consent) for the app group.
-    public func hasConsent(userID: String, consentGroupID: String) throws(StoreUnavailable) -> Bool {
+    package func hasConsent(userID: String, consentGroupID: String) throws(StoreUnavailable) -> Bool {
         try consentStatus(userID: userID, consentGroupID: consentGroupID) == .active
     }
 }

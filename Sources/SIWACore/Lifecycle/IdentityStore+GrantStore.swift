@@ -1,19 +1,20 @@
 /// The in-memory store is the default `GrantStore`: its operations never throw.
 extension IdentityStore: GrantStore {
-    public func tableCounts() -> Counts { counts }
+    package func tableCounts() -> Counts { counts }
 
     /// Always reachable.
-    public var unavailableReason: String? { nil }
+    package var unavailableReason: String? { nil }
 
     /// Forgets everything (a fresh in-memory store is made instead on reset; this is for symmetry).
-    public func removeAll() {
+    package func removeAll() {
         state.withLock { $0 = State() }
     }
 }
 
 /// Makes the grant store of a new provider state (at start, on `reset()` and on scenario replacement)
 /// without I/O; the provider then empties it on reset (`removeAll`) and seeds returning users.
-public typealias GrantStoreFactory = @Sendable (_ scenario: Scenario, _ identifiers: IdentifierGenerator) -> any GrantStore
+package typealias GrantStoreFactory =
+    @Sendable (_ scenario: Scenario, _ identifiers: IdentifierGenerator) -> any GrantStore
 
 extension GrantStore {
     /// Table sizes for tests (a store that cannot answer is a test failure).

@@ -2,16 +2,16 @@ import JOSE
 import JSON
 
 /// What `/auth/authorize` delivers to the redirect_uri after the user continues.
-public struct AuthorizationResponse: Sendable, Equatable {
-    public var code: String
-    public var idToken: String?
-    public var state: String?
+package struct AuthorizationResponse: Sendable, Equatable {
+    package var code: String
+    package var idToken: String?
+    package var state: String?
     /// The `user` form field (JSON text), first authorization with name/email scopes only.
-    public var user: String?
-    public var grant: AuthorizationGrant
+    package var user: String?
+    package var grant: AuthorizationGrant
 
     /// Fields in delivery order: `code`, `id_token`, `state`, `user` (docs/CONTRACTS.md).
-    public var parameters: [(name: String, value: String)] {
+    package var parameters: [(name: String, value: String)] {
         var fields: [(name: String, value: String)] = [("code", code)]
         if let idToken { fields.append(("id_token", idToken)) }
         if let state { fields.append(("state", state)) }
@@ -20,13 +20,27 @@ public struct AuthorizationResponse: Sendable, Equatable {
     }
 }
 
+/// What the user entered on the consent sheet of a first authorization: the name the app receives in
+/// `user` (Apple lets the user edit it) and Share My Email / Hide My Email. Empty when no sheet asked.
+package struct ConsentChoices: Sendable, Equatable {
+    package var name: PersonName?
+    package var email: EmailChoice?
+
+    package init(name: PersonName? = nil, email: EmailChoice? = nil) {
+        self.name = name
+        self.email = email
+    }
+}
+
 extension AppleIdentityProvider {
     /// The user continues: record consent, issue a code (and id_token with `c_hash` for `code id_token`).
     ///
-    /// Web flow: no `real_user_status` (Apple sends it only to native first sign-ins).
+    /// Web flow: no `real_user_status` (Apple sends it only to native first sign-ins). `choices` apply to a
+    /// first authorization only; later ones keep the email choice stored with the consent.
     /// - Throws: `.unavailable` when a shared store cannot be reached, `.internal` when signing failed.
-    public func authorize(
-        _ request: AuthorizationRequest, as user: UserProfile, in snapshot: ProviderSnapshot? = nil
+    package func authorize(
+        _ request: AuthorizationRequest, as user: UserProfile, in snapshot: ProviderSnapshot? = nil,
+        choices: ConsentChoices = ConsentChoices()
     ) throws(EndpointFailure) -> AuthorizationResponse {
         let now = clock.nowSeconds
         let snapshot = snapshot ?? self.snapshot
@@ -36,25 +50,28 @@ extension AppleIdentityProvider {
             try snapshot.store.authorize(
                 userID: user.id, clientID: request.clientID, consentGroupID: groupID, requestedScopes: request.scopes,
                 redirectURI: request.redirectURI, nonce: request.nonce, now: now, nativeRealUserStatus: nil,
-                forcedRealUserStatus: user.realUserStatusAlways ? user.realUserStatus : nil)
+                forcedRealUserStatus: user.realUserStatusAlways ? user.realUserStatus : nil, emailChoice: choices.email)
         }
+        let view = scenario.view(of: user, forClient: request.clientID, now: now, emailChoice: grant.emailChoice)
         var idToken: String?
         if request.responseType.includesIDToken {
             do throws(JOSEError) {
                 idToken = try snapshot.idTokens.makeIDToken(
-                    for: grant, user: scenario.view(of: user, forClient: request.clientID, now: now), issuedAt: now,
-                    companion: .code(code))
+                    for: grant, user: view, issuedAt: now, companion: .code(code))
             } catch {
                 throw .internal("id_token signing failed: \(error.message)")
             }
         }
-        let userField = grant.isFirstAuthorization ? Self.userField(for: user, scopes: request.scopes) : nil
+        // Without sheet choices `user` is exactly what it always was (the scenario's profile).
+        var shared = grant.emailChoice == nil ? user : view
+        if let name = choices.name { shared.name = name }
+        let userField = grant.isFirstAuthorization ? Self.userField(for: shared, scopes: request.scopes) : nil
         noteSignIn(userID: user.id)
         return AuthorizationResponse(code: code, idToken: idToken, state: request.state, user: userField, grant: grant)
     }
 
     /// The user pressed Cancel: `error=user_cancelled_authorize` plus `state`.
-    public func cancellation(of request: AuthorizationRequest) -> [(name: String, value: String)] {
+    package func cancellation(of request: AuthorizationRequest) -> [(name: String, value: String)] {
         var fields: [(name: String, value: String)] = [("error", AppleError.Code.userCancelledAuthorize.rawValue)]
         if let state = request.state { fields.append(("state", state)) }
         return fields
@@ -62,7 +79,7 @@ extension AppleIdentityProvider {
 
     /// `{"name":{"firstName":…,"lastName":…},"email":…}` holding only the requested scopes; nil when
     /// neither `name` nor `email` was requested.
-    public static func userField(for user: UserProfile, scopes: [Scope]) -> String? {
+    package static func userField(for user: UserProfile, scopes: [Scope]) -> String? {
         var object = JSONObject()
         if scopes.contains(.name) {
             object["name"] = .object(

@@ -2,16 +2,16 @@ import JOSE
 import JSON
 
 /// A successful `/auth/token` answer (TokenResponse).
-public struct TokenResponse: Sendable, Equatable {
-    public var accessToken: String
-    public var tokenType: String = "Bearer"
-    public var expiresIn: Int64
-    public var refreshToken: String?
-    public var idToken: String?
+package struct TokenResponse: Sendable, Equatable {
+    package var accessToken: String
+    package var tokenType: String = "Bearer"
+    package var expiresIn: Int64
+    package var refreshToken: String?
+    package var idToken: String?
 
     /// `{"access_token","token_type","expires_in","refresh_token"?,"id_token"?}`, the order of Apple's
     /// documented example.
-    public var json: JSONValue {
+    package var json: JSONValue {
         var object = JSONObject()
         object["access_token"] = .string(accessToken)
         object["token_type"] = .string(tokenType)
@@ -35,7 +35,7 @@ extension AppleIdentityProvider {
     /// 7. the grant's binding: client_id, then redirect_uri → `invalid_grant` "… mismatch …".
     ///
     /// Only a request that passes every check consumes the code.
-    public func token(_ form: [(name: String, value: String)]) -> Result<TokenResponse, EndpointFailure> {
+    package func token(_ form: [(name: String, value: String)]) -> Result<TokenResponse, EndpointFailure> {
         do throws(EndpointFailure) {
             return .success(try tokenThrowing(FormFields(form)))
         } catch {
@@ -58,7 +58,9 @@ extension AppleIdentityProvider {
         case "authorization_code":
             let code = form.present("code")
             let grant = try code.map { code throws(EndpointFailure) in
-                try Self.liveGrant(EndpointFailure.storing { () throws(StoreUnavailable) in try store.lookUpCode(code, now: now) }, what: "code")
+                try Self.liveGrant(
+                    EndpointFailure.storing { () throws(StoreUnavailable) in try store.lookUpCode(code, now: now) },
+                    what: "code")
             }
             try authenticate(secret, clientID: clientID, with: snapshot.clientSecrets)
             guard let code, let grant else { throw FormFields.missing("code") }
@@ -73,7 +75,9 @@ extension AppleIdentityProvider {
         case "refresh_token":
             let refreshToken = form.present("refresh_token")
             let grant = try refreshToken.map { token throws(EndpointFailure) in
-                try Self.liveGrant(EndpointFailure.storing { () throws(StoreUnavailable) in try store.lookUpRefreshToken(token) }, what: "refresh_token")
+                try Self.liveGrant(
+                    EndpointFailure.storing { () throws(StoreUnavailable) in try store.lookUpRefreshToken(token) },
+                    what: "refresh_token")
             }
             try authenticate(secret, clientID: clientID, with: snapshot.clientSecrets)
             guard let refreshToken, let grant else {
@@ -146,7 +150,9 @@ extension AppleIdentityProvider {
         let idToken: String
         do {
             idToken = try snapshot.idTokens.makeIDToken(
-                for: tokens.grant, user: snapshot.scenario.view(of: user, forClient: tokens.grant.clientID, now: now),
+                for: tokens.grant,
+                user: snapshot.scenario.view(
+                    of: user, forClient: tokens.grant.clientID, now: now, emailChoice: tokens.grant.emailChoice),
                 issuedAt: now, companion: .accessToken(tokens.accessToken), occasion: occasion)
         } catch {
             throw EndpointFailure.internalError("id_token signing failed: \(error.message)")

@@ -1,7 +1,7 @@
 /// Runtime user changes (control API `PATCH /mock/users/{id}`, `POST /mock/users`, timeline actions).
 extension AppleIdentityProvider {
     /// The user named by scenario id, `sub` (any team) or email.
-    public func user(named value: String) -> UserProfile? {
+    package func user(named value: String) -> UserProfile? {
         let snapshot = self.snapshot
         return snapshot.user(id: value) ?? snapshot.scenario.user(matching: value)?.user
     }
@@ -13,7 +13,7 @@ extension AppleIdentityProvider {
     /// had consent) and `emailDisabled`/`emailEnabled` (when forwarding flips) to observers.
     /// - Throws: `ProviderChangeError.notFound` for an unknown user, `.invalid` when the result is not valid.
     @discardableResult
-    public func updateUser(_ name: String, _ change: UserChange) throws(ProviderChangeError) -> UserProfile {
+    package func updateUser(_ name: String, _ change: UserChange) throws(ProviderChangeError) -> UserProfile {
         let now = clock.nowMilliseconds
         try checkStoreReachable()
         let result = try changeUsers(
@@ -52,7 +52,7 @@ extension AppleIdentityProvider {
     /// Adds a user; an empty `sub` gets a generated one (Apple's shape).
     /// - Throws: `ProviderChangeError.invalid` for a duplicate id or sub, or another invalid field.
     @discardableResult
-    public func addUser(_ user: UserProfile) throws(ProviderChangeError) -> UserProfile {
+    package func addUser(_ user: UserProfile) throws(ProviderChangeError) -> UserProfile {
         let sub = user.sub.isEmpty ? identifiers.makeSub() : user.sub
         return try changeUsers { (scenario, users) throws(ProviderChangeError) -> UserProfile in
             var user = user
@@ -66,12 +66,11 @@ extension AppleIdentityProvider {
             if users.positions[user.id] != nil {
                 throw ProviderChangeError(.conflict, field: "id", "user '\(user.id)' already exists")
             }
-            if users.subs.contains(user.sub) {
+            if users.containsSub(user.sub) {
                 throw ProviderChangeError(.invalid, field: "sub", "duplicate sub '\(user.sub)'")
             }
             try Self.check(Scenario.problems(ofUser: user, at: scenario.users.count))
-            users.append(user, at: scenario.users.count)
-            scenario.users.append(user)
+            users.insert(user, at: scenario.users.append(user))
             return user
         }
     }
@@ -79,19 +78,20 @@ extension AppleIdentityProvider {
     /// The user deletes their Apple Account: removed from the scenario, every authorization ended,
     /// `accountDeleted` emitted for the groups they had used.
     @discardableResult
-    public func deleteAccount(_ name: String) throws(ProviderChangeError) -> UserProfile {
+    package func deleteAccount(_ name: String) throws(ProviderChangeError) -> UserProfile {
         let now = clock.nowMilliseconds
         try checkStoreReachable()
-        let groupsBefore = try user(named: name).map { user throws(ProviderChangeError) in
-            try ProviderChangeError.storing { () throws(StoreUnavailable) in
-                try store.consentGroupIDs(userID: user.id, includingRevoked: true)
-            }
-        } ?? []
+        let groupsBefore =
+            try user(named: name).map { user throws(ProviderChangeError) in
+                try ProviderChangeError.storing { () throws(StoreUnavailable) in
+                    try store.consentGroupIDs(userID: user.id, includingRevoked: true)
+                }
+            } ?? []
         let removed = try changeUsers(
             { (scenario, users) throws(ProviderChangeError) -> UserProfile in
                 guard let index = Self.position(of: name, in: scenario, users) else { throw .unknownUser(name) }
-                let found = scenario.users.remove(at: index)
-                users = UserIndex(scenario.users)
+                let (found, compacted) = scenario.users.remove(at: index)
+                if compacted { users = UserIndex(scenario.users) } else { users.remove(found) }
                 return found
             },
             commit: { removed, snapshot in _ = try? snapshot.store.endAllAuthorizations(userID: removed.id) })
@@ -104,7 +104,7 @@ extension AppleIdentityProvider {
     /// `transferred` when `user` is the sender team's id of a client that moved teams (or the user is
     /// flagged so); else `revoked`/`notFound` when flagged; else `authorized` with a live consent for the
     /// client's group, `revoked` when that consent was ended, `notFound` when there never was one.
-    public func credentialState(user value: String, clientID: String) throws(ProviderChangeError) -> CredentialState {
+    package func credentialState(user value: String, clientID: String) throws(ProviderChangeError) -> CredentialState {
         let snapshot = self.snapshot
         let scenario = snapshot.scenario
         guard let client = scenario.client(id: clientID) else { throw .unknownClient(clientID) }

@@ -2,17 +2,17 @@
 /// change (a user edit, a key rotation, a scenario replacement) is all-or-nothing.
 ///
 /// Readers take one snapshot per call site; a change never leaves a half-updated provider visible.
-public struct ProviderSnapshot: Sendable {
+package struct ProviderSnapshot: Sendable {
     /// The scenario as changed at runtime (users, keys, …).
-    public let scenario: Scenario
+    package let scenario: Scenario
     /// Parsed key material of `scenario` (id_token signer, JWKS bytes, client-secret keys).
-    public let keys: ScenarioKeys
-    public let clientSecrets: ClientSecretValidator
-    public let idTokens: IDTokenMaker
-    public let authorizationRequests: AuthorizationRequestValidator
+    package let keys: ScenarioKeys
+    package let clientSecrets: ClientSecretValidator
+    package let idTokens: IDTokenMaker
+    package let authorizationRequests: AuthorizationRequestValidator
     /// Consents, codes and tokens; replaced only by `reset()` and `replaceScenario(_:)`.
-    public let store: any GrantStore
-    public let identifiers: IdentifierGenerator
+    package let store: any GrantStore
+    package let identifiers: IdentifierGenerator
     /// `scenario.users` by id and sub.
     let users: UserIndex
     /// `/.well-known/openid-configuration` with this scenario's `issuer`, serialized once.
@@ -37,8 +37,16 @@ public struct ProviderSnapshot: Sendable {
         self.users = users ?? UserIndex(scenario.users)
     }
 
-    /// The user with this scenario id, in O(1).
-    public func user(id: String) -> UserProfile? { users.positions[id].map { scenario.users[$0] } }
+    /// The user with this scenario id, in O(log n).
+    package func user(id: String) -> UserProfile? { users.positions[id].map { scenario.users[$0] } }
+
+    /// Nodes of the user list and index that `other` does not share (all of them when nil): tests check
+    /// that a user change copies one path, not the tables.
+    package func userTablesNotShared(with other: ProviderSnapshot?) -> Int {
+        let empty = UserList([])
+        return scenario.users.nodesNotShared(with: other?.scenario.users ?? empty)
+            + users.nodesNotShared(with: other?.users ?? UserIndex(empty))
+    }
 
     /// The same snapshot with a changed scenario whose keys and teams are unchanged (user edits):
     /// no PEM is parsed again.

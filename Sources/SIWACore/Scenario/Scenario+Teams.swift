@@ -6,20 +6,35 @@ import JOSE
 /// and https://developer.apple.com/documentation/signinwithapple/communicating-using-the-private-email-relay-service).
 extension Scenario {
     /// The team whose identifiers are the users' declared `sub` and `relayEmail` (the first team).
-    public var primaryTeamID: String? { teams.first?.id }
+    package var primaryTeamID: String? { teams.first?.id }
 
     /// The user's `sub` as apps of `teamID` see it: declared, or derived deterministically.
-    public func sub(of user: UserProfile, inTeam teamID: String) -> String {
+    package func sub(of user: UserProfile, inTeam teamID: String) -> String {
         if let explicit = user.teamSubs[teamID] { return explicit }
         if teamID == primaryTeamID || teams.count <= 1 { return user.sub }
         return Self.derivedIdentifier(from: user.sub, salt: "sub:" + teamID)
     }
 
     /// The user's relay address for `teamID` (the same across one team's apps, different across teams).
-    public func relayEmail(of user: UserProfile, inTeam teamID: String) -> String? {
+    package func relayEmail(of user: UserProfile, inTeam teamID: String) -> String? {
         guard let relay = user.relayEmail else { return nil }
         if teamID == primaryTeamID || teams.count <= 1 { return relay }
-        let digest = SHA256.hash(Array(("relay:\(teamID)|\(relay)").utf8))
+        return Self.relayAddress(hashing: "relay:\(teamID)|\(relay)")
+    }
+
+    /// The relay address of a user who hides their email without a declared `relay_email` (the loader's
+    /// and the consent sheet's): derived from the seed, the first team and the user id, so it is stable
+    /// run to run; other teams then see `relayEmail(of:inTeam:)` of it.
+    package func derivedRelayEmail(of user: UserProfile) -> String {
+        Self.relayAddress(hashing: "relay:\(seedText)|\(primaryTeamID ?? "TEAM")|\(user.id)")
+    }
+
+    /// The seed as derived identifiers use it ("0" without one).
+    var seedText: String { seed.map(String.init) ?? "0" }
+
+    /// `<10 lowercase alphanumerics>@privaterelay.appleid.com` from SHA-256 of `text`.
+    static func relayAddress(hashing text: String) -> String {
+        let digest = SHA256.hash(Array(text.utf8))
         let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789".utf8)
         let local = digest.prefix(10).map { alphabet[Int($0) % alphabet.count] }
         return String(decoding: local, as: UTF8.self) + "@privaterelay.appleid.com"
@@ -31,7 +46,7 @@ extension Scenario {
     /// so the value an id_token carries is the one the recipient can exchange (Apple: "Transferring your
     /// apps and users to another team",
     /// https://developer.apple.com/documentation/signinwithapple/transferring-your-apps-and-users-to-another-team).
-    public func transferSub(of user: UserProfile, from: String, to: String) -> String {
+    package func transferSub(of user: UserProfile, from: String, to: String) -> String {
         user.transferSub ?? Self.derivedIdentifier(from: sub(of: user, inTeam: from), salt: "transfer:" + to)
     }
 
@@ -51,14 +66,18 @@ extension Scenario {
     }
 
     /// The transfer that moved `clientID` into its current team, if any.
-    public func transfer(ofClient clientID: String) -> TeamTransfer? {
+    package func transfer(ofClient clientID: String) -> TeamTransfer? {
         guard let client = client(id: clientID) else { return nil }
         return transfers.first { $0.toTeamID == client.teamID && $0.clientIDs.contains(clientID) }
     }
 
     /// The user as apps of `clientID`'s team see them at `now`: team-scoped `sub` and relay address,
-    /// and `transfer_sub` while the client's transfer window is open.
-    public func view(of user: UserProfile, forClient clientID: String, now: Int64) -> UserProfile {
+    /// and `transfer_sub` while the client's transfer window is open; with `emailChoice` (the consent
+    /// sheet's, kept in the grant) the address shared or hidden as the user chose.
+    package func view(
+        of user: UserProfile, forClient clientID: String, now: Int64, emailChoice: EmailChoice? = nil
+    ) -> UserProfile {
+        let user = emailChoice?.applied(to: user, in: self) ?? user
         guard let client = client(id: clientID) else { return user }
         var copy = user
         copy.sub = sub(of: user, inTeam: client.teamID)
@@ -73,7 +92,7 @@ extension Scenario {
 
     /// A user named by scenario id, `sub` in any team, or email (real or relay); with the team whose
     /// `sub` matched, when it was a sub.
-    public func user(matching value: String) -> (user: UserProfile, teamID: String?)? {
+    package func user(matching value: String) -> (user: UserProfile, teamID: String?)? {
         if let user = user(id: value) { return (user, nil) }
         for user in users {
             if user.sub == value { return (user, primaryTeamID) }

@@ -16,7 +16,8 @@ enum UserJSON {
         object["last_name"] = .string(user.name.lastName)
         object["real_user_status"] = .string(name(of: user.realUserStatus))
         object["credential_state"] = .string(name(of: user.credentialState))
-        object["authorized_app_groups"] = .array(((try? provider.store.consentGroupIDs(userID: user.id, includingRevoked: false)) ?? []).map { .string($0) })
+        object["authorized_app_groups"] = .array(
+            ((try? provider.store.consentGroupIDs(userID: user.id, includingRevoked: false)) ?? []).map { .string($0) })
         return .object(object)
     }
 

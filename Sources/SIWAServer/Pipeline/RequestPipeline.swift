@@ -10,7 +10,7 @@ import SIWACore
 /// 404 and 405 answers have one shape per surface: Apple's `{"error":"not_found"}` /
 /// `{"error":"method_not_allowed"}` outside `/mock/`, the control API's `{"error","field","message"}`
 /// inside it; both 405s carry `Allow`.
-public final class RequestPipeline: HTTPResponder {
+package final class RequestPipeline: HTTPResponder {
     // A class: the chain's closures capture it by reference instead of copying its fields per request.
     let table: RouteTable
     let provider: AppleIdentityProvider
@@ -39,14 +39,14 @@ public final class RequestPipeline: HTTPResponder {
     }
 
     /// Every route, in declaration order.
-    public var routes: [Route] { table.routes }
+    package var routes: [Route] { table.routes }
 
     /// Paths answered from memory even with a shared store: the loop serves them at once.
     static let servedFromMemory: Set<String> = [
         "/auth/keys", "/.well-known/openid-configuration", "/mock/health", "/mock/openapi.json",
     ]
 
-    public func respond(to request: HTTPRequest) -> HTTPResponse {
+    package func respond(to request: HTTPRequest) -> HTTPResponse {
         if let storeWorkers, !Self.servedFromMemory.contains(request.path) {
             let pending = DeferredResponse()
             if storeWorkers.schedule({ pending.fulfill(self.respondHere(to: request)) }) { return .deferred(pending) }
