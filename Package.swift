@@ -33,7 +33,7 @@ let package = Package(
         .target(name: "JOSE", dependencies: ["COpenSSL", "JSON"], swiftSettings: swiftSettings),
         .target(name: "ScenarioFormat", swiftSettings: swiftSettings),
         .target(name: "TLS", dependencies: ["COpenSSL", "JOSE"], swiftSettings: swiftSettings),
-        .target(name: "HTTPServer", dependencies: ["CSys", "TLS"], swiftSettings: swiftSettings),
+        .target(name: "HTTPServer", dependencies: ["CSys", "TLS", "JOSE"], swiftSettings: swiftSettings),
         .target(name: "SIWACore", dependencies: ["JOSE", "JSON", "ScenarioFormat"], swiftSettings: swiftSettings),
         // The shared state store of docs/scale-out.md: SIWACore's GrantStore over HTTPServer's Redis client.
         .target(name: "RedisStore", dependencies: ["SIWACore", "HTTPServer"], swiftSettings: swiftSettings),

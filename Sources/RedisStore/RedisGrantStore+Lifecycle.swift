@@ -40,14 +40,10 @@ extension RedisGrantStore {
                 prefix, code, clientID, redirectURI ?? "", redirectURI == nil ? "0" : "1", String(now), accessToken,
                 String(now + accessTokenLifetime), Self.ttl(accessTokenLifetime), refreshToken,
             ])
-        guard let values = reply.elements, let status = values.first?.string else {
-            throw StoreUnavailable("redeem answered \(reply)")
-        }
+        let (status, grant) = try Self.outcome(of: reply, from: "redeem")
         switch status {
         case "ok":
-            guard let grant = Self.grant(Self.fields(values.dropFirst())) else {
-                throw StoreUnavailable("redeem returned an incomplete code record")
-            }
+            guard let grant else { throw StoreUnavailable("redeem returned an incomplete record") }
             return .success(
                 IssuedTokens(
                     accessToken: accessToken, refreshToken: refreshToken, grant: grant,
@@ -69,14 +65,10 @@ extension RedisGrantStore {
                 prefix, refreshToken, clientID, String(now), accessToken, String(now + accessTokenLifetime),
                 Self.ttl(accessTokenLifetime),
             ])
-        guard let values = reply.elements, let status = values.first?.string else {
-            throw StoreUnavailable("refresh answered \(reply)")
-        }
+        let (status, grant) = try Self.outcome(of: reply, from: "refresh")
         switch status {
         case "ok":
-            guard var grant = Self.grant(Self.fields(values.dropFirst())) else {
-                throw StoreUnavailable("refresh returned an incomplete token record")
-            }
+            guard var grant else { throw StoreUnavailable("refresh returned an incomplete record") }
             grant.nonce = nil
             grant.isFirstAuthorization = false
             grant.realUserStatus = nil
@@ -120,5 +112,15 @@ extension RedisGrantStore {
         case "ok", "none": return .success(())
         default: throw StoreUnavailable("revoke answered \(reply)")
         }
+    }
+
+    /// A script's status word and, after `ok`, the grant in the hash fields that follow it.
+    static func outcome(of reply: RESPValue, from script: String) throws(StoreUnavailable) -> (
+        String, AuthorizationGrant?
+    ) {
+        guard let values = reply.elements, let status = values.first?.string else {
+            throw StoreUnavailable("\(script) answered \(reply)")
+        }
+        return (status, status == "ok" ? grant(fields(values.dropFirst())) : nil)
     }
 }

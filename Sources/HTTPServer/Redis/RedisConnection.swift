@@ -64,7 +64,7 @@ final class RedisConnection: @unchecked Sendable {
     }
 
     static func translate(_ error: HTTPClientError, endpoint: RedisEndpoint?) -> RedisError {
-        let kind: RedisError.Kind = error.kind == .timeout ? .timeout : .unreachable
+        let kind: RedisErrorKind = error.kind == .timeout ? .timeout : .unreachable
         return RedisError(kind, endpoint.map { "\($0): \(error.message)" } ?? error.message)
     }
 }

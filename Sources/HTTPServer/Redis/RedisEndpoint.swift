@@ -1,3 +1,5 @@
+import JOSE
+
 /// Where a Redis server is and how to log in: `redis://[user:password@]host:port[/db]`
 /// (https://www.iana.org/assignments/uri-schemes/prov/redis). Percent-escapes in user and password are
 /// decoded; an IPv6 host is written in brackets.
@@ -103,29 +105,16 @@ public struct RedisEndpoint: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// A Redis operation failed: the server cannot be reached, did not answer in time, broke the protocol,
-/// or answered an error.
-public struct RedisError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Kind: String, Sendable, Equatable {
-        case invalidURL = "invalid_url"
-        /// Connect failed, the connection dropped, or the client is backing off after such a failure.
-        case unreachable
-        case timeout
-        /// The reply was not RESP.
-        case protocolError = "protocol_error"
-        /// The server answered `-ERR …` (e.g. a wrong password, a script error).
-        case server
-    }
+/// or answered an error (the one kinded error shape of JOSE and TLS).
+public typealias RedisError = KindedError<RedisErrorKind>
 
-    public var kind: Kind
-    public var message: String
-
-    public init(_ kind: Kind, _ message: String) {
-        self.kind = kind
-        self.message = message
-    }
-
-    public var description: String { message }
-
-    /// Whether the connection can still be used after this error.
-    var leavesConnectionUsable: Bool { kind == .server }
+public enum RedisErrorKind: String, Sendable, Equatable {
+    case invalidURL = "invalid_url"
+    /// Connect failed, the connection dropped, or the client is backing off after such a failure.
+    case unreachable
+    case timeout
+    /// The reply was not RESP.
+    case protocolError = "protocol_error"
+    /// The server answered `-ERR …` (e.g. a wrong password at login).
+    case server
 }
