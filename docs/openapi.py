@@ -12,7 +12,7 @@ def c(*codes): return {k: ctl[k] for k in codes}
 form = lambda props, req=[]: {"required": True, "content": {"application/x-www-form-urlencoded": {"schema": {"type": "object", "properties": props, "required": req}}}}
 S = {"type": "string"}
 NE = {"type": "string", "minLength": 1}
-sec = [{}, {"adminToken": []}]
+sec = [{}, {"adminToken": []}, {"dashboardSession": []}]
 def op(summary, responses, **extra):
     d = {"summary": summary, "responses": responses, "security": sec}
     d.update(extra); return d
@@ -121,6 +121,19 @@ paths["/mock/faults/reset"] = {"post": op("Reset every rule's counters", {"200":
 paths["/mock/faults/{id}"] = {"parameters": fault_id,
     "get": op("One fault rule", {"200": jresp("Rule", fault), "404": loose_error("Unknown rule"), **c("401")}),
     "delete": op("Remove a fault rule", {"204": {"description": "Removed"}, "404": loose_error("Unknown rule"), **c("401")})}
+paths["/mock/faults/{id}"]["patch"] = op("Switch a fault rule on or off (counters kept)", {"200": jresp("Rule", fault), **c("400", "401", "404")},
+    requestBody=jbody(obj({"enabled": {"type": "boolean"}}, ["enabled"])))
+html = lambda d: {"description": d, "content": {"text/html": {"schema": S}}}
+static_file = lambda d, media: {"get": {"summary": d, "security": [], "responses": {"200": {"description": d, "headers": {"ETag": {"schema": S}}, "content": {media: {"schema": S}}}, "304": {"description": "Not modified (If-None-Match)"}}}}
+see_other = {"description": "To the dashboard", "headers": {"Location": {"schema": S}, "Set-Cookie": {"schema": S}}}
+paths["/mock/ui"] = {"get": {"summary": "The dashboard (docs/browser.md); with --admin-token and no session, the sign-in form", "security": [],
+    "responses": {"200": {"description": "Dashboard or sign-in page", "headers": {"ETag": {"schema": S}, "Content-Security-Policy": {"schema": S}}, "content": {"text/html": {"schema": S}}}, "304": {"description": "Not modified (If-None-Match)"}}}}
+paths["/mock/ui/dashboard.js"] = static_file("The dashboard's script", "text/javascript")
+paths["/mock/ui/dashboard.css"] = static_file("The dashboard's style sheet", "text/css")
+paths["/mock/ui/login"] = {"post": {"summary": "Dashboard sign-in: the admin token in a form body (never the URL) sets the session cookie", "security": [],
+    "requestBody": form({"admin_token": S}, ["admin_token"]),
+    "responses": {"303": see_other, "400": html("No admin_token in the form body, or it was in the URL"), "401": html("Wrong admin token; the form again")}}}
+paths["/mock/ui/logout"] = {"post": {"summary": "Dashboard sign-out: removes the session cookie", "security": [], "responses": {"303": see_other}}}
 paths["/mock/faults/{id}/reset"] = {"parameters": fault_id,
     "post": op("Reset one rule's counters", {"200": fault_list, "404": loose_error("Unknown rule"), **c("401")})}
 nullable = lambda t: {"type": [t, "null"]}
@@ -141,8 +154,9 @@ schemas = {
     "email_forwarding": {"type": "boolean"}, "first_name": S, "last_name": S,
     "real_user_status": {"type": "string", "enum": ["unsupported", "unknown", "likely_real"]},
     "credential_state": {"type": "string", "enum": ["authorized", "revoked", "not_found", "transferred"]},
-    "authorized_app_groups": {"type": "array", "items": S}},
-    ["id", "sub", "email", "email_verified", "private_email", "relay_email", "email_forwarding", "first_name", "last_name", "real_user_status", "credential_state", "authorized_app_groups"]),
+    "authorized_app_groups": {"type": "array", "items": S},
+    "credential_states": {"type": "object", "description": "getCredentialState per client id of the scenario", "additionalProperties": {"type": "string", "enum": ["authorized", "revoked", "not_found", "transferred"]}}},
+    ["id", "sub", "email", "email_verified", "private_email", "relay_email", "email_forwarding", "first_name", "last_name", "real_user_status", "credential_state", "authorized_app_groups", "credential_states"]),
  "RealUserStatusInput": {"oneOf": [{"type": "string", "enum": ["unsupported", "unknown", "likely_real", "likelyReal"]}, {"type": "integer", "minimum": 0, "maximum": 2}]},
  "UserChange": obj({"credential_state": {"type": "string", "enum": ["authorized", "revoked", "not_found", "notFound", "transferred"]},
     "email_forwarding": {"type": "boolean"}, "real_user_status": ref("RealUserStatusInput"), "email": {"type": "string", "minLength": 1},
@@ -164,6 +178,7 @@ responses = {n: jresp(d, ref("ControlError")) for n, d in [("BadRequest", "Inval
 doc = {"openapi": "3.1.0", "info": {"title": "siwa-mock", "version": "1.0.0", "description": "Apple's Sign in with Apple server endpoints (appleid.apple.com) and the mock's control API under /mock/."},
   "paths": paths, "components": {"schemas": schemas, "responses": responses,
     "securitySchemes": {"adminToken": {"type": "http", "scheme": "bearer", "description": "Only when serving with --admin-token"},
+                        "dashboardSession": {"type": "apiKey", "in": "cookie", "name": "siwa_mock_session", "description": "Set by POST /mock/ui/login. A request it authenticates that is not GET or HEAD must also send the header X-SIWA-Mock-Dashboard and, if it has an Origin, this server's: else 403 cross_origin"},
                         "migrationToken": {"type": "http", "scheme": "bearer", "description": "client_credentials access token (scope user.migration)"}}}}
 # The HTTP server answers 411 to bodies sent with Transfer-Encoding (it wants Content-Length).
 for item in paths.values():

@@ -86,8 +86,9 @@ package struct MockServer: HTTPResponder {
         // Placeholder until every stored property is set: the restart hook captures the finished server.
         pipeline = RequestPipeline(table: table, provider: provider, log: log)
         let server = self
+        let access = options.adminToken.map(AdminAccess.init(token:))
         for route in control.routes(restartScript: { server.restartScript(with: provider.initialScenario) })
-            + FaultsEndpoints(faults: faults, provider: provider).routes
+            + FaultsEndpoints(faults: faults, provider: provider).routes + DashboardEndpoints(access: access).routes
         {
             table.add(route)
         }
@@ -97,7 +98,7 @@ package struct MockServer: HTTPResponder {
             }
         }
         pipeline = RequestPipeline(
-            table: table, provider: provider, adminToken: options.adminToken, faults: stage,
+            table: table, provider: provider, access: access, faults: stage,
             recorder: JournalRecorder(provider: provider, journal: journal), log: log,
             storeWorkers: options.storeWorkers)
         // Weak: the provider owns this observer, and the dispatcher holds the provider.

@@ -114,8 +114,25 @@ extension AppleIdentityProvider {
         {
             return .transferred
         }
+        return try Self.credentialState(of: user, clientID: clientID, in: snapshot)
+    }
+
+    /// `credentialState(user:clientID:)` for each of the scenario's clients, in the scenario's order, for a
+    /// user as stored (the per-app states of `GET /mock/users`), read from one snapshot.
+    package func credentialStates(of user: UserProfile) -> [(clientID: String, state: CredentialState)] {
+        let snapshot = self.snapshot
+        // During a store outage a user's consent cannot be read: listed as `notFound` (GET /mock/users stays up).
+        return snapshot.scenario.clients.map {
+            ($0.id, (try? Self.credentialState(of: user, clientID: $0.id, in: snapshot)) ?? .notFound)
+        }
+    }
+
+    /// The user's flag when it is not `authorized`, else the consent of the client's group.
+    static func credentialState(of user: UserProfile, clientID: String, in snapshot: ProviderSnapshot)
+        throws(ProviderChangeError) -> CredentialState
+    {
         if user.credentialState != .authorized { return user.credentialState }
-        let group = scenario.consentGroupID(forClient: clientID)
+        let group = snapshot.scenario.consentGroupID(forClient: clientID)
         let status = try ProviderChangeError.storing { () throws(StoreUnavailable) in
             try snapshot.store.consentStatus(userID: user.id, consentGroupID: group)
         }
