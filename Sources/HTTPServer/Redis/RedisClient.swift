@@ -31,7 +31,7 @@ public final class RedisClient: Sendable {
     /// Shortest and longest wait after a failure before the next attempt.
     static let backoffRange: ClosedRange<Int64> = 50...2_000
 
-    public init(endpoint: RedisEndpoint, timeoutMilliseconds: Int = 1_000, maximumIdle: Int = 16) {
+    public init(endpoint: RedisEndpoint, timeoutMilliseconds: Int = 1_000, maximumIdle: Int = 64) {
         self.endpoint = endpoint
         self.timeoutMilliseconds = max(1, timeoutMilliseconds)
         self.maximumIdle = max(1, maximumIdle)

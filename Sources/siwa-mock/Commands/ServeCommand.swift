@@ -147,7 +147,7 @@ struct ServeCommand: Command {
                     adminToken: adminToken, scenarioLoader: { ScenarioFile.loadBody($0, keySupply: keySupply) },
                     caCertificatePEM: tlsSetup.map { $0.caPEM ?? "" }, scheduler: scheduler,
                     notificationAllowList: notificationAllowList, scenarioOrigin: origin,
-                    storeWorkers: storeFactory == nil ? nil : BackgroundScheduler(maximumThreads: 32)))
+                    storeWorkers: storeFactory == nil ? nil : BackgroundScheduler(maximumThreads: 8)))
             mock.apple.provider.takeSigningKeys(from: keySupply)
             responder.install(mock)
             if let scenarioFile {
