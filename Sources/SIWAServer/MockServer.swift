@@ -129,7 +129,7 @@ package struct MockServer: HTTPResponder {
 
     /// Restarts the clock settings, fault rules and timeline with `scenario` (after `POST /mock/reset`
     /// and `PUT /mock/scenario`, with the provider's initial or new scenario).
-    func restartScript(with scenario: Scenario) {
+    package func restartScript(with scenario: Scenario) {
         if let clock = apple.provider.controllableClock, scenario.clock != ClockSettings() {
             if let start = scenario.clock.startMilliseconds { clock.set(milliseconds: start) }
             clock.setFrozen(scenario.clock.frozen)

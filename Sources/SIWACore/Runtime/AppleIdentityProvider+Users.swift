@@ -18,7 +18,9 @@ extension AppleIdentityProvider {
         try checkStoreReachable()
         let result = try changeUsers(
             { (scenario, users) throws(ProviderChangeError) -> (before: UserProfile, after: UserProfile) in
-                guard let index = Self.position(of: name, in: scenario, users) else { throw .unknownUser(name) }
+                guard let index = Self.position(of: name, in: scenario, users) else {
+                    throw .unknownUser(name, among: scenario.users.map(\.id))
+                }
                 let found = scenario.users[index]
                 if let email = change.email, email.isEmpty {
                     throw ProviderChangeError(.invalid, field: "email", "must not be empty")
@@ -89,7 +91,9 @@ extension AppleIdentityProvider {
             } ?? []
         let removed = try changeUsers(
             { (scenario, users) throws(ProviderChangeError) -> UserProfile in
-                guard let index = Self.position(of: name, in: scenario, users) else { throw .unknownUser(name) }
+                guard let index = Self.position(of: name, in: scenario, users) else {
+                    throw .unknownUser(name, among: scenario.users.map(\.id))
+                }
                 let (found, compacted) = scenario.users.remove(at: index)
                 if compacted { users = UserIndex(scenario.users) } else { users.remove(found) }
                 return found
@@ -107,8 +111,12 @@ extension AppleIdentityProvider {
     package func credentialState(user value: String, clientID: String) throws(ProviderChangeError) -> CredentialState {
         let snapshot = self.snapshot
         let scenario = snapshot.scenario
-        guard let client = scenario.client(id: clientID) else { throw .unknownClient(clientID) }
-        guard let (user, matchedTeam) = scenario.user(matching: value) else { throw .unknownUser(value) }
+        guard let client = scenario.client(id: clientID) else {
+            throw .unknownClient(clientID, among: scenario.clients.map(\.id))
+        }
+        guard let (user, matchedTeam) = scenario.user(matching: value) else {
+            throw .unknownUser(value, among: scenario.users.map(\.id))
+        }
         if let matchedTeam, matchedTeam != client.teamID,
             let transfer = scenario.transfer(ofClient: clientID), transfer.fromTeamID == matchedTeam
         {

@@ -1,6 +1,7 @@
 import HTTPServer
 import JSON
 import SIWACore
+import ScenarioFormat
 
 /// `/mock/faults`: list rules with counters (GET), add a rule (POST, the scenario file's fault syntax
 /// as JSON), switch one on or off (`PATCH /mock/faults/{id} {"enabled": bool}`), remove one
@@ -58,10 +59,7 @@ package struct FaultsEndpoints: Sendable {
         let text = String(decoding: context.request.body, as: UTF8.self)
         let rule: FaultRule
         do {
-            var loader = ScenarioLoader()
-            loader.ruleTargets = AppleEndpoints.ruleTargets
-            rule = try loader.loadFault(
-                text, file: "body", scenario: provider.scenario, defaultID: "fault-\(faults.statuses.count + 1)")
+            rule = try Self.rule(from: text, file: "body", provider: provider, faults: faults)
         } catch {
             context.outcome = "invalid_request"
             context.reason = error.diagnostics.map(\.description).joined(separator: "; ")
@@ -85,6 +83,17 @@ package struct FaultsEndpoints: Sendable {
                 status: .conflict)
         }
         return Responses.json(Self.json(FaultStatus(rule: rule, matched: 0, fired: 0)), status: .created)
+    }
+
+    /// One rule from text (YAML or JSON, as `POST /mock/faults` and `AppleIDMock.addFault` take it),
+    /// checked against the active scenario's users and clients; unnamed rules get `fault-N`.
+    package static func rule(
+        from text: String, file: String, provider: AppleIdentityProvider, faults: FaultEngine
+    ) throws(ScenarioDiagnostics) -> FaultRule {
+        var loader = ScenarioLoader()
+        loader.ruleTargets = AppleEndpoints.ruleTargets
+        return try loader.loadFault(
+            text, file: file, scenario: provider.scenario, defaultID: "fault-\(faults.statuses.count + 1)")
     }
 
     /// `PATCH /mock/faults/{id} {"enabled": true|false}`: the switch the timeline's `start_fault` and
