@@ -59,6 +59,13 @@ package final class IdentityStore: Sendable {
         package var accessTokens: Int
         package var refreshTokens: Int
         package var consents: Int
+
+        package init(codes: Int, accessTokens: Int, refreshTokens: Int, consents: Int) {
+            self.codes = codes
+            self.accessTokens = accessTokens
+            self.refreshTokens = refreshTokens
+            self.consents = consents
+        }
     }
 
     /// Entries revocations have examined so far: grows with the revoked users' grants, not the store.
