@@ -22,6 +22,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "pysupport"))
 import file_attacks  # noqa: E402
+import memory_attacks  # noqa: E402
+import notification_attacks  # noqa: E402
 from outcome import Outcome  # noqa: E402
 from siwatest.client import Client, mint_client_secret  # noqa: E402
 from siwatest.process import MockProcess, raise_fd_limit  # noqa: E402
@@ -382,6 +384,8 @@ def main() -> int:
             lambda: [idle_keepalive(server.port, server)],
             lambda: smuggling(server.port),
             lambda: file_attacks.against(server, work / "serve.log", work),
+            lambda: memory_attacks.against(server, secret),
+            lambda: notification_attacks.against(server),
         ]
         for attack in attacks:
             good = GoodClient(server.host, server.port, secret)
