@@ -15,7 +15,7 @@ enum AuthorizePages {
     /// The user picker: re-submits `GET /auth/authorize` with the original parameters plus
     /// `login_hint=<user id>` (Continue) or `cancel=1` (Cancel).
     static func picker(
-        clientID: String, users: [UserProfile], parameters: [(name: String, value: String)]
+        clientID: String, users: some Sequence<UserProfile>, parameters: [(name: String, value: String)]
     ) -> String {
         var body = "<h1>Sign in with Apple</h1>\n"
         body += "<p>Choose an account to use with <strong>\(HTML.escape(clientID))</strong>.</p>\n"

@@ -89,7 +89,7 @@ import Testing
     /// minutes in a debug build.
     @Test(.timeLimit(.minutes(1))) func validationIsLinear() throws {
         var scenario = Scenario.builtIn
-        scenario.users = Self.users(40_000)
+        scenario.users = UserList(Self.users(40_000))
         #expect(scenario.validate().isEmpty)
         scenario.users.append(UserProfile(id: "u7", sub: "000000.7.0000", email: "x@example.com"))
         #expect(

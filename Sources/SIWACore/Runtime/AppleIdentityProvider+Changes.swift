@@ -51,9 +51,9 @@ extension AppleIdentityProvider {
 
     /// A change of users only: `transform` edits the scenario's users and keeps the `UserIndex` in
     /// step, checking what it changes itself (`Scenario.problems(ofUser:at:)`, uniqueness through the
-    /// index). Nothing else is revalidated, so no per-user work is repeated: what remains proportional
-    /// to the number of users is copying the user list and its index (copy-on-write, since readers
-    /// may hold the previous snapshot).
+    /// index). Nothing else is revalidated, and the user list and index are persistent structures
+    /// (`UserList`, `UserIndex`): the new snapshot copies one path of each and shares the rest with the
+    /// previous one, which readers may still hold. A user change costs O(log n).
     func changeUsers<Output: Sendable>(
         _ transform: (inout Scenario, inout UserIndex) throws(ProviderChangeError) -> Output,
         commit: (Output, ProviderSnapshot) -> Void = { _, _ in }

@@ -65,12 +65,11 @@ extension AppleIdentityProvider {
             if users.positions[user.id] != nil {
                 throw ProviderChangeError(.conflict, field: "id", "user '\(user.id)' already exists")
             }
-            if users.subs.contains(user.sub) {
+            if users.containsSub(user.sub) {
                 throw ProviderChangeError(.invalid, field: "sub", "duplicate sub '\(user.sub)'")
             }
             try Self.check(Scenario.problems(ofUser: user, at: scenario.users.count))
-            users.append(user, at: scenario.users.count)
-            scenario.users.append(user)
+            users.insert(user, at: scenario.users.append(user))
             return user
         }
     }
@@ -84,8 +83,8 @@ extension AppleIdentityProvider {
         let removed = try changeUsers(
             { (scenario, users) throws(ProviderChangeError) -> UserProfile in
                 guard let index = Self.position(of: name, in: scenario, users) else { throw .unknownUser(name) }
-                let found = scenario.users.remove(at: index)
-                users = UserIndex(scenario.users)
+                let (found, compacted) = scenario.users.remove(at: index)
+                if compacted { users = UserIndex(scenario.users) } else { users.remove(found) }
                 return found
             },
             commit: { removed, snapshot in _ = snapshot.store.endAllAuthorizations(userID: removed.id) })

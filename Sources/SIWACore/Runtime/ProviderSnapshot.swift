@@ -37,8 +37,16 @@ public struct ProviderSnapshot: Sendable {
         self.users = users ?? UserIndex(scenario.users)
     }
 
-    /// The user with this scenario id, in O(1).
+    /// The user with this scenario id, in O(log n).
     public func user(id: String) -> UserProfile? { users.positions[id].map { scenario.users[$0] } }
+
+    /// Nodes of the user list and index that `other` does not share (all of them when nil): tests check
+    /// that a user change copies one path, not the tables.
+    package func userTablesNotShared(with other: ProviderSnapshot?) -> Int {
+        let empty = UserList([])
+        return scenario.users.nodesNotShared(with: other?.scenario.users ?? empty)
+            + users.nodesNotShared(with: other?.users ?? UserIndex(empty))
+    }
 
     /// The same snapshot with a changed scenario whose keys and teams are unchanged (user edits):
     /// no PEM is parsed again.

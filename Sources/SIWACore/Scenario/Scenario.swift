@@ -11,7 +11,8 @@ public struct Scenario: Sendable, Equatable {
     public var teams: [Team]
     public var clients: [Client]
     public var appGroups: [AppGroup]
-    public var users: [UserProfile]
+    /// In order; a runtime change copies O(log n) of it (`UserList`).
+    public var users: UserList
     public var signingKeys: SigningKeySet
     /// App transfers between teams (user migration,
     /// https://developer.apple.com/documentation/signinwithapple/transferring-your-apps-and-users-to-another-team).
@@ -38,7 +39,7 @@ public struct Scenario: Sendable, Equatable {
         self.teams = teams
         self.clients = clients
         self.appGroups = appGroups
-        self.users = users
+        self.users = UserList(users)
         self.signingKeys = signingKeys
     }
 }

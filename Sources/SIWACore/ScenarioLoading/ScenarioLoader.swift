@@ -77,7 +77,7 @@ public struct ScenarioLoader {
         scenario.signingKeys = readSigningKeys(top.optional("signing_keys"), context)
         scenario.transfers = readTransfers(top.optional("transfers"), context)
         scenario.users =
-            inherited("users", \.users) ?? readUsers(top.optional("users"), scenario: scenario, context)
+            inherited("users", \.users) ?? UserList(readUsers(top.optional("users"), scenario: scenario, context))
         context.userIDs = scenario.users.map(\.id)
         scenario.faults = readFaults(top.optional("faults"), scenario: scenario, context)
         scenario.timeline = readTimeline(top.optional("timeline"), scenario: scenario, context)
