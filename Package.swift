@@ -11,18 +11,14 @@ import PackageDescription
 // access; only JOSE and TLS import COpenSSL, and no OpenSSL type is in a public signature.
 // SIWACore and HTTPServer never import each other; only HTTPServer makes socket syscalls;
 // only the executable reads argv, env or files.
+// Access: every module is used only inside this package (the executable, the tests, the fuzz targets), so
+// cross-module internals are `package`, not `public`; only library products meant for other packages are public.
 let swiftSettings: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 
 let package = Package(
     name: "siwa-mock",
     products: [
-        .executable(name: "siwa-mock", targets: ["siwa-mock"]),
-        // Libraries for the fuzzing package in Tests/Fuzz (it depends on this package by path).
-        .library(name: "ScenarioFormat", targets: ["ScenarioFormat"]),
-        .library(name: "SIWACore", targets: ["SIWACore"]),
-        .library(name: "JSON", targets: ["JSON"]),
-        .library(name: "JOSE", targets: ["JOSE"]),
-        .library(name: "HTTPServer", targets: ["HTTPServer"]),
+        .executable(name: "siwa-mock", targets: ["siwa-mock"])
     ],
     targets: [
         .systemLibrary(
@@ -86,3 +82,24 @@ let package = Package(
         ),
     ]
 )
+
+// libFuzzer targets (Tests/Fuzz/run.sh sets SIWA_FUZZ=1): they link only with `-sanitize=fuzzer`, so a plain
+// `swift build` never sees them. Inside this package they use the modules' `package` declarations.
+if Context.environment["SIWA_FUZZ"] == "1" {
+    let fuzzTargets: [(name: String, modules: [Target.Dependency])] = [
+        ("fuzz-scenario", ["ScenarioFormat"]),
+        ("fuzz-scenario-loader", ["SIWACore"]),
+        ("fuzz-json", ["JSON"]),
+        ("fuzz-jws", ["JOSE"]),
+        ("fuzz-client-secret", ["SIWACore", "JOSE"]),
+        ("fuzz-http-parser", ["HTTPServer"]),
+        ("fuzz-form", ["HTTPServer"]),
+    ]
+    package.targets.append(.target(name: "FuzzDriver", path: "Tests/Fuzz/Sources/FuzzDriver"))
+    for target in fuzzTargets {
+        package.targets.append(
+            .executableTarget(
+                name: target.name, dependencies: ["FuzzDriver"] + target.modules,
+                path: "Tests/Fuzz/Sources/\(target.name)", swiftSettings: swiftSettings))
+    }
+}

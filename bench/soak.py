@@ -397,7 +397,7 @@ def main() -> int:
     parser.add_argument("--calibrate-seconds", type=float, help="closed-loop capacity run first (default 10; 8 with --short)")
     parser.add_argument("--tolerance", type=float, default=0.10, help="allowed degradation, last vs first window (0.10)")
     parser.add_argument("--max-lag-ms", type=float, default=1000, help="open loop: latest a request may be sent (1000)")
-    parser.add_argument("--rss-bound-mib", type=float, default=64, help="RSS must stay below this (docs/limits.md)")
+    parser.add_argument("--rss-bound-mib", type=float, default=32, help="RSS must stay below this (32; docs/limits.md, Soak)")
     parser.add_argument("--rss-growth-mib", type=float, default=4,
                         help="RSS of the last window at most this above the first half's peak (4)")
     parser.add_argument("--json", type=Path, help="write samples, windows and checks here")

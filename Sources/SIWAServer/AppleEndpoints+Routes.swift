@@ -46,7 +46,7 @@ extension AppleEndpoints {
     }()
 
     /// Apple's routes for the route table.
-    public var routes: [Route] {
+    package var routes: [Route] {
         Self.declarations.map { declaration in
             Route(declaration.method, declaration.path) { declaration.handler(self, &$0) }
         }
@@ -54,7 +54,7 @@ extension AppleEndpoints {
 
     /// What fault rules and timeline triggers may match: each path with its methods and the fields its
     /// handlers read. Give it to `ScenarioLoader.ruleTargets`.
-    public static let ruleTargets: [AppleRoute] = declarations.reduce(into: []) { targets, declaration in
+    package static let ruleTargets: [AppleRoute] = declarations.reduce(into: []) { targets, declaration in
         if let index = targets.firstIndex(where: { $0.path == declaration.path }) {
             targets[index].methods.append(declaration.method.rawValue)
             targets[index].fields += declaration.reads.filter { !targets[index].fields.contains($0) }

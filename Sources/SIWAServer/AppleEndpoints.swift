@@ -9,19 +9,19 @@ import SIWACore
 /// Rules live in `AppleIdentityProvider` (SIWACore); these handlers read the request context and render
 /// answers. `MockServer` puts these routes into the one route table with the control API's; on its own,
 /// `respond(to:)` serves them through the same pipeline without fault rules or a journal.
-public struct AppleEndpoints: HTTPResponder {
+package struct AppleEndpoints: HTTPResponder {
     /// How to build the endpoints.
-    public struct Configuration: Sendable {
+    package struct Configuration: Sendable {
         /// Base URL clients reach the mock at (discovery endpoint URLs), e.g. `http://127.0.0.1:8080`.
-        public var publicURL: String
-        public var scenario: Scenario
-        public var clock: any SIWAClock
+        package var publicURL: String
+        package var scenario: Scenario
+        package var clock: any SIWAClock
         /// Nil: seeded when the scenario has `seed:`, else the OS generator.
-        public var random: (any RandomSource)?
+        package var random: (any RandomSource)?
         /// Receives one line per notable event (unexpected 500s, unchecked client-secret signatures).
-        public var log: @Sendable (String) -> Void
+        package var log: @Sendable (String) -> Void
 
-        public init(
+        package init(
             publicURL: String, scenario: Scenario = .builtIn, clock: any SIWAClock = SystemClock(),
             random: (any RandomSource)? = nil, log: @escaping @Sendable (String) -> Void = { _ in }
         ) {
@@ -33,8 +33,8 @@ public struct AppleEndpoints: HTTPResponder {
         }
     }
 
-    public let provider: AppleIdentityProvider
-    public let publicURL: String
+    package let provider: AppleIdentityProvider
+    package let publicURL: String
     let log: @Sendable (String) -> Void
     /// These routes alone behind the pipeline (set last in `init`: the routes capture the endpoints).
     private var pipeline: RequestPipeline?
@@ -42,14 +42,14 @@ public struct AppleEndpoints: HTTPResponder {
     /// Parses the scenario's keys (no key generation); the provider precomputes the JWKS body.
     ///
     /// - Throws: `ScenarioKeyError` when a PEM in the scenario cannot be parsed.
-    public init(configuration: Configuration) throws(ScenarioKeyError) {
+    package init(configuration: Configuration) throws(ScenarioKeyError) {
         let provider = try AppleIdentityProvider(
             scenario: configuration.scenario, clock: configuration.clock, random: configuration.random)
         self.init(provider: provider, publicURL: configuration.publicURL, log: configuration.log)
     }
 
     /// Serves an existing provider (shared with the control API).
-    public init(
+    package init(
         provider: AppleIdentityProvider, publicURL: String, log: @escaping @Sendable (String) -> Void = { _ in }
     ) {
         self.provider = provider
@@ -61,7 +61,7 @@ public struct AppleEndpoints: HTTPResponder {
         pipeline = RequestPipeline(table: RouteTable(routes), provider: provider, log: log)
     }
 
-    public func respond(to request: HTTPRequest) -> HTTPResponse {
+    package func respond(to request: HTTPRequest) -> HTTPResponse {
         pipeline?.respond(to: request) ?? Responses.internalError()
     }
 

@@ -10,25 +10,25 @@ import SIWACore
 /// reason; with an admin token every `/mock/` route except the public ones (`/mock/health`, the CA
 /// certificate) needs `Authorization: Bearer <token>` (401 otherwise), while Apple's endpoints stay
 /// open and run behind the scenario's fault rules and timeline (`/mock/faults` manages the rules).
-public struct MockServer: HTTPResponder {
+package struct MockServer: HTTPResponder {
     /// Control-side options of `siwa-mock serve`.
-    public struct ControlOptions: Sendable {
+    package struct ControlOptions: Sendable {
         /// `--admin-token`: the shared secret `/mock/` calls must present.
-        public var adminToken: String?
-        public var scenarioLoader: ControlEndpoints.ScenarioLoader?
+        package var adminToken: String?
+        package var scenarioLoader: ControlEndpoints.ScenarioLoader?
         /// Newest journal entries kept.
-        public var journalCapacity: Int
+        package var journalCapacity: Int
         /// With TLS: the local CA certificate, served at `GET /mock/tls/ca.pem` without the admin token
         /// (so a CI job can fetch it with curl from a service container).
-        public var caCertificatePEM: String?
+        package var caCertificatePEM: String?
         /// Runs notification deliveries and retries; nil: a scheduler of the server's own.
-        public var scheduler: BackgroundScheduler?
+        package var scheduler: BackgroundScheduler?
         /// `--notification-allow`: where notifications may be sent; nil: anywhere.
-        public var notificationAllowList: DestinationAllowList?
+        package var notificationAllowList: DestinationAllowList?
         /// Where the starting scenario came from and its text (`GET /mock/scenario`); nil: the built-in one.
-        public var scenarioOrigin: (source: String, text: String)?
+        package var scenarioOrigin: (source: String, text: String)?
 
-        public init(
+        package init(
             adminToken: String? = nil, scenarioLoader: ControlEndpoints.ScenarioLoader? = nil,
             journalCapacity: Int = 1000, caCertificatePEM: String? = nil, scheduler: BackgroundScheduler? = nil,
             notificationAllowList: DestinationAllowList? = nil, scenarioOrigin: (source: String, text: String)? = nil
@@ -43,16 +43,16 @@ public struct MockServer: HTTPResponder {
         }
     }
 
-    public let apple: AppleEndpoints
-    public let control: ControlEndpoints
+    package let apple: AppleEndpoints
+    package let control: ControlEndpoints
     /// The scenario's fault rules and counters (`/mock/faults`).
-    public let faults: FaultEngine
+    package let faults: FaultEngine
     /// The scenario's timeline progress.
-    public let timeline: TimelineEngine
+    package let timeline: TimelineEngine
     /// Every route of every surface, behind the one chain.
-    public private(set) var pipeline: RequestPipeline
+    package private(set) var pipeline: RequestPipeline
 
-    public init(configuration: AppleEndpoints.Configuration, options: ControlOptions = ControlOptions())
+    package init(configuration: AppleEndpoints.Configuration, options: ControlOptions = ControlOptions())
         throws(ScenarioKeyError)
     {
         let apple = try AppleEndpoints(configuration: configuration)
@@ -106,12 +106,12 @@ public struct MockServer: HTTPResponder {
         }
     }
 
-    public func respond(to request: HTTPRequest) -> HTTPResponse {
+    package func respond(to request: HTTPRequest) -> HTTPResponse {
         pipeline.respond(to: request)
     }
 
     /// Where the local CA certificate is served with TLS.
-    public static let caCertificatePath = "/mock/tls/ca.pem"
+    package static let caCertificatePath = "/mock/tls/ca.pem"
 
     static func certificate(_ pem: String) -> HTTPResponse {
         HTTPResponse(
@@ -134,7 +134,7 @@ public struct MockServer: HTTPResponder {
 
     /// Swaps in a new scenario as one step (hot reload): provider state, clock settings, fault rules and
     /// timeline. On error nothing changes.
-    public func replaceScenario(_ scenario: Scenario, source: String? = nil, text: String? = nil)
+    package func replaceScenario(_ scenario: Scenario, source: String? = nil, text: String? = nil)
         throws(ProviderChangeError)
     {
         try apple.provider.replaceScenario(scenario)

@@ -16,7 +16,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from outcome import Outcome
+from outcome import Outcome, guarded
 from siwatest.process import MockProcess
 from siwatest.scenario import REPO_ROOT
 
@@ -97,14 +97,6 @@ def sighup(server: MockProcess, log_path: Path) -> Outcome:
     out.observed = ("logged" if logged else "NOT logged") + (f", health {status}" if status else ", process DIED")
     out.ok = logged and status == 200 and server.alive
     return out
-
-
-def guarded(attack, name: str) -> Outcome:
-    """Runs one attack; an exception (a hang timing out, a dead server) is that attack's failure."""
-    try:
-        return attack()
-    except Exception as error:  # noqa: BLE001 - every failure is reported
-        return Outcome(name, "(see the attack)", observed=f"raised {error!r}")
 
 
 def against(server: MockProcess, log_path: Path, work: Path) -> list[Outcome]:

@@ -15,7 +15,7 @@ import threading
 import time
 import urllib.parse
 
-from outcome import Outcome
+from outcome import Outcome, guarded
 from siwatest.client import Client
 from siwatest.process import MockProcess
 from siwatest.scenario import REDIRECT_URI, WEB_CLIENT
@@ -212,13 +212,6 @@ def revoke_with_many_grants(server: MockProcess, secret: str) -> Outcome:
                     f"{after:.2f} ms (max {max(loaded) * 1000:.1f} ms)")
     out.ok = minted == 30_000 and after <= 3 * before + 1.0
     return out
-
-
-def guarded(attack, name: str) -> Outcome:
-    try:
-        return attack()
-    except Exception as error:  # noqa: BLE001 - every failure is reported
-        return Outcome(name, "(see the attack)", observed=f"raised {error!r}")
 
 
 def against(server: MockProcess, secret: str) -> list[Outcome]:

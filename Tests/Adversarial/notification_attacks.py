@@ -14,7 +14,7 @@ import threading
 import time
 
 from memory_attacks import PeakRSS, post
-from outcome import Outcome
+from outcome import Outcome, guarded
 from siwatest.process import MockProcess
 
 TIMEOUT_MS = 1000
@@ -147,7 +147,4 @@ def hostile_receivers(server: MockProcess) -> Outcome:
 
 
 def against(server: MockProcess) -> list[Outcome]:
-    try:
-        return [hostile_receivers(server)]
-    except Exception as error:  # noqa: BLE001 - every failure is reported
-        return [Outcome("hostile notification receivers", "(see the attack)", observed=f"raised {error!r}")]
+    return [guarded(lambda: hostile_receivers(server), "hostile notification receivers")]

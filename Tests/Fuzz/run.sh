@@ -26,10 +26,13 @@ if [ ${#targets[@]} -eq 0 ]; then
     for dir in "$here"/Sources/fuzz-*; do targets+=("$(basename "$dir")"); done
 fi
 
-cd "$here"
-build_flags=(-c debug -Xswiftc -sanitize=fuzzer,address)
+# The targets live in the root package, declared only when SIWA_FUZZ=1 (see Package.swift), and build in
+# their own scratch path so the sanitizer flags never touch the normal .build.
+cd "$repo"
+export SIWA_FUZZ=1
+build_flags=(-c debug --scratch-path "$repo/.build-fuzz" -Xswiftc -sanitize=fuzzer,address)
 for target in "${targets[@]}"; do
-    [ -d "Sources/$target" ] || { echo "run.sh: no such target: $target" >&2; exit 64; }
+    [ -d "$here/Sources/$target" ] || { echo "run.sh: no such target: $target" >&2; exit 64; }
     swift build "${build_flags[@]}" --product "$target"
 done
 bin="$(swift build "${build_flags[@]}" --show-bin-path)"
@@ -37,15 +40,15 @@ bin="$(swift build "${build_flags[@]}" --show-bin-path)"
 failed=()
 for target in "${targets[@]}"; do
     out="$repo/fuzz-out/$target"
-    mkdir -p "$out/corpus" "corpus/$target"
+    mkdir -p "$out/corpus" "$here/corpus/$target"
     dict=()
-    [ -f "dict/$target.dict" ] && dict=("-dict=dict/$target.dict")
+    [ -f "$here/dict/$target.dict" ] && dict=("-dict=$here/dict/$target.dict")
     echo "== $target: ${seconds}s"
     # shellcheck disable=SC2086
     if ! SWIFT_BACKTRACE=enable=no ASAN_OPTIONS="detect_leaks=1:${ASAN_OPTIONS:-}" "$bin/$target" \
         -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
         -artifact_prefix="$out/" -print_final_stats=1 "${dict[@]}" ${FUZZ_FLAGS:-} \
-        "$out/corpus" "corpus/$target"; then
+        "$out/corpus" "$here/corpus/$target"; then
         failed+=("$target")
         echo "== $target FAILED; inputs in $out/" >&2
     fi

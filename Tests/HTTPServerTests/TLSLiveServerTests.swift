@@ -122,7 +122,7 @@ final class TLSFixture: Sendable {
 
     func curlArguments(_ server: EventLoopServer, path: String) -> [String] {
         [
-            "-sS", "--max-time", "10", "--cacert", caFile, "--resolve", "appleid.apple.com:\(server.port):127.0.0.1",
+            "-sS", "--max-time", "30", "--cacert", caFile, "--resolve", "appleid.apple.com:\(server.port):127.0.0.1",
             "https://appleid.apple.com:\(server.port)\(path)",
         ]
     }

@@ -2,37 +2,37 @@ import JOSE
 import JSON
 
 /// Builds client-secret JWTs, correct by default, with knobs for every way to get one wrong.
-public struct ClientSecretMaker: Sendable {
-    public var key: P256PrivateKey
-    public var teamID: String = TestKeys.teamID
-    public var keyID: String? = TestKeys.clientSecretKID
-    public var algorithm: String = "ES256"
+package struct ClientSecretMaker: Sendable {
+    package var key: P256PrivateKey
+    package var teamID: String = TestKeys.teamID
+    package var keyID: String? = TestKeys.clientSecretKID
+    package var algorithm: String = "ES256"
 
     /// The built-in scenario's test key.
-    public init() throws {
+    package init() throws {
         self.key = try P256PrivateKey(pem: TestKeys.clientSecretPrivateKeyPEM)
     }
 
-    public init(key: P256PrivateKey) {
+    package init(key: P256PrivateKey) {
         self.key = key
     }
 
     /// The claim set Apple expects; override any field through `edit`.
-    public func claims(clientID: String, now: Int64, lifetime: Int64 = 3600) -> JSONObject {
+    package func claims(clientID: String, now: Int64, lifetime: Int64 = 3600) -> JSONObject {
         JSONObject([
             ("iss", .string(teamID)), ("iat", .int(now)), ("exp", .int(now + lifetime)),
             ("aud", .string("https://appleid.apple.com")), ("sub", .string(clientID)),
         ])
     }
 
-    public func header() -> JSONObject {
+    package func header() -> JSONObject {
         var header = JSONObject([("alg", .string(algorithm))])
         if let keyID { header["kid"] = .string(keyID) }
         return header
     }
 
     /// A signed secret for `clientID`, valid from `now` for `lifetime` seconds.
-    public func make(
+    package func make(
         clientID: String, now: Int64, lifetime: Int64 = 3600, edit: (inout JSONObject) -> Void = { _ in }
     ) throws -> String {
         var payload = claims(clientID: clientID, now: now, lifetime: lifetime)
@@ -41,7 +41,7 @@ public struct ClientSecretMaker: Sendable {
     }
 
     /// Signs arbitrary header and payload, then lets `signature` rewrite the raw signature bytes.
-    public func make(
+    package func make(
         header: JSONObject, payload: JSONObject, signature transform: ([UInt8]) -> [UInt8]
     ) throws -> String {
         let input = Base64URL.encode(header.json.serialized()) + "." + Base64URL.encode(payload.json.serialized())
@@ -52,5 +52,5 @@ public struct ClientSecretMaker: Sendable {
 
 extension JSONObject {
     /// Wraps the object as a value.
-    public var json: JSONValue { .object(self) }
+    package var json: JSONValue { .object(self) }
 }

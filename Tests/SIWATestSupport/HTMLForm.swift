@@ -1,20 +1,20 @@
 /// A minimal reader for the mock's own HTML: the first `<form>`'s method and action and its inputs.
 /// Good enough for pages the mock renders; not a general HTML parser.
-public struct HTMLForm: Sendable, Equatable {
-    public var method: String
-    public var action: String
+package struct HTMLForm: Sendable, Equatable {
+    package var method: String
+    package var action: String
     /// `name`/`value` of every `<input>` in order (hidden and radio inputs alike).
-    public var inputs: [(name: String, value: String)]
+    package var inputs: [(name: String, value: String)]
 
-    public static func == (lhs: HTMLForm, rhs: HTMLForm) -> Bool {
+    package static func == (lhs: HTMLForm, rhs: HTMLForm) -> Bool {
         lhs.method == rhs.method && lhs.action == rhs.action
             && lhs.inputs.elementsEqual(rhs.inputs) { $0.name == $1.name && $0.value == $1.value }
     }
 
-    public subscript(name: String) -> String? { inputs.first { $0.name == name }?.value }
+    package subscript(name: String) -> String? { inputs.first { $0.name == name }?.value }
 
     /// Parses the first form in `html`; nil when there is none.
-    public static func parse(_ html: String) -> HTMLForm? {
+    package static func parse(_ html: String) -> HTMLForm? {
         guard let formTag = tags(named: "form", in: html).first else { return nil }
         let inputs = tags(named: "input", in: html).compactMap { attributes -> (name: String, value: String)? in
             guard let name = attributes["name"] else { return nil }
@@ -51,7 +51,7 @@ public struct HTMLForm: Sendable, Equatable {
     }
 
     /// Reverses the mock's HTML escaping.
-    public static func unescape(_ text: String) -> String {
+    package static func unescape(_ text: String) -> String {
         text.replacingOccurrences("&quot;", "\"").replacingOccurrences("&#39;", "'")
             .replacingOccurrences("&lt;", "<").replacingOccurrences("&gt;", ">").replacingOccurrences("&amp;", "&")
     }

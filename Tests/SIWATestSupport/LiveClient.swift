@@ -2,12 +2,12 @@ import HTTPServer
 
 /// Serves a responder on a loopback port and sends each request over a fresh connection, with the
 /// project's one HTTP client (`HTTPClientConnection`).
-public final class LiveClient: TestClient, @unchecked Sendable {
+package final class LiveClient: TestClient, @unchecked Sendable {
     // @unchecked: `server` is only started in init and stopped in `stop()`; EventLoopServer is thread-safe.
     let server: EventLoopServer
-    public let port: Int
+    package let port: Int
 
-    public init(responder: any HTTPResponder) throws {
+    package init(responder: any HTTPResponder) throws {
         var configuration = HTTPServerConfiguration()
         configuration.port = 0
         configuration.eventLoops = 1
@@ -16,9 +16,9 @@ public final class LiveClient: TestClient, @unchecked Sendable {
         port = server.port
     }
 
-    public func stop() { server.shutdown() }
+    package func stop() { server.shutdown() }
 
-    public func send(_ request: HTTPRequest) throws -> TestResponse {
+    package func send(_ request: HTTPRequest) throws -> TestResponse {
         let connection = try HTTPClientConnection(host: "127.0.0.1", port: port)
         let response = try connection.send(
             HTTPClientRequest(

@@ -6,7 +6,7 @@ import Synchronization
 /// requests are answered with `failureStatus`, later ones with 200 (to exercise retries). `delivery`
 /// and `replyBody` make a misbehaving receiver: one that hangs (`.delayed`), drips its reply
 /// (`.slowBody`) or answers with a huge body.
-public final class NotificationReceiver: HTTPResponder, @unchecked Sendable {
+package final class NotificationReceiver: HTTPResponder, @unchecked Sendable {
     // @unchecked: `server` is set once in init and only shut down in `stop()`; EventLoopServer is thread-safe.
     private let received = Mutex<[[UInt8]]>([])
     private let remainingFailures: Mutex<Int>
@@ -14,9 +14,9 @@ public final class NotificationReceiver: HTTPResponder, @unchecked Sendable {
     private let delivery: HTTPResponse.Delivery
     private let replyBody: [UInt8]
     private var server: EventLoopServer?
-    public private(set) var port = 0
+    package private(set) var port = 0
 
-    public init(
+    package init(
         failures: Int = 0, failureStatus: Int = 503, delivery: HTTPResponse.Delivery = .normal,
         replyBody: [UInt8] = []
     ) throws {
@@ -33,11 +33,11 @@ public final class NotificationReceiver: HTTPResponder, @unchecked Sendable {
         port = server.port
     }
 
-    public var url: String { "http://127.0.0.1:\(port)/apple/notifications" }
+    package var url: String { "http://127.0.0.1:\(port)/apple/notifications" }
 
-    public func stop() { server?.shutdown() }
+    package func stop() { server?.shutdown() }
 
-    public func respond(to request: HTTPRequest) -> HTTPResponse {
+    package func respond(to request: HTTPRequest) -> HTTPResponse {
         let fail = remainingFailures.withLock { remaining in
             guard remaining > 0 else { return false }
             remaining -= 1
@@ -49,10 +49,10 @@ public final class NotificationReceiver: HTTPResponder, @unchecked Sendable {
     }
 
     /// Every body received, failed attempts included.
-    public var bodies: [[UInt8]] { received.withLock { $0 } }
+    package var bodies: [[UInt8]] { received.withLock { $0 } }
 
     /// The `payload` JWS strings received.
-    public var payloads: [String] {
+    package var payloads: [String] {
         bodies.compactMap { (try? JSONValue.parse($0))?["payload"]?.stringValue }
     }
 }

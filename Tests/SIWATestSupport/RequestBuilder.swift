@@ -1,14 +1,14 @@
 import HTTPServer
 
 /// Builds requests for the Apple endpoints.
-public enum RequestBuilder {
-    public static func get(_ path: String, query: [(String, String)] = []) -> HTTPRequest {
+package enum RequestBuilder {
+    package static func get(_ path: String, query: [(String, String)] = []) -> HTTPRequest {
         let target = query.isEmpty ? path : path + "?" + URLEncodedForm.encode(query)
         return HTTPRequest(method: "GET", target: target, headers: HTTPHeaders([("Host", "127.0.0.1")]))
     }
 
     /// A form POST (`application/x-www-form-urlencoded`).
-    public static func form(
+    package static func form(
         _ path: String, _ fields: [(String, String)], contentType: String = "application/x-www-form-urlencoded"
     ) -> HTTPRequest {
         HTTPRequest(
@@ -17,14 +17,14 @@ public enum RequestBuilder {
     }
 
     /// A POST with an arbitrary body and content type (e.g. JSON, to check Apple's error).
-    public static func post(_ path: String, body: String, contentType: String?) -> HTTPRequest {
+    package static func post(_ path: String, body: String, contentType: String?) -> HTTPRequest {
         var headers = HTTPHeaders([("Host", "127.0.0.1")])
         if let contentType { headers.add("Content-Type", contentType) }
         return HTTPRequest(method: "POST", target: path, headers: headers, body: Array(body.utf8))
     }
 
     /// `GET /auth/authorize` for the built-in web client.
-    public static func authorize(
+    package static func authorize(
         clientID: String = TestKeys.webClientID, redirectURI: String = TestKeys.redirectURI,
         responseType: String = "code id_token", scope: String? = "name email", responseMode: String? = "form_post",
         state: String? = "st-123", nonce: String? = "n-456", extra: [(String, String)] = []

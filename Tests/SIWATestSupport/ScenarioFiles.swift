@@ -3,36 +3,36 @@ import SIWACore
 import SIWAServer
 
 /// The repository's `scenarios/` directory and a loader that reads `pem_file:` from disk.
-public enum ScenarioFiles {
+package enum ScenarioFiles {
     /// Absolute path of `scenarios/`.
-    public static let directory: String = {
+    package static let directory: String = {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("scenarios").path
     }()
 
-    public static func read(_ path: String) -> String? {
+    package static func read(_ path: String) -> String? {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
         return String(decoding: data, as: UTF8.self)
     }
 
     /// A loader as the server runs it: `pem_file:` from disk, rules checked against Apple's routes.
-    public static var loader: ScenarioLoader {
+    package static var loader: ScenarioLoader {
         var loader = ScenarioLoader(files: read)
         loader.ruleTargets = ruleTargets
         return loader
     }
 
     /// What fault rules and timeline triggers may match: the route table's Apple routes.
-    public static var ruleTargets: [AppleRoute] { AppleEndpoints.ruleTargets }
+    package static var ruleTargets: [AppleRoute] { AppleEndpoints.ruleTargets }
 
     /// Every `.yaml`/`.json` file name in `scenarios/`, sorted.
-    public static var yamlFiles: [String] {
+    package static var yamlFiles: [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
             .filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".json") }.sorted()
     }
 
     /// Loads `scenarios/NAME`.
-    public static func load(_ name: String) throws -> Scenario {
+    package static func load(_ name: String) throws -> Scenario {
         let path = directory + "/" + name
         return try loader.load(read(path) ?? "", file: path)
     }

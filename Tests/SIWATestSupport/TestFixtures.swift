@@ -3,21 +3,21 @@ import SIWACore
 import SIWAServer
 
 /// Fixed time and seeded randomness for reproducible tests.
-public enum TestFixtures {
+package enum TestFixtures {
     /// 2023-11-14T22:13:20Z.
-    public static let epoch: Int64 = 1_700_000_000
+    package static let epoch: Int64 = 1_700_000_000
 
-    public static func clock() -> ManualClock { ManualClock(seconds: epoch) }
+    package static func clock() -> ManualClock { ManualClock(seconds: epoch) }
 
-    public static func random(seed: UInt64 = 42) -> SeededRandomSource { SeededRandomSource(seed: seed) }
+    package static func random(seed: UInt64 = 42) -> SeededRandomSource { SeededRandomSource(seed: seed) }
 
     /// A provider over `scenario` (built-in by default) with a manual clock and seeded randomness.
-    public static func provider(scenario: Scenario = .builtIn, clock: ManualClock) throws -> AppleIdentityProvider {
+    package static func provider(scenario: Scenario = .builtIn, clock: ManualClock) throws -> AppleIdentityProvider {
         try AppleIdentityProvider(scenario: scenario, clock: clock, random: random())
     }
 
     /// Endpoints served at `publicURL`, plus the clock that drives them.
-    public static func endpoints(
+    package static func endpoints(
         scenario: Scenario = .builtIn, publicURL: String = "http://127.0.0.1:8080"
     ) throws -> (endpoints: AppleEndpoints, clock: ManualClock, log: LogRecorder) {
         let clock = clock()

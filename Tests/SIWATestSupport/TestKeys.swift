@@ -1,13 +1,13 @@
 /// Key material for tests. The P-256 key is the built-in scenario's published TEST client-secret key
 /// (scenarios/keys/AuthKey_KEY1234567.p8), registered for team ABCDE12345 under kid KEY1234567.
-public enum TestKeys {
-    public static let clientSecretKID = "KEY1234567"
-    public static let teamID = "ABCDE12345"
-    public static let webClientID = "com.example.web"
-    public static let nativeClientID = "com.example.app"
-    public static let redirectURI = "https://app.example.com/auth/apple/callback"
+package enum TestKeys {
+    package static let clientSecretKID = "KEY1234567"
+    package static let teamID = "ABCDE12345"
+    package static let webClientID = "com.example.web"
+    package static let nativeClientID = "com.example.app"
+    package static let redirectURI = "https://app.example.com/auth/apple/callback"
 
-    public static let clientSecretPrivateKeyPEM = """
+    package static let clientSecretPrivateKeyPEM = """
         -----BEGIN PRIVATE KEY-----
         MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg4M8Vx2ZLwzS8EfTZ
         k/+nRb7w41p6faTHFjVmguKFW9WhRANCAATg9y3/GsPig1WDeOnnjwAiWPQntlsV

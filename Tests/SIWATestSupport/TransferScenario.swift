@@ -2,16 +2,16 @@ import SIWACore
 
 extension Scenario {
     /// The recipient team of `transferFixture`.
-    public static let recipientTeamID = "ZYXWV98765"
+    package static let recipientTeamID = "ZYXWV98765"
     /// The native app that moved from `ABCDE12345` to `ZYXWV98765`.
-    public static let movedAppID = "com.moved.app"
+    package static let movedAppID = "com.moved.app"
 
     /// The built-in scenario plus a second team that received `com.moved.app` from `ABCDE12345`,
     /// accepted at `acceptedAt` (user migration tests,
     /// https://developer.apple.com/documentation/signinwithapple/transferring-your-apps-and-users-to-another-team).
     /// Both teams register the
     /// test client-secret key `KEY1234567`.
-    public static func transferFixture(acceptedAt: Int64) -> Scenario {
+    package static func transferFixture(acceptedAt: Int64) -> Scenario {
         var scenario = Scenario.builtIn
         scenario.name = "transfer"
         scenario.teams.append(

@@ -1,17 +1,17 @@
 /// A `/auth/authorize` request that passed Apple's checks, documented at
 /// https://developer.apple.com/documentation/signinwithapplerestapi/request-an-authorization-to-the-sign-in-with-apple-server.
-public struct AuthorizationRequest: Sendable, Equatable {
-    public var clientID: String
-    public var redirectURI: String
-    public var responseType: ResponseType
+package struct AuthorizationRequest: Sendable, Equatable {
+    package var clientID: String
+    package var redirectURI: String
+    package var responseType: ResponseType
     /// Requested scopes in request order, without repeats.
-    public var scopes: [Scope]
+    package var scopes: [Scope]
     /// The mode the answer is delivered in (explicit or defaulted).
-    public var responseMode: ResponseMode
-    public var state: String?
-    public var nonce: String?
+    package var responseMode: ResponseMode
+    package var state: String?
+    package var nonce: String?
 
-    public init(
+    package init(
         clientID: String, redirectURI: String, responseType: ResponseType, scopes: [Scope] = [],
         responseMode: ResponseMode, state: String? = nil, nonce: String? = nil
     ) {
@@ -25,14 +25,14 @@ public struct AuthorizationRequest: Sendable, Equatable {
     }
 
     /// `code` or `code id_token`; `id_token` alone is not supported by Apple.
-    public enum ResponseType: String, Sendable, Equatable {
+    package enum ResponseType: String, Sendable, Equatable {
         case code
         case codeIDToken = "code id_token"
 
-        public var includesIDToken: Bool { self == .codeIDToken }
+        package var includesIDToken: Bool { self == .codeIDToken }
     }
 
-    public enum ResponseMode: String, Sendable, Equatable, CaseIterable {
+    package enum ResponseMode: String, Sendable, Equatable, CaseIterable {
         case query
         case fragment
         case formPost = "form_post"
@@ -40,11 +40,11 @@ public struct AuthorizationRequest: Sendable, Equatable {
 }
 
 /// Sign in with Apple's scopes: `name`, `email` and (advertised) `openid`. `profile` is not one.
-public enum Scope: String, Sendable, Equatable, Hashable, CaseIterable {
+package enum Scope: String, Sendable, Equatable, Hashable, CaseIterable {
     case name
     case email
     case openid
 
     /// Scopes that make Apple hand out user data, and therefore force `form_post`.
-    public var requiresFormPost: Bool { self != .openid }
+    package var requiresFormPost: Bool { self != .openid }
 }

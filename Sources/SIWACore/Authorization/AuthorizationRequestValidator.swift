@@ -13,15 +13,15 @@
 ///   form_post when name or email scope is requested." (oauth-io/oauth-js#104, nov/apple_id#6,
 ///   getfider/fider#1357). Both are `invalid_request`; docs/fidelity.md has the evidence.
 /// - Parameters this validator does not know (e.g. `login_hint`, `cancel`) are ignored here.
-public struct AuthorizationRequestValidator: Sendable {
-    public let scenario: Scenario
+package struct AuthorizationRequestValidator: Sendable {
+    package let scenario: Scenario
 
-    public init(scenario: Scenario) {
+    package init(scenario: Scenario) {
         self.scenario = scenario
     }
 
     /// Validates decoded parameters; the error is what to render directly.
-    public func validate(_ parameters: [(name: String, value: String)]) -> Result<AuthorizationRequest, AppleError> {
+    package func validate(_ parameters: [(name: String, value: String)]) -> Result<AuthorizationRequest, AppleError> {
         var seen = Set<String>()
         for (name, _) in parameters where !seen.insert(name).inserted {
             return .failure(.invalidRequest("Duplicate parameter: \(name)"))

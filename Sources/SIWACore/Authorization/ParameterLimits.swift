@@ -7,22 +7,22 @@
 /// error. The caps sit far above anything Apple issues or clients send (docs/limits.md gives the
 /// evidence for each) and keep every stored code and token, and every journal entry, small: a 1 MiB
 /// `nonce` used to be kept in every code and token.
-public enum ParameterLimits {
+package enum ParameterLimits {
     /// The cap of each known parameter.
-    public static let maximumBytes: [String: Int] = [
+    package static let maximumBytes: [String: Int] = [
         "client_id": 256, "redirect_uri": 1024, "response_type": 64, "response_mode": 64, "scope": 256,
         "state": 1024, "nonce": 512, "login_hint": 512, "code": 512, "refresh_token": 512, "token": 512,
         "token_type_hint": 64, "grant_type": 128, "client_secret": 4096, "sub": 256, "target": 64,
         "transfer_sub": 256,
     ]
     /// The cap of any other parameter (ignored ones too, such as the JS SDK's `frame_id`).
-    public static let defaultMaximumBytes = 4096
+    package static let defaultMaximumBytes = 4096
 
     /// The cap that applies to `name`.
-    public static func maximumBytes(for name: String) -> Int { maximumBytes[name] ?? defaultMaximumBytes }
+    package static func maximumBytes(for name: String) -> Int { maximumBytes[name] ?? defaultMaximumBytes }
 
     /// `invalid_request` naming the first parameter longer than its cap; nil when every value fits.
-    public static func check(_ parameters: [(name: String, value: String)]) -> AppleError? {
+    package static func check(_ parameters: [(name: String, value: String)]) -> AppleError? {
         for (name, value) in parameters where value.utf8.count > maximumBytes(for: name) {
             return .invalidRequest("Parameter too long: \(String(name.prefix(64)))")
         }

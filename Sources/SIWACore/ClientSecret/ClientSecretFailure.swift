@@ -1,6 +1,6 @@
 /// Why a client secret was refused. Internal detail for logs and tests: on the wire every case is
 /// `invalid_client` with no description, as Apple does.
-public enum ClientSecretFailure: Error, Sendable, Equatable, CustomStringConvertible {
+package enum ClientSecretFailure: Error, Sendable, Equatable, CustomStringConvertible {
     /// Not a compact JWS, bad base64url, or header/payload not JSON objects.
     case malformed(String)
     /// Header `alg` is not `ES256`.
@@ -28,9 +28,9 @@ public enum ClientSecretFailure: Error, Sendable, Equatable, CustomStringConvert
     case signatureNotRaw(byteCount: Int)
     case badSignature
 
-    public var appleError: AppleError { .invalidClient }
+    package var appleError: AppleError { .invalidClient }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .malformed(let why): "client_secret is not a valid JWS: \(why)"
         case .wrongAlgorithm(let alg): "client_secret alg is \(alg.map { "'\($0)'" } ?? "missing"), expected ES256"
@@ -51,12 +51,12 @@ public enum ClientSecretFailure: Error, Sendable, Equatable, CustomStringConvert
 }
 
 /// A client secret that passed validation.
-public struct ClientSecretValidation: Sendable, Equatable {
-    public var clientID: String
-    public var teamID: String
-    public var keyID: String
+package struct ClientSecretValidation: Sendable, Equatable {
+    package var clientID: String
+    package var teamID: String
+    package var keyID: String
     /// False when the team has no registered keys: claims were checked, the signature was not.
-    public var signatureVerified: Bool
+    package var signatureVerified: Bool
     /// True when the ES256 verification was skipped because the same secret verified before.
-    public var fromCache: Bool
+    package var fromCache: Bool
 }

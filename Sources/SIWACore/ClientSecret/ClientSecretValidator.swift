@@ -9,15 +9,15 @@ import JSON
 /// `exp` after now and at most 15777000 s after now; an ES256 signature in raw `r || s` form made by
 /// the team's registered key for `kid`. Verified secrets are cached by SHA-256 so a repeated secret
 /// skips the signature check; the time and identity checks are re-run on every use.
-public struct ClientSecretValidator: Sendable {
-    public static let audience = "https://appleid.apple.com"
+package struct ClientSecretValidator: Sendable {
+    package static let audience = "https://appleid.apple.com"
 
     private let scenario: Scenario
     private let teamKeys: [String: [String: P256PublicKey]]
     private let clock: any SIWAClock
     private let cache: ClientSecretCache
 
-    public init(scenario: Scenario, keys: ScenarioKeys, clock: any SIWAClock, cacheCapacity: Int = 4096) {
+    package init(scenario: Scenario, keys: ScenarioKeys, clock: any SIWAClock, cacheCapacity: Int = 4096) {
         self.scenario = scenario
         self.teamKeys = keys.teamKeys
         self.clock = clock
@@ -27,7 +27,7 @@ public struct ClientSecretValidator: Sendable {
     /// Validates `secret` for the form's `client_id`.
     ///
     /// - Throws: the precise reason; callers answer `invalid_client` whatever it is.
-    public func validate(_ secret: String, clientID: String) throws(ClientSecretFailure) -> ClientSecretValidation {
+    package func validate(_ secret: String, clientID: String) throws(ClientSecretFailure) -> ClientSecretValidation {
         let now = clock.nowSeconds
         let digest = SHA256.hash(secret.utf8)
         if let cached = cache.lookup(digest, now: now) {
@@ -65,7 +65,7 @@ public struct ClientSecretValidator: Sendable {
     }
 
     /// Whether a team has keys (when it has none, signatures are not checked and the server logs it).
-    public func verifiesSignatures(forTeam teamID: String) -> Bool { !(teamKeys[teamID]?.isEmpty ?? true) }
+    package func verifiesSignatures(forTeam teamID: String) -> Bool { !(teamKeys[teamID]?.isEmpty ?? true) }
 
     private func checkClaims(_ claims: ClientSecretClaims, clientID: String, now: Int64) throws(ClientSecretFailure) {
         guard claims.subject == clientID else { throw .wrongSubject(claims.subject, clientID: clientID) }

@@ -3,9 +3,9 @@ import JSON
 /// `/.well-known/openid-configuration`: exactly Apple's fields, in the order of Apple's live document as captured
 /// in client-library fixtures (docs/fidelity.md),
 /// with endpoint URLs under the mock's public URL and `issuer` from the scenario.
-public enum DiscoveryDocument {
+package enum DiscoveryDocument {
     /// The document as a JSON value.
-    public static func make(publicURL: String, issuer: String) -> JSONValue {
+    package static func make(publicURL: String, issuer: String) -> JSONValue {
         let base = publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL
         func strings(_ values: [String]) -> JSONValue { .array(values.map { .string($0) }) }
         return .object(
@@ -32,7 +32,7 @@ public enum DiscoveryDocument {
     }
 
     /// Serialized bytes (compute once per public URL / issuer).
-    public static func serialized(publicURL: String, issuer: String) -> [UInt8] {
+    package static func serialized(publicURL: String, issuer: String) -> [UInt8] {
         make(publicURL: publicURL, issuer: issuer).serialized()
     }
 }

@@ -7,10 +7,10 @@ import JOSE
 /// - access token: `a<32 hex>.0.<2 lowercase letters>.<22 base64url>`
 /// - refresh token: `r<32 hex>.0.<2 lowercase letters>.<22 base64url>`
 /// - relay email: `<10 lowercase alphanumerics>@privaterelay.appleid.com`
-public struct IdentifierGenerator: Sendable {
-    public let random: any RandomSource
+package struct IdentifierGenerator: Sendable {
+    package let random: any RandomSource
 
-    public init(random: any RandomSource) {
+    package init(random: any RandomSource) {
         self.random = random
     }
 
@@ -21,44 +21,44 @@ public struct IdentifierGenerator: Sendable {
     private static let digits = Array("0123456789".utf8)
 
     /// A team-scoped user identifier, e.g. `001468.7b378a7e37e54e2c885c62c77cb79ed8.0030`.
-    public func makeSub() -> String {
+    package func makeSub() -> String {
         draw(6, from: Self.digits) + "." + draw(32, from: Self.hexDigits) + "." + draw(4, from: Self.digits)
     }
 
     /// A transfer identifier (same shape as a sub).
-    public func makeTransferSub() -> String { makeSub() }
+    package func makeTransferSub() -> String { makeSub() }
 
     /// A single-use authorization code.
-    public func makeAuthorizationCode() -> String {
+    package func makeAuthorizationCode() -> String {
         "c" + draw(32, from: Self.hexDigits) + ".0." + draw(4, from: Self.letters) + "."
             + draw(22, from: Self.base64URL)
     }
 
     /// An access token.
-    public func makeAccessToken() -> String {
+    package func makeAccessToken() -> String {
         "a" + draw(32, from: Self.hexDigits) + ".0." + draw(2, from: Self.letters) + "."
             + draw(22, from: Self.base64URL)
     }
 
     /// A refresh token.
-    public func makeRefreshToken() -> String {
+    package func makeRefreshToken() -> String {
         "r" + draw(32, from: Self.hexDigits) + ".0." + draw(2, from: Self.letters) + "."
             + draw(22, from: Self.base64URL)
     }
 
     /// A private relay address.
-    public func makeRelayEmail() -> String {
+    package func makeRelayEmail() -> String {
         draw(10, from: Self.alphanumerics) + "@privaterelay.appleid.com"
     }
 
     /// A 10-character alphanumeric key id (JWKS `kid` shape).
-    public func makeKeyID() -> String {
+    package func makeKeyID() -> String {
         draw(10, from: Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8))
     }
 
     /// A notification `jti`: 16 random bytes as 22 base64url characters, the shape of a captured one
     /// (docs/fidelity.md#server-to-server-notifications).
-    public func makeUniqueID() -> String {
+    package func makeUniqueID() -> String {
         Base64URL.encode((0..<16).map { _ in UInt8(truncatingIfNeeded: random.next(below: 256)) })
     }
 

@@ -3,14 +3,14 @@ import Synchronization
 
 /// Where identifiers and secrets get their randomness. Injected so a scenario with `seed:` produces
 /// the same codes, tokens and relay addresses byte for byte on every run.
-public protocol RandomSource: Sendable {
+package protocol RandomSource: Sendable {
     /// The next 64 uniformly distributed bits.
     func next() -> UInt64
 }
 
 extension RandomSource {
     /// A uniform value in `0..<upperBound` (rejection sampling, no modulo bias).
-    public func next(below upperBound: UInt64) -> UInt64 {
+    package func next(below upperBound: UInt64) -> UInt64 {
         precondition(upperBound > 0, "upperBound must be positive")
         let limit = UInt64.max - (UInt64.max % upperBound)
         while true {
@@ -20,7 +20,7 @@ extension RandomSource {
     }
 
     /// `count` random bytes.
-    public func bytes(_ count: Int) -> [UInt8] {
+    package func bytes(_ count: Int) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(count)
         while out.count < count {
@@ -38,16 +38,16 @@ extension RandomSource {
 /// DRBG, drawn 512 bytes at a time. `SystemRandomNumberGenerator` makes one `getrandom(2)` call per
 /// 8 bytes, which showed up as ~6 % of a token request's CPU in a profile; one `RAND_bytes` call per
 /// value still cost ~0.5 µs each. Every value is handed out once.
-public final class SystemRandomSource: RandomSource {
+package final class SystemRandomSource: RandomSource {
     private struct Pool {
         var words = [UInt64](repeating: 0, count: 64)
         var next = 64
     }
     private let pool = Mutex(Pool())
 
-    public init() {}
+    package init() {}
 
-    public func next() -> UInt64 {
+    package func next() -> UInt64 {
         pool.withLock { pool in
             if pool.next == pool.words.count {
                 pool.words.withUnsafeMutableBytes { SecureRandom.fill($0) }
@@ -64,14 +64,14 @@ public final class SystemRandomSource: RandomSource {
 /// A reproducible generator: ``SplitMix64`` behind a lock.
 ///
 /// Not cryptographically secure: only for scenarios that ask for reproducibility.
-public final class SeededRandomSource: RandomSource {
+package final class SeededRandomSource: RandomSource {
     private let generator: Mutex<SplitMix64>
 
-    public init(seed: UInt64) {
+    package init(seed: UInt64) {
         generator = Mutex(SplitMix64(seed: seed))
     }
 
-    public func next() -> UInt64 {
+    package func next() -> UInt64 {
         generator.withLock { $0.next() }
     }
 }

@@ -12,14 +12,14 @@ import Synchronization
 /// client-secret `exp`). Injected so tests and the control API can freeze and move time.
 ///
 /// Named `SIWAClock` so it does not collide with the standard library's `Clock` protocol.
-public protocol SIWAClock: Sendable {
+package protocol SIWAClock: Sendable {
     /// Milliseconds since the Unix epoch.
     var nowMilliseconds: Int64 { get }
 }
 
 extension SIWAClock {
     /// Whole seconds since the Unix epoch (what JWT `iat`/`exp` use).
-    public var nowSeconds: Int64 {
+    package var nowSeconds: Int64 {
         let ms = nowMilliseconds
         return ms >= 0 ? ms / 1000 : (ms - 999) / 1000
     }
@@ -28,46 +28,46 @@ extension SIWAClock {
 /// A clock that only moves when told to: frozen at a time, advanced, or set.
 ///
 /// Thread-safe; shared by the server and the control API.
-public final class ManualClock: SIWAClock {
+package final class ManualClock: SIWAClock {
     private let milliseconds: Mutex<Int64>
 
     /// Starts frozen at `seconds` since the epoch.
-    public init(seconds: Int64) {
+    package init(seconds: Int64) {
         milliseconds = Mutex(seconds * 1000)
     }
 
     /// Starts frozen at `milliseconds` since the epoch.
-    public init(milliseconds: Int64) {
+    package init(milliseconds: Int64) {
         self.milliseconds = Mutex(milliseconds)
     }
 
-    public var nowMilliseconds: Int64 { milliseconds.withLock { $0 } }
+    package var nowMilliseconds: Int64 { milliseconds.withLock { $0 } }
 
     /// Moves time forward (or backward for a negative value).
-    public func advance(seconds: Int64) {
+    package func advance(seconds: Int64) {
         milliseconds.withLock { $0 += seconds * 1000 }
     }
 
-    public func advance(milliseconds delta: Int64) {
+    package func advance(milliseconds delta: Int64) {
         milliseconds.withLock { $0 += delta }
     }
 
     /// Jumps to an absolute time.
-    public func set(seconds: Int64) {
+    package func set(seconds: Int64) {
         milliseconds.withLock { $0 = seconds * 1000 }
     }
 }
 
 /// The wall clock plus a fixed offset (so a scenario can run "in the future" or "in the past").
-public struct SystemClock: SIWAClock {
+package struct SystemClock: SIWAClock {
     /// Added to the real time, in milliseconds.
-    public var offsetMilliseconds: Int64
+    package var offsetMilliseconds: Int64
 
-    public init(offsetMilliseconds: Int64 = 0) {
+    package init(offsetMilliseconds: Int64 = 0) {
         self.offsetMilliseconds = offsetMilliseconds
     }
 
-    public var nowMilliseconds: Int64 {
+    package var nowMilliseconds: Int64 {
         var spec = timespec()
         clock_gettime(CLOCK_REALTIME, &spec)
         return Int64(spec.tv_sec) * 1000 + Int64(spec.tv_nsec) / 1_000_000 + offsetMilliseconds

@@ -2,9 +2,9 @@
 ///
 /// Rendered at the edge as HTTP 400 `{"error":"…","error_description":"…"}` (description omitted when
 /// nil). See https://developer.apple.com/documentation/signinwithapplerestapi/errorresponse and TN3107.
-public struct AppleError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct AppleError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Apple's six token-endpoint codes, plus the one code delivered to a redirect_uri.
-    public enum Code: String, Sendable, Equatable, CaseIterable {
+    package enum Code: String, Sendable, Equatable, CaseIterable {
         case invalidRequest = "invalid_request"
         case invalidClient = "invalid_client"
         case invalidGrant = "invalid_grant"
@@ -15,53 +15,53 @@ public struct AppleError: Error, Sendable, Equatable, CustomStringConvertible {
         case userCancelledAuthorize = "user_cancelled_authorize"
     }
 
-    public var code: Code
+    package var code: Code
     /// `error_description`; Apple sends none for most `invalid_client` failures.
-    public var message: String?
+    package var message: String?
 
-    public init(_ code: Code, _ message: String? = nil) {
+    package init(_ code: Code, _ message: String? = nil) {
         self.code = code
         self.message = message
     }
 
-    public var description: String { message.map { "\(code.rawValue): \($0)" } ?? code.rawValue }
+    package var description: String { message.map { "\(code.rawValue): \($0)" } ?? code.rawValue }
 }
 
 extension AppleError {
-    public static func invalidRequest(_ message: String? = nil) -> AppleError { AppleError(.invalidRequest, message) }
+    package static func invalidRequest(_ message: String? = nil) -> AppleError { AppleError(.invalidRequest, message) }
     /// Client authentication failed. Apple sends no description.
-    public static let invalidClient = AppleError(.invalidClient)
-    public static func invalidGrant(_ message: String? = nil) -> AppleError { AppleError(.invalidGrant, message) }
-    public static func invalidScope(_ message: String? = nil) -> AppleError { AppleError(.invalidScope, message) }
-    public static func unsupportedGrantType(_ message: String? = nil) -> AppleError {
+    package static let invalidClient = AppleError(.invalidClient)
+    package static func invalidGrant(_ message: String? = nil) -> AppleError { AppleError(.invalidGrant, message) }
+    package static func invalidScope(_ message: String? = nil) -> AppleError { AppleError(.invalidScope, message) }
+    package static func unsupportedGrantType(_ message: String? = nil) -> AppleError {
         AppleError(.unsupportedGrantType, message)
     }
-    public static func unauthorizedClient(_ message: String? = nil) -> AppleError {
+    package static func unauthorizedClient(_ message: String? = nil) -> AppleError {
         AppleError(.unauthorizedClient, message)
     }
 
     // Apple's observed description strings (evidence in docs/fidelity.md), copied exactly.
-    public static let codeAlreadyUsed = invalidGrant("The code has already been used.")
-    public static let codeExpiredOrRevoked = invalidGrant("The code has expired or has been revoked.")
-    public static func clientIDMismatch(issuedTo clientID: String) -> AppleError {
+    package static let codeAlreadyUsed = invalidGrant("The code has already been used.")
+    package static let codeExpiredOrRevoked = invalidGrant("The code has expired or has been revoked.")
+    package static func clientIDMismatch(issuedTo clientID: String) -> AppleError {
         invalidGrant("client_id mismatch. The code was not issued to \(clientID).")
     }
-    public static func redirectURIMismatch(issuedTo redirectURI: String) -> AppleError {
+    package static func redirectURIMismatch(issuedTo redirectURI: String) -> AppleError {
         invalidGrant("redirect_uri mismatch. The code was not issued to \(redirectURI).")
     }
     /// `code id_token` with `response_mode=query` (forum 660531).
-    public static let invalidResponseMode = invalidRequest("Invalid response mode")
+    package static let invalidResponseMode = invalidRequest("Invalid response mode")
     /// `name` or `email` scope without `response_mode=form_post` (oauth-io/oauth-js#104, nov/apple_id#6,
     /// getfider/fider#1357; docs/fidelity.md).
-    public static let responseModeMustBeFormPost = invalidRequest(
+    package static let responseModeMustBeFormPost = invalidRequest(
         "response_mode must be form_post when name or email scope is requested.")
-    public static let invalidResponseType = invalidRequest("Invalid response type")
-    public static let invalidWebRedirectURL = invalidRequest("Invalid web redirect url.")
+    package static let invalidResponseType = invalidRequest("Invalid response type")
+    package static let invalidWebRedirectURL = invalidRequest("Invalid web redirect url.")
     /// The refresh token is unknown, revoked, or belongs to an ended authorization (a-tokyo/apple-signin-auth
     /// `__tests__/index.test.js` against the real endpoint; docs/fidelity.md).
-    public static let invalidRefreshToken = invalidGrant("The token has expired or has been revoked.")
+    package static let invalidRefreshToken = invalidGrant("The token has expired or has been revoked.")
     /// A refresh or access token presented by a client it was not issued to ([3p] wording).
-    public static func tokenClientMismatch(issuedTo clientID: String) -> AppleError {
+    package static func tokenClientMismatch(issuedTo clientID: String) -> AppleError {
         invalidRequest("client_id mismatch. The token was not issued to \(clientID).")
     }
 }

@@ -6,12 +6,12 @@ import ScenarioFormat
 /// `siwa-mock check` uses the list of them to refuse rules that could never fire
 /// (`match: POST /auth/tokne`, `form: {grant_typ: …}`). The list comes from the route table that serves
 /// the requests (`AppleEndpoints.ruleTargets` in SIWAServer), handed to `ScenarioLoader.ruleTargets`.
-public struct AppleRoute: Sendable, Equatable {
-    public var path: String
-    public var methods: [String]
-    public var fields: [String]
+package struct AppleRoute: Sendable, Equatable {
+    package var path: String
+    package var methods: [String]
+    package var fields: [String]
 
-    public init(path: String, methods: [String], fields: [String]) {
+    package init(path: String, methods: [String], fields: [String]) {
         self.path = path
         self.methods = methods
         self.fields = fields
@@ -22,7 +22,7 @@ extension AppleRoute {
     /// Why `matcher` can never match a request to one of `routes`; empty when it can.
     ///
     /// Each problem says what is wrong and, where a known name is close, suggests it.
-    public static func problems(with matcher: RequestMatcher, among routes: [AppleRoute]) -> [RouteProblem] {
+    package static func problems(with matcher: RequestMatcher, among routes: [AppleRoute]) -> [RouteProblem] {
         var problems: [RouteProblem] = []
         var candidates = routes
         if let path = matcher.path {
@@ -61,13 +61,13 @@ extension AppleRoute {
 }
 
 /// What is wrong with a request matcher, with the part of the rule it is about.
-public enum RouteProblem: Sendable, Equatable {
+package enum RouteProblem: Sendable, Equatable {
     case path(String)
     case method(String)
     /// A form or query field name, and the message.
     case field(String, String)
 
-    public var message: String {
+    package var message: String {
         switch self {
         case .path(let message), .method(let message), .field(_, let message): message
         }

@@ -4,7 +4,7 @@ import Synchronization
 /// request which rule (if any) fires. Pure logic — the HTTP layer turns a decision into bytes.
 ///
 /// Thread-safe: rules, counters and the seeded generator live behind one lock.
-public final class FaultEngine: Sendable {
+package final class FaultEngine: Sendable {
     struct RuleState: Sendable {
         var rule: FaultRule
         /// Requests that matched the rule's filters (inside its window, while enabled).
@@ -23,7 +23,7 @@ public final class FaultEngine: Sendable {
     /// - Parameters:
     ///   - seed: the scenario seed (probabilities and delay ranges are then reproducible).
     ///   - startMilliseconds: mock-clock time at load; rule windows are relative to it.
-    public init(rules: [FaultRule] = [], seed: UInt64? = nil, startMilliseconds: Int64 = 0) {
+    package init(rules: [FaultRule] = [], seed: UInt64? = nil, startMilliseconds: Int64 = 0) {
         state = Mutex(
             State(
                 rules: rules.map { RuleState(rule: $0) }, random: Self.initialRandom(seed),
@@ -35,7 +35,7 @@ public final class FaultEngine: Sendable {
     }
 
     /// Replaces every rule and counter (scenario reload).
-    public func replace(rules: [FaultRule], seed: UInt64?, startMilliseconds: Int64) {
+    package func replace(rules: [FaultRule], seed: UInt64?, startMilliseconds: Int64) {
         state.withLock {
             $0 = State(
                 rules: rules.map { RuleState(rule: $0) }, random: Self.initialRandom(seed),
@@ -48,7 +48,7 @@ public final class FaultEngine: Sendable {
     /// Per rule, in order: enabled → inside its window → filters match (counted as `matched`, by every
     /// matching rule) → no earlier rule fired → past `after` → under `times` → probability draw (counted
     /// as `fired` when it hits).
-    public func decide(
+    package func decide(
         _ request: RequestFacts, nowMilliseconds: Int64, resolveUser: () -> String?
     ) -> FaultDecision? {
         let needsUser = state.withLock { $0.rules.contains { $0.rule.enabled && $0.rule.matcher.userID != nil } }
@@ -81,7 +81,7 @@ public final class FaultEngine: Sendable {
     }
 
     /// Adds a rule at the end. - Throws: `ProviderChangeError.conflict` when the id is taken.
-    public func add(_ rule: FaultRule) throws(ProviderChangeError) {
+    package func add(_ rule: FaultRule) throws(ProviderChangeError) {
         let refusal = state.withLock { state -> ProviderChangeError? in
             if state.rules.contains(where: { $0.rule.id == rule.id }) {
                 return ProviderChangeError(.conflict, field: "id", "a fault with id '\(rule.id)' already exists")
@@ -97,14 +97,14 @@ public final class FaultEngine: Sendable {
     }
 
     /// The most rules the engine holds (docs/limits.md).
-    public static let maximumRules = 256
+    package static let maximumRules = 256
     /// The longest fault rule text `POST /mock/faults` accepts (rules from a scenario file are bounded
     /// by the file's 4 MiB).
-    public static let maximumRuleBytes = 16 * 1024
+    package static let maximumRuleBytes = 16 * 1024
 
     /// Removes a rule; false when there is none with that id.
     @discardableResult
-    public func remove(id: String) -> Bool {
+    package func remove(id: String) -> Bool {
         state.withLock { state in
             guard let index = state.rules.firstIndex(where: { $0.rule.id == id }) else { return false }
             state.rules.remove(at: index)
@@ -114,7 +114,7 @@ public final class FaultEngine: Sendable {
 
     /// Switches a rule on or off (timeline `start_fault`/`stop_fault`); false for an unknown id.
     @discardableResult
-    public func setEnabled(id: String, _ enabled: Bool) -> Bool {
+    package func setEnabled(id: String, _ enabled: Bool) -> Bool {
         state.withLock { state in
             guard let index = state.rules.firstIndex(where: { $0.rule.id == id }) else { return false }
             state.rules[index].rule.enabled = enabled
@@ -123,7 +123,7 @@ public final class FaultEngine: Sendable {
     }
 
     /// Sets every rule's (or one rule's) counters back to zero.
-    public func resetCounters(id: String? = nil) {
+    package func resetCounters(id: String? = nil) {
         state.withLock { state in
             for index in state.rules.indices where id == nil || state.rules[index].rule.id == id {
                 state.rules[index].matched = 0
@@ -133,25 +133,25 @@ public final class FaultEngine: Sendable {
     }
 
     /// Every rule with its counters, in evaluation order.
-    public var statuses: [FaultStatus] {
+    package var statuses: [FaultStatus] {
         state.withLock { $0.rules.map { FaultStatus(rule: $0.rule, matched: $0.matched, fired: $0.fired) } }
     }
 }
 
 /// A rule that fired: what to do, and the delay drawn for it.
-public struct FaultDecision: Sendable, Equatable {
-    public var ruleID: String
-    public var action: FaultAction
-    public var delayMilliseconds: Int64?
+package struct FaultDecision: Sendable, Equatable {
+    package var ruleID: String
+    package var action: FaultAction
+    package var delayMilliseconds: Int64?
 }
 
 /// A rule and its counters, as `GET /mock/faults` shows them.
-public struct FaultStatus: Sendable, Equatable {
-    public var rule: FaultRule
-    public var matched: Int
-    public var fired: Int
+package struct FaultStatus: Sendable, Equatable {
+    package var rule: FaultRule
+    package var matched: Int
+    package var fired: Int
 
-    public init(rule: FaultRule, matched: Int, fired: Int) {
+    package init(rule: FaultRule, matched: Int, fired: Int) {
         self.rule = rule
         self.matched = matched
         self.fired = fired

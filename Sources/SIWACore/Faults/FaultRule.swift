@@ -1,22 +1,22 @@
 /// One error-injection rule: which requests, when, and what happens instead of (or on top of) the
 /// normal answer. The rule is a value; its counters live in `FaultEngine`.
-public struct FaultRule: Sendable, Equatable {
+package struct FaultRule: Sendable, Equatable {
     /// Stable name (`token-503`), used by `/mock/faults/{id}` and timeline `start_fault`/`stop_fault`.
-    public var id: String
-    public var matcher: RequestMatcher
+    package var id: String
+    package var matcher: RequestMatcher
     /// Skip the first `after` matching requests.
-    public var after: Int
+    package var after: Int
     /// Fire at most this many times (nil: unlimited).
-    public var times: Int?
+    package var times: Int?
     /// Chance of firing on an eligible request, drawn from the scenario seed.
-    public var probability: Double
+    package var probability: Double
     /// Active only while the mock clock is in this window, relative to the clock at load.
-    public var window: TimeWindow?
+    package var window: TimeWindow?
     /// Whether the rule is active at start (a timeline `start_fault` can switch it on later).
-    public var enabled: Bool
-    public var action: FaultAction
+    package var enabled: Bool
+    package var action: FaultAction
 
-    public init(
+    package init(
         id: String, matcher: RequestMatcher = RequestMatcher(), after: Int = 0, times: Int? = nil,
         probability: Double = 1, window: TimeWindow? = nil, enabled: Bool = true, action: FaultAction
     ) {
@@ -31,17 +31,17 @@ public struct FaultRule: Sendable, Equatable {
     }
 
     /// A span of mock-clock time, as offsets from the clock at load (`from: 5m`, `until: 10m`).
-    public struct TimeWindow: Sendable, Equatable {
-        public var fromMilliseconds: Int64?
-        public var untilMilliseconds: Int64?
+    package struct TimeWindow: Sendable, Equatable {
+        package var fromMilliseconds: Int64?
+        package var untilMilliseconds: Int64?
 
-        public init(fromMilliseconds: Int64? = nil, untilMilliseconds: Int64? = nil) {
+        package init(fromMilliseconds: Int64? = nil, untilMilliseconds: Int64? = nil) {
             self.fromMilliseconds = fromMilliseconds
             self.untilMilliseconds = untilMilliseconds
         }
 
         /// Whether `offset` (ms since load) lies in `[from, until)`.
-        public func contains(_ offset: Int64) -> Bool {
+        package func contains(_ offset: Int64) -> Bool {
             if let fromMilliseconds, offset < fromMilliseconds { return false }
             if let untilMilliseconds, offset >= untilMilliseconds { return false }
             return true
@@ -51,12 +51,12 @@ public struct FaultRule: Sendable, Equatable {
 
 /// What a firing rule does. A `response` replaces the endpoint's answer; a `connection` fault changes
 /// how the (real or replaced) answer is delivered; a `delay` holds it back first. At least one is set.
-public struct FaultAction: Sendable, Equatable {
-    public var response: FaultResponse?
-    public var delay: DelayRange?
-    public var connection: ConnectionFault?
+package struct FaultAction: Sendable, Equatable {
+    package var response: FaultResponse?
+    package var delay: DelayRange?
+    package var connection: ConnectionFault?
 
-    public init(response: FaultResponse? = nil, delay: DelayRange? = nil, connection: ConnectionFault? = nil) {
+    package init(response: FaultResponse? = nil, delay: DelayRange? = nil, connection: ConnectionFault? = nil) {
         self.response = response
         self.delay = delay
         self.connection = connection
@@ -65,14 +65,14 @@ public struct FaultAction: Sendable, Equatable {
 
 /// An HTTP answer sent instead of the endpoint's: `status`, Apple's `error`/`error_description` as
 /// JSON, or a raw `body`, plus `headers` (e.g. `Retry-After`).
-public struct FaultResponse: Sendable, Equatable {
-    public var status: Int
-    public var error: String?
-    public var errorDescription: String?
-    public var body: String?
-    public var headers: [(name: String, value: String)]
+package struct FaultResponse: Sendable, Equatable {
+    package var status: Int
+    package var error: String?
+    package var errorDescription: String?
+    package var body: String?
+    package var headers: [(name: String, value: String)]
 
-    public init(
+    package init(
         status: Int, error: String? = nil, errorDescription: String? = nil, body: String? = nil,
         headers: [(name: String, value: String)] = []
     ) {
@@ -83,25 +83,25 @@ public struct FaultResponse: Sendable, Equatable {
         self.headers = headers
     }
 
-    public static func == (lhs: FaultResponse, rhs: FaultResponse) -> Bool {
+    package static func == (lhs: FaultResponse, rhs: FaultResponse) -> Bool {
         lhs.status == rhs.status && lhs.error == rhs.error && lhs.errorDescription == rhs.errorDescription
             && lhs.body == rhs.body && lhs.headers.elementsEqual(rhs.headers) { $0 == $1 }
     }
 }
 
 /// A fixed delay (`min == max`) or a range drawn uniformly from the seeded generator.
-public struct DelayRange: Sendable, Equatable {
-    public var minMilliseconds: Int64
-    public var maxMilliseconds: Int64
+package struct DelayRange: Sendable, Equatable {
+    package var minMilliseconds: Int64
+    package var maxMilliseconds: Int64
 
-    public init(minMilliseconds: Int64, maxMilliseconds: Int64) {
+    package init(minMilliseconds: Int64, maxMilliseconds: Int64) {
         self.minMilliseconds = minMilliseconds
         self.maxMilliseconds = maxMilliseconds
     }
 }
 
 /// Faults at the connection level.
-public enum ConnectionFault: Sendable, Equatable {
+package enum ConnectionFault: Sendable, Equatable {
     /// TCP RST instead of an answer.
     case reset
     /// Clean close (FIN) without an answer.
@@ -114,7 +114,7 @@ public enum ConnectionFault: Sendable, Equatable {
     case slowBody(chunkSize: Int, intervalMilliseconds: Int)
 
     /// The scenario-file spelling.
-    public var name: String {
+    package var name: String {
         switch self {
         case .reset: "reset"
         case .closeWithoutResponse: "close_without_response"

@@ -1,18 +1,18 @@
 /// Which requests a fault rule or timeline trigger applies to: `METHOD /path`, form or query fields,
 /// the client and the user (resolved from `code`, `refresh_token`, `token` or `login_hint`).
-public struct RequestMatcher: Sendable, Equatable {
+package struct RequestMatcher: Sendable, Equatable {
     /// HTTP method, or nil for any.
-    public var method: String?
+    package var method: String?
     /// Exact path (`/auth/token`), or nil for any Apple endpoint.
-    public var path: String?
+    package var path: String?
     /// Form-body or query fields that must be present with exactly these values.
-    public var fields: [String: String]
+    package var fields: [String: String]
     /// The `client_id` the request names.
-    public var clientID: String?
+    package var clientID: String?
     /// The scenario user id the request acts for.
-    public var userID: String?
+    package var userID: String?
 
-    public init(
+    package init(
         method: String? = nil, path: String? = nil, fields: [String: String] = [:], clientID: String? = nil,
         userID: String? = nil
     ) {
@@ -24,7 +24,7 @@ public struct RequestMatcher: Sendable, Equatable {
     }
 
     /// Parses `"POST /auth/token"`, `"/auth/keys"` or `"POST"`; nil for anything else.
-    public static func parseRequestLine(_ text: String) -> (method: String?, path: String?)? {
+    package static func parseRequestLine(_ text: String) -> (method: String?, path: String?)? {
         let parts = text.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         switch parts.count {
         case 1:
@@ -38,7 +38,7 @@ public struct RequestMatcher: Sendable, Equatable {
     }
 
     /// `/mock/…`: the control API, which fault rules and request triggers never see.
-    public static func isControlPath(_ path: String) -> Bool {
+    package static func isControlPath(_ path: String) -> Bool {
         path.hasPrefix("/mock/")
     }
 
@@ -47,7 +47,7 @@ public struct RequestMatcher: Sendable, Equatable {
     }
 
     /// `POST /auth/token grant_type=refresh_token client=… user=…`, for listings and logs.
-    public var summary: String {
+    package var summary: String {
         var parts = [method ?? "*", path ?? "*"]
         parts += fields.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         if let clientID { parts.append("client=\(clientID)") }
@@ -56,7 +56,7 @@ public struct RequestMatcher: Sendable, Equatable {
     }
 
     /// Whether `request` matches; `resolveUser` is only called when a user filter is set.
-    public func matches(_ request: RequestFacts, resolveUser: () -> String?) -> Bool {
+    package func matches(_ request: RequestFacts, resolveUser: () -> String?) -> Bool {
         if let method, method != request.method { return false }
         if let path, path != request.path { return false }
         for (name, value) in fields where request.field(name) != value { return false }
@@ -67,24 +67,24 @@ public struct RequestMatcher: Sendable, Equatable {
 }
 
 /// What a matcher can see of a request, without the HTTP layer's types.
-public struct RequestFacts: Sendable, Equatable {
-    public var method: String
-    public var path: String
+package struct RequestFacts: Sendable, Equatable {
+    package var method: String
+    package var path: String
     /// Query fields, then form-body fields.
-    public var fields: [(name: String, value: String)]
+    package var fields: [(name: String, value: String)]
 
-    public init(method: String, path: String, fields: [(name: String, value: String)]) {
+    package init(method: String, path: String, fields: [(name: String, value: String)]) {
         self.method = method
         self.path = path
         self.fields = fields
     }
 
-    public func field(_ name: String) -> String? { fields.first { $0.name == name }?.value }
+    package func field(_ name: String) -> String? { fields.first { $0.name == name }?.value }
 
     /// The token-like value that identifies a user: `code`, `refresh_token`, `token`.
-    public var userToken: String? { field("code") ?? field("refresh_token") ?? field("token") }
+    package var userToken: String? { field("code") ?? field("refresh_token") ?? field("token") }
 
-    public static func == (lhs: RequestFacts, rhs: RequestFacts) -> Bool {
+    package static func == (lhs: RequestFacts, rhs: RequestFacts) -> Bool {
         lhs.method == rhs.method && lhs.path == rhs.path && lhs.fields.elementsEqual(rhs.fields) { $0 == $1 }
     }
 }

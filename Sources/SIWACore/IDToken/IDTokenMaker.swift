@@ -10,19 +10,19 @@ import JSON
 /// otherwise, and for users with `is_private_email_claim: false`), `auth_time` (not on refresh id_tokens
 /// unless `refresh_id_token_auth_time`), `nonce_supported` (always a real `true`), then — not placed by
 /// any capture — `real_user_status` (native first authorization only) and `transfer_sub` (migrated users).
-public struct IDTokenMaker: Sendable {
-    public let settings: ScenarioSettings
-    public let keyID: String
+package struct IDTokenMaker: Sendable {
+    package let settings: ScenarioSettings
+    package let keyID: String
     private let key: RSAPrivateKey
 
-    public init(settings: ScenarioSettings, keys: ScenarioKeys) {
+    package init(settings: ScenarioSettings, keys: ScenarioKeys) {
         self.settings = settings
         self.keyID = keys.signingKID
         self.key = keys.signingKey
     }
 
     /// Which token travels with the id_token, for the matching hash claim.
-    public enum Companion: Sendable, Equatable {
+    package enum Companion: Sendable, Equatable {
         case accessToken(String)
         case code(String)
         case none
@@ -30,13 +30,13 @@ public struct IDTokenMaker: Sendable {
 
     /// The grant an id_token is issued for: a sign-in (authorize, code redemption, native credential) or a
     /// refresh-token grant, whose id_tokens lack `auth_time` by default (AzimoLabs/apple-sign-in-php-sdk#12).
-    public enum Occasion: Sendable, Equatable {
+    package enum Occasion: Sendable, Equatable {
         case signIn
         case refresh
     }
 
     /// The signed compact JWS. One RS256 signature.
-    public func makeIDToken(
+    package func makeIDToken(
         for grant: AuthorizationGrant, user: UserProfile, issuedAt now: Int64, companion: Companion,
         occasion: Occasion = .signIn
     ) throws(JOSEError) -> String {
@@ -47,7 +47,7 @@ public struct IDTokenMaker: Sendable {
     }
 
     /// The claim set, in the captured order (see the type's documentation).
-    public func claims(
+    package func claims(
         for grant: AuthorizationGrant, user: UserProfile, issuedAt now: Int64, companion: Companion,
         occasion: Occasion = .signIn
     ) -> JSONObject {
@@ -87,7 +87,7 @@ public struct IDTokenMaker: Sendable {
     }
 
     /// `at_hash` / `c_hash`: base64url of the left half of SHA-256 over the token's ASCII (OIDC Core §3.1.3.6).
-    public static func halfHash(_ token: String) -> String {
+    package static func halfHash(_ token: String) -> String {
         Base64URL.encode(SHA256.hash(token.utf8).prefix(16))
     }
 }

@@ -1,7 +1,7 @@
 /// The lifecycle of an authorization code: `issued → redeemed | expired | revoked`.
 ///
 /// A pure state machine: `handle(_:)` returns the next state or the Apple error the event causes.
-public enum AuthorizationCodeState: Sendable, Equatable {
+package enum AuthorizationCodeState: Sendable, Equatable {
     /// Fresh. `redeem` (before expiry) → `.redeemed`; `redeem` at or after expiry → `.expired`;
     /// `expire` → `.expired`; `revoke` → `.revoked`.
     case issued
@@ -13,7 +13,7 @@ public enum AuthorizationCodeState: Sendable, Equatable {
     /// Its authorization was revoked. Terminal: `redeem` fails like an expired code.
     case revoked
 
-    public enum Event: Sendable, Equatable {
+    package enum Event: Sendable, Equatable {
         /// A token request presents the code at `now`; `expiresAt` is the code's deadline.
         case redeem(now: Int64, expiresAt: Int64)
         case expire
@@ -22,7 +22,7 @@ public enum AuthorizationCodeState: Sendable, Equatable {
 
     /// The state after `event`, or the error to answer the request with (the state may still change,
     /// e.g. an issued code found expired becomes `.expired`).
-    public func handle(_ event: Event) -> (next: AuthorizationCodeState, error: AppleError?) {
+    package func handle(_ event: Event) -> (next: AuthorizationCodeState, error: AppleError?) {
         switch (self, event) {
         case (.issued, .redeem(let now, let expiresAt)):
             return now < expiresAt ? (.redeemed, nil) : (.expired, .codeExpiredOrRevoked)

@@ -1,24 +1,24 @@
 /// What one user's authorization of one client carries through codes and tokens.
-public struct AuthorizationGrant: Sendable, Equatable {
+package struct AuthorizationGrant: Sendable, Equatable {
     /// The client the code (and later the tokens) were issued to; the id_token `aud`.
-    public var clientID: String
+    package var clientID: String
     /// The redirect_uri of the authorize request; nil for native codes (which must be redeemed without one).
-    public var redirectURI: String?
+    package var redirectURI: String?
     /// Scenario user id.
-    public var userID: String
+    package var userID: String
     /// The app group whose consent this authorization belongs to.
-    public var consentGroupID: String
+    package var consentGroupID: String
     /// Scopes granted at the user's first consent for the group.
-    public var scopes: [Scope]
-    public var nonce: String?
+    package var scopes: [Scope]
+    package var nonce: String?
     /// When the user authenticated (`auth_time`).
-    public var authTime: Int64
+    package var authTime: Int64
     /// Whether this was the first authorization for the group (the `user` field, `real_user_status`).
-    public var isFirstAuthorization: Bool
+    package var isFirstAuthorization: Bool
     /// Set only for first authorizations from a native OS; never for the web flow.
-    public var realUserStatus: RealUserStatus?
+    package var realUserStatus: RealUserStatus?
 
-    public init(
+    package init(
         clientID: String, redirectURI: String?, userID: String, consentGroupID: String, scopes: [Scope],
         nonce: String? = nil, authTime: Int64, isFirstAuthorization: Bool, realUserStatus: RealUserStatus? = nil
     ) {
@@ -34,5 +34,5 @@ public struct AuthorizationGrant: Sendable, Equatable {
     }
 
     /// Email goes into id_tokens only when the email scope was granted at first consent ([3p]).
-    public var includesEmail: Bool { scopes.contains(.email) }
+    package var includesEmail: Bool { scopes.contains(.email) }
 }

@@ -4,7 +4,7 @@ extension IdentityStore {
     ///
     /// - Returns: how many entries were removed.
     @discardableResult
-    public func collectExpired(now: Int64) -> Int {
+    package func collectExpired(now: Int64) -> Int {
         state.withLock { state in
             let before = state.codes.count + state.accessTokens.count + state.refreshTokens.count
             sweep(&state, now: now)

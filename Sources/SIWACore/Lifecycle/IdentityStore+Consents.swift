@@ -1,5 +1,5 @@
 /// Whether a user's authorization of an app group is live, was ended, or never existed.
-public enum ConsentStatus: Sendable, Equatable {
+package enum ConsentStatus: Sendable, Equatable {
     case active
     /// Ended by revocation, `/auth/revoke` or account deletion.
     case revoked
@@ -7,7 +7,7 @@ public enum ConsentStatus: Sendable, Equatable {
 }
 
 extension IdentityStore {
-    public func consentStatus(userID: String, consentGroupID: String) -> ConsentStatus {
+    package func consentStatus(userID: String, consentGroupID: String) -> ConsentStatus {
         let key = ConsentKey(userID: userID, groupID: consentGroupID)
         return state.withLock { state in
             if state.consents[key] != nil { return .active }
@@ -16,7 +16,7 @@ extension IdentityStore {
     }
 
     /// The app groups the user has authorized (and, optionally, those whose authorization ended), sorted.
-    public func consentGroupIDs(userID: String, includingRevoked: Bool = false) -> [String] {
+    package func consentGroupIDs(userID: String, includingRevoked: Bool = false) -> [String] {
         state.withLock { state in
             (state.groupsByUser[userID] ?? []).filter { group in
                 let key = ConsentKey(userID: userID, groupID: group)
@@ -29,7 +29,7 @@ extension IdentityStore {
     /// of groups without a stored consent included; returns the groups that had a live consent. Costs
     /// O(the user's grants).
     @discardableResult
-    public func endAllAuthorizations(userID: String) -> [String] {
+    package func endAllAuthorizations(userID: String) -> [String] {
         state.withLock { state in
             let keys = (state.groupsByUser[userID] ?? []).map { ConsentKey(userID: userID, groupID: $0) }
             let consented = keys.filter { state.consents[$0] != nil }.map(\.groupID)
@@ -39,7 +39,7 @@ extension IdentityStore {
     }
 
     /// The user a code, refresh token or access token was issued for (journal: "resolved user").
-    public func userID(forToken token: String) -> String? {
+    package func userID(forToken token: String) -> String? {
         state.withLock { state in
             state.codes[token]?.grant.userID ?? state.refreshTokens[token]?.grant.userID
                 ?? state.accessTokens[token]?.grant?.userID

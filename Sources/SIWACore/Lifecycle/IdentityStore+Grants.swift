@@ -6,7 +6,7 @@ extension IdentityStore {
     /// then the redirect_uri, which must equal the authorize request's exactly and be absent for native
     /// codes ("redirect_uri mismatch…"). A mismatch does not consume the code. On success the code
     /// becomes `.redeemed` and an access token and a refresh token are issued.
-    public func redeemCode(
+    package func redeemCode(
         _ code: String, clientID: String, redirectURI: String?, now: Int64
     ) -> Result<IssuedTokens, AppleError> {
         let accessToken = identifiers.makeAccessToken()
@@ -44,7 +44,7 @@ extension IdentityStore {
     ///
     /// The returned grant has no nonce and is not a first authorization (so no `user`, no
     /// `real_user_status`); `auth_time` stays that of the original sign-in.
-    public func refresh(_ refreshToken: String, clientID: String, now: Int64) -> Result<IssuedTokens, AppleError> {
+    package func refresh(_ refreshToken: String, clientID: String, now: Int64) -> Result<IssuedTokens, AppleError> {
         let accessToken = identifiers.makeAccessToken()
         return state.withLock { state in
             guard let record = state.refreshTokens[refreshToken] else { return .failure(.invalidRefreshToken) }
@@ -68,7 +68,7 @@ extension IdentityStore {
     }
 
     /// Issues a `client_credentials` access token (scope `user.migration`) for the team-transfer flow.
-    public func issueClientCredentialsToken(clientID: String, scope: String, now: Int64) -> (
+    package func issueClientCredentialsToken(clientID: String, scope: String, now: Int64) -> (
         token: String, expiresIn: Int64
     ) {
         let accessToken = identifiers.makeAccessToken()
@@ -83,7 +83,7 @@ extension IdentityStore {
     }
 
     /// A live access token (for `/auth/usermigrationinfo`); nil when unknown, expired or revoked.
-    public func accessToken(_ token: String, now: Int64) -> AccessTokenRecord? {
+    package func accessToken(_ token: String, now: Int64) -> AccessTokenRecord? {
         state.withLock { state in
             guard let record = state.accessTokens[token], record.expiresAt > now else { return nil }
             return record

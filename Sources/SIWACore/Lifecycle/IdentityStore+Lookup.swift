@@ -3,7 +3,7 @@
 /// Apple looks the grant up before it authenticates the client (docs/fidelity.md, "Decision order"), so
 /// `/auth/token` and `/auth/revoke` read the grant first and consume it only after every check passed: a
 /// refused request leaves a valid code redeemable.
-public enum GrantLookup: Sendable, Equatable {
+package enum GrantLookup: Sendable, Equatable {
     /// Never issued, or collected.
     case unknown
     /// Issued but past its lifetime (codes), or an expired access token.
@@ -18,7 +18,7 @@ public enum GrantLookup: Sendable, Equatable {
 
 extension IdentityStore {
     /// The state of an authorization code at `now`; nothing changes.
-    public func lookUpCode(_ code: String, now: Int64) -> GrantLookup {
+    package func lookUpCode(_ code: String, now: Int64) -> GrantLookup {
         state.withLock { state in
             guard let record = state.codes[code] else { return .unknown }
             switch record.state {
@@ -31,12 +31,12 @@ extension IdentityStore {
     }
 
     /// A refresh token's grant, or `.unknown` (revoked refresh tokens are removed, so they read as unknown).
-    public func lookUpRefreshToken(_ token: String) -> GrantLookup {
+    package func lookUpRefreshToken(_ token: String) -> GrantLookup {
         state.withLock { state in state.refreshTokens[token].map { .live($0.grant) } ?? .unknown }
     }
 
     /// The client a live refresh or access token was issued to; nil for unknown, expired or revoked tokens.
-    public func liveTokenOwner(_ token: String, now: Int64) -> String? {
+    package func liveTokenOwner(_ token: String, now: Int64) -> String? {
         state.withLock { state in
             if let refresh = state.refreshTokens[token] { return refresh.grant.clientID }
             if let access = state.accessTokens[token], access.expiresAt > now { return access.clientID }

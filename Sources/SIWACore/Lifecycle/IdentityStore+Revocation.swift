@@ -1,5 +1,5 @@
 /// The `token_type_hint` of `/auth/revoke`.
-public enum TokenTypeHint: String, Sendable, Equatable {
+package enum TokenTypeHint: String, Sendable, Equatable {
     case refreshToken = "refresh_token"
     case accessToken = "access_token"
 }
@@ -15,7 +15,7 @@ extension IdentityStore {
     /// - A `token_type_hint` naming the other kind of token → `invalid_request` "token_type_hint mismatch"
     ///   (TN3107 lists a hint mismatch as a revoke failure; the code is our choice).
     /// - A user token ends the user's authorization for the app group (`endAuthorization`).
-    public func revoke(_ token: String, clientID: String, hint: TokenTypeHint?, now: Int64) -> Result<Void, AppleError>
+    package func revoke(_ token: String, clientID: String, hint: TokenTypeHint?, now: Int64) -> Result<Void, AppleError>
     {
         state.withLock { state in
             let kind: TokenTypeHint

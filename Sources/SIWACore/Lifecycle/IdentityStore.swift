@@ -4,19 +4,19 @@ import Synchronization
 /// tokens. Every operation takes `now` from the caller and runs under one lock, so concurrent
 /// requests on several event-loop threads see a consistent state (100 simultaneous redemptions of
 /// one code yield exactly one success). No I/O; id_tokens are signed by the caller, outside the lock.
-public final class IdentityStore: Sendable {
+package final class IdentityStore: Sendable {
     /// Memory bounds, in entries and in bytes (docs/limits.md). Expired entries are collected every
     /// `sweepInterval` mutations; a table over either cap keeps its newer entries up to half of both.
-    public struct Limits: Sendable, Equatable {
-        public var maxCodes: Int = 100_000
-        public var maxAccessTokens: Int = 200_000
-        public var maxRefreshTokens: Int = 200_000
-        public var maxCodeBytes: Int = 64 << 20
-        public var maxAccessTokenBytes: Int = 64 << 20
-        public var maxRefreshTokenBytes: Int = 64 << 20
-        public var sweepInterval: Int = 1024
+    package struct Limits: Sendable, Equatable {
+        package var maxCodes: Int = 100_000
+        package var maxAccessTokens: Int = 200_000
+        package var maxRefreshTokens: Int = 200_000
+        package var maxCodeBytes: Int = 64 << 20
+        package var maxAccessTokenBytes: Int = 64 << 20
+        package var maxRefreshTokenBytes: Int = 64 << 20
+        package var sweepInterval: Int = 1024
 
-        public init() {}
+        package init() {}
     }
 
     struct State: Sendable {
@@ -45,7 +45,7 @@ public final class IdentityStore: Sendable {
     let accessTokenLifetime: Int64
     let limits: Limits
 
-    public init(settings: ScenarioSettings, identifiers: IdentifierGenerator, limits: Limits = Limits()) {
+    package init(settings: ScenarioSettings, identifiers: IdentifierGenerator, limits: Limits = Limits()) {
         self.state = Mutex(State())
         self.identifiers = identifiers
         self.codeLifetime = settings.codeLifetimeSeconds
@@ -54,20 +54,20 @@ public final class IdentityStore: Sendable {
     }
 
     /// Table sizes, for tests and the control API.
-    public struct Counts: Sendable, Equatable {
-        public var codes: Int
-        public var accessTokens: Int
-        public var refreshTokens: Int
-        public var consents: Int
+    package struct Counts: Sendable, Equatable {
+        package var codes: Int
+        package var accessTokens: Int
+        package var refreshTokens: Int
+        package var consents: Int
     }
 
     /// Entries revocations have examined so far: grows with the revoked users' grants, not the store.
     package var revocationVisits: Int { state.withLock { $0.revocationVisits } }
 
     /// Approximate bytes held by each table (what `Limits`' byte caps are checked against).
-    public var tableBytes: TableBytes { state.withLock { $0.bytes } }
+    package var tableBytes: TableBytes { state.withLock { $0.bytes } }
 
-    public var counts: Counts {
+    package var counts: Counts {
         state.withLock {
             Counts(
                 codes: $0.codes.count, accessTokens: $0.accessTokens.count, refreshTokens: $0.refreshTokens.count,
@@ -81,7 +81,7 @@ extension IdentityStore {
     ///
     /// The first authorization for the (user, app group) stores the requested scopes as the consent and
     /// is flagged `isFirstAuthorization` (the caller then sends `user`); later ones reuse the stored scopes.
-    public func authorize(
+    package func authorize(
         userID: String, clientID: String, consentGroupID: String, requestedScopes: [Scope], redirectURI: String?,
         nonce: String?, now: Int64, nativeRealUserStatus: RealUserStatus? = nil,
         forcedRealUserStatus: RealUserStatus? = nil
@@ -111,14 +111,14 @@ extension IdentityStore {
     }
 
     /// Whether the user has an active authorization (consent) for the app group.
-    public func hasConsent(userID: String, consentGroupID: String) -> Bool {
+    package func hasConsent(userID: String, consentGroupID: String) -> Bool {
         state.withLock { $0.consents[ConsentKey(userID: userID, groupID: consentGroupID)] != nil }
     }
 
     /// Ends a user's authorization for an app group: consent forgotten (the next sign-in is a first one,
     /// `user` is sent again), all refresh and access tokens removed, outstanding codes revoked. Costs
     /// O(that pair's grants) through the index, whatever the size of the store.
-    public func endAuthorization(userID: String, consentGroupID: String) {
+    package func endAuthorization(userID: String, consentGroupID: String) {
         state.withLock { $0.endAuthorization(ConsentKey(userID: userID, groupID: consentGroupID)) }
     }
 }

@@ -1,10 +1,10 @@
 /// Approximate heap bytes of the store's tables: the UTF-8 of every string an entry holds plus a fixed
 /// allowance for the record, its dictionary slot and its index entry. Kept exact under inserts and
 /// removals, so the store can enforce a byte cap, not only an entry count (docs/limits.md).
-public struct TableBytes: Sendable, Equatable {
-    public var codes = 0
-    public var accessTokens = 0
-    public var refreshTokens = 0
+package struct TableBytes: Sendable, Equatable {
+    package var codes = 0
+    package var accessTokens = 0
+    package var refreshTokens = 0
 }
 
 /// Record and dictionary-slot overhead per entry (struct fields, hash-table slot, index set slot).

@@ -17,14 +17,14 @@ struct RefreshTokenRecord: Sendable {
 }
 
 /// A stored access token (user tokens from code/refresh grants, or client_credentials tokens).
-public struct AccessTokenRecord: Sendable, Equatable {
-    public var clientID: String
+package struct AccessTokenRecord: Sendable, Equatable {
+    package var clientID: String
     /// Nil for `client_credentials` tokens (no user).
-    public var grant: AuthorizationGrant?
+    package var grant: AuthorizationGrant?
     /// `user.migration` for client_credentials tokens.
-    public var scope: String?
-    public var issuedAt: Int64
-    public var expiresAt: Int64
+    package var scope: String?
+    package var issuedAt: Int64
+    package var expiresAt: Int64
     /// Insertion order, for evicting the oldest when the store is full (set by `insertAccessToken`).
     var sequence: UInt64 = 0
 }
@@ -41,9 +41,9 @@ struct ConsentRecord: Sendable {
 }
 
 /// Tokens issued by a successful grant. The id_token is made by the caller, outside the store lock.
-public struct IssuedTokens: Sendable, Equatable {
-    public var accessToken: String
-    public var refreshToken: String?
-    public var grant: AuthorizationGrant
-    public var accessTokenExpiresIn: Int64
+package struct IssuedTokens: Sendable, Equatable {
+    package var accessToken: String
+    package var refreshToken: String?
+    package var grant: AuthorizationGrant
+    package var accessTokenExpiresIn: Int64
 }

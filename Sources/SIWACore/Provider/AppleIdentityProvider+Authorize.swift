@@ -2,16 +2,16 @@ import JOSE
 import JSON
 
 /// What `/auth/authorize` delivers to the redirect_uri after the user continues.
-public struct AuthorizationResponse: Sendable, Equatable {
-    public var code: String
-    public var idToken: String?
-    public var state: String?
+package struct AuthorizationResponse: Sendable, Equatable {
+    package var code: String
+    package var idToken: String?
+    package var state: String?
     /// The `user` form field (JSON text), first authorization with name/email scopes only.
-    public var user: String?
-    public var grant: AuthorizationGrant
+    package var user: String?
+    package var grant: AuthorizationGrant
 
     /// Fields in delivery order: `code`, `id_token`, `state`, `user` (docs/CONTRACTS.md).
-    public var parameters: [(name: String, value: String)] {
+    package var parameters: [(name: String, value: String)] {
         var fields: [(name: String, value: String)] = [("code", code)]
         if let idToken { fields.append(("id_token", idToken)) }
         if let state { fields.append(("state", state)) }
@@ -24,7 +24,7 @@ extension AppleIdentityProvider {
     /// The user continues: record consent, issue a code (and id_token with `c_hash` for `code id_token`).
     ///
     /// Web flow: no `real_user_status` (Apple sends it only to native first sign-ins).
-    public func authorize(
+    package func authorize(
         _ request: AuthorizationRequest, as user: UserProfile, in snapshot: ProviderSnapshot? = nil
     ) throws(JOSEError) -> AuthorizationResponse {
         let now = clock.nowSeconds
@@ -47,7 +47,7 @@ extension AppleIdentityProvider {
     }
 
     /// The user pressed Cancel: `error=user_cancelled_authorize` plus `state`.
-    public func cancellation(of request: AuthorizationRequest) -> [(name: String, value: String)] {
+    package func cancellation(of request: AuthorizationRequest) -> [(name: String, value: String)] {
         var fields: [(name: String, value: String)] = [("error", AppleError.Code.userCancelledAuthorize.rawValue)]
         if let state = request.state { fields.append(("state", state)) }
         return fields
@@ -55,7 +55,7 @@ extension AppleIdentityProvider {
 
     /// `{"name":{"firstName":…,"lastName":…},"email":…}` holding only the requested scopes; nil when
     /// neither `name` nor `email` was requested.
-    public static func userField(for user: UserProfile, scopes: [Scope]) -> String? {
+    package static func userField(for user: UserProfile, scopes: [Scope]) -> String? {
         var object = JSONObject()
         if scopes.contains(.name) {
             object["name"] = .object(

@@ -12,7 +12,7 @@ extension AppleIdentityProvider {
     /// Both need a live `client_credentials` token (scope `user.migration`) issued to `client_id` as
     /// `Authorization: Bearer`. Duplicated/missing fields, a bad header or token, mismatched client data,
     /// an unknown user or one who revoked the app → `invalid_request`; a bad secret → `invalid_client`.
-    public func userMigrationInfo(
+    package func userMigrationInfo(
         _ form: [(name: String, value: String)], authorization: String?
     ) -> Result<JSONValue, EndpointFailure> {
         do throws(EndpointFailure) {

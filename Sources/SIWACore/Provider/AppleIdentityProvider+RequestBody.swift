@@ -1,6 +1,6 @@
 extension AppleIdentityProvider {
     /// The POST endpoints that read a form body.
-    public enum FormEndpoint: Sendable, Equatable {
+    package enum FormEndpoint: Sendable, Equatable {
         case token
         case revoke
     }
@@ -11,7 +11,7 @@ extension AppleIdentityProvider {
     /// (a-tokyo/apple-signin-auth#28). `non_form_body: unsupported_grant_type` restores the mock's earlier
     /// answer: `unsupported_grant_type` at the token endpoint, `invalid_request` "Invalid content type"
     /// (TN3107) at revoke. See docs/fidelity.md.
-    public func nonFormBodyFailure(at endpoint: FormEndpoint, contentType: String?) -> EndpointFailure {
+    package func nonFormBodyFailure(at endpoint: FormEndpoint, contentType: String?) -> EndpointFailure {
         let body = "Content-Type \(contentType.map { "'\($0)'" } ?? "missing") is not application/x-www-form-urlencoded"
         switch (scenario.settings.nonFormBody, endpoint) {
         case (.invalidClient, _):
@@ -25,7 +25,7 @@ extension AppleIdentityProvider {
 
     /// `failure` with its reason noting an `Authorization: Basic` header that was not read (scenario
     /// `client_authentication: post`): Apple reads client credentials from the body only.
-    public static func notingUnreadBasicHeader(_ failure: EndpointFailure) -> EndpointFailure {
+    package static func notingUnreadBasicHeader(_ failure: EndpointFailure) -> EndpointFailure {
         guard case .apple(let error, let reason) = failure, error == .invalidClient else { return failure }
         return .apple(
             error,

@@ -9,7 +9,7 @@ extension AppleIdentityProvider {
     ///    apple-signin-auth's live test revokes a bogus token with a fake client and gets 200);
     /// 5. the client secret → `invalid_client`;
     /// 6. `IdentityStore.revoke`: hint mismatch, then a token issued to another client → `invalid_request`.
-    public func revoke(_ form: [(name: String, value: String)]) -> Result<Void, EndpointFailure> {
+    package func revoke(_ form: [(name: String, value: String)]) -> Result<Void, EndpointFailure> {
         do throws(EndpointFailure) {
             let fields = try FormFields(form)
             let (clientID, secret) = try fields.bodyCredentials()

@@ -2,16 +2,16 @@ import JOSE
 import JSON
 
 /// A successful `/auth/token` answer (TokenResponse).
-public struct TokenResponse: Sendable, Equatable {
-    public var accessToken: String
-    public var tokenType: String = "Bearer"
-    public var expiresIn: Int64
-    public var refreshToken: String?
-    public var idToken: String?
+package struct TokenResponse: Sendable, Equatable {
+    package var accessToken: String
+    package var tokenType: String = "Bearer"
+    package var expiresIn: Int64
+    package var refreshToken: String?
+    package var idToken: String?
 
     /// `{"access_token","token_type","expires_in","refresh_token"?,"id_token"?}`, the order of Apple's
     /// documented example.
-    public var json: JSONValue {
+    package var json: JSONValue {
         var object = JSONObject()
         object["access_token"] = .string(accessToken)
         object["token_type"] = .string(tokenType)
@@ -35,7 +35,7 @@ extension AppleIdentityProvider {
     /// 7. the grant's binding: client_id, then redirect_uri → `invalid_grant` "… mismatch …".
     ///
     /// Only a request that passes every check consumes the code.
-    public func token(_ form: [(name: String, value: String)]) -> Result<TokenResponse, EndpointFailure> {
+    package func token(_ form: [(name: String, value: String)]) -> Result<TokenResponse, EndpointFailure> {
         do throws(EndpointFailure) {
             return .success(try tokenThrowing(FormFields(form)))
         } catch {

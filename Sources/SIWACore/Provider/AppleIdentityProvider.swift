@@ -8,8 +8,8 @@ import Synchronization
 ///
 /// Thread-safe: the current `ProviderSnapshot` is owned by one `Mutex`; every runtime change builds a
 /// complete new snapshot and swaps it in under that lock, so it is applied entirely or not at all.
-public final class AppleIdentityProvider: Sendable {
-    public let clock: any SIWAClock
+package final class AppleIdentityProvider: Sendable {
+    package let clock: any SIWAClock
     let runtime: Mutex<RuntimeState>
     let limits: IdentityStore.Limits
     /// The injected random source, if any (kept so `reset()` can rebuild identifiers the same way).
@@ -29,7 +29,7 @@ public final class AppleIdentityProvider: Sendable {
     /// - Parameters:
     ///   - random: defaults to a seeded source when the scenario has `seed:`, else the OS generator.
     /// - Throws: `ScenarioKeyError` when a PEM in the scenario cannot be parsed.
-    public init(
+    package init(
         scenario: Scenario, clock: any SIWAClock, random: (any RandomSource)? = nil,
         limits: IdentityStore.Limits = IdentityStore.Limits()
     ) throws(ScenarioKeyError) {
@@ -55,60 +55,60 @@ public final class AppleIdentityProvider: Sendable {
     }
 
     /// The current snapshot (one lock acquisition; use it when several values must agree).
-    public var snapshot: ProviderSnapshot { runtime.withLock { $0.snapshot } }
+    package var snapshot: ProviderSnapshot { runtime.withLock { $0.snapshot } }
 
-    public var scenario: Scenario { snapshot.scenario }
-    public var keys: ScenarioKeys { snapshot.keys }
-    public var identifiers: IdentifierGenerator { snapshot.identifiers }
-    public var store: IdentityStore { snapshot.store }
-    public var clientSecrets: ClientSecretValidator { snapshot.clientSecrets }
-    public var idTokens: IDTokenMaker { snapshot.idTokens }
-    public var authorizationRequests: AuthorizationRequestValidator { snapshot.authorizationRequests }
+    package var scenario: Scenario { snapshot.scenario }
+    package var keys: ScenarioKeys { snapshot.keys }
+    package var identifiers: IdentifierGenerator { snapshot.identifiers }
+    package var store: IdentityStore { snapshot.store }
+    package var clientSecrets: ClientSecretValidator { snapshot.clientSecrets }
+    package var idTokens: IDTokenMaker { snapshot.idTokens }
+    package var authorizationRequests: AuthorizationRequestValidator { snapshot.authorizationRequests }
 
     /// Serialized `/auth/keys` body (published keys), recomputed only when the key set changes.
-    public var jwksBytes: [UInt8] { runtime.withLock { $0.snapshot.keys.jwksBytes } }
+    package var jwksBytes: [UInt8] { runtime.withLock { $0.snapshot.keys.jwksBytes } }
 
     /// Serialized `/.well-known/openid-configuration` for `publicURL`, with the current scenario's `issuer`.
-    public func discoveryBytes(publicURL: String) -> [UInt8] {
+    package func discoveryBytes(publicURL: String) -> [UInt8] {
         let snapshot = self.snapshot
         return snapshot.discovery.bytes(publicURL: publicURL, issuer: snapshot.scenario.settings.issuer)
     }
 
     /// Teams with no registered client-secret keys: their secrets' claims are checked but signatures
     /// are not. The server logs this once at startup.
-    public var teamsWithoutKeys: [String] {
+    package var teamsWithoutKeys: [String] {
         scenario.teams.filter { $0.clientSecretKeys.isEmpty }.map(\.id)
     }
 }
 
 /// Why an endpoint refused or failed: Apple's wire error with a precise reason for the journal and log
 /// (never sent to the client), or a fault of the mock itself (the edge answers a logged 500).
-public enum EndpointFailure: Error, Sendable, Equatable, CustomStringConvertible {
+package enum EndpointFailure: Error, Sendable, Equatable, CustomStringConvertible {
     case apple(AppleError, reason: String?)
     case `internal`(String)
 
     /// Apple's error, with the reason behind it when there is more to say than its description.
-    public init(_ error: AppleError, reason: String? = nil) {
+    package init(_ error: AppleError, reason: String? = nil) {
         self = .apple(error, reason: reason)
     }
 
     /// A failure that is the mock's fault, not the client's.
-    public static func internalError(_ reason: String) -> EndpointFailure { .internal(reason) }
+    package static func internalError(_ reason: String) -> EndpointFailure { .internal(reason) }
 
     /// The wire error; nil for the mock's own failures.
-    public var error: AppleError? {
+    package var error: AppleError? {
         if case .apple(let error, _) = self { error } else { nil }
     }
 
     /// The reason in words.
-    public var reason: String? {
+    package var reason: String? {
         switch self {
         case .apple(_, let reason): reason
         case .internal(let reason): reason
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .apple(let error, let reason): reason.map { "\(error) (\($0))" } ?? error.description
         case .internal(let reason): "internal error: \(reason)"

@@ -2,7 +2,7 @@
 extension AppleIdentityProvider {
     /// Registers a handler for user events (consent revoked, forwarding switched, account deleted).
     /// Handlers run after the change is applied, outside the provider's lock, on the caller's thread.
-    public func observeUserEvents(_ handler: @escaping @Sendable (UserEvent) -> Void) {
+    package func observeUserEvents(_ handler: @escaping @Sendable (UserEvent) -> Void) {
         observers.withLock { $0.append(handler) }
     }
 

@@ -5,7 +5,7 @@ import JOSE
 extension AppleIdentityProvider {
     /// From now on, `rotateSigningKey` takes pre-generated keys from `supply` instead of generating one
     /// on the calling thread (a server's event loop), and is refused while none is ready.
-    public func takeSigningKeys(from supply: SigningKeySupply) {
+    package func takeSigningKeys(from supply: SigningKeySupply) {
         keySupply.withLock { $0 = supply }
     }
 
@@ -13,7 +13,7 @@ extension AppleIdentityProvider {
     /// signer stays published so tokens it signed still verify. Returns the new kid.
     /// - Throws: `.unavailable` when a key supply is set and has no key ready.
     @discardableResult
-    public func rotateSigningKey(kid requested: String? = nil) throws(ProviderChangeError) -> String {
+    package func rotateSigningKey(kid requested: String? = nil) throws(ProviderChangeError) -> String {
         let kid = requested ?? identifiers.makeKeyID()
         let pem: String
         if let supply = keySupply.withLock({ $0 }) {
@@ -36,7 +36,7 @@ extension AppleIdentityProvider {
 
     /// Adds a key; when it `signs`, it replaces the current signer (which stays published).
     @discardableResult
-    public func addSigningKey(_ key: SigningKey) throws(ProviderChangeError) -> String {
+    package func addSigningKey(_ key: SigningKey) throws(ProviderChangeError) -> String {
         try change(rebuildKeys: true) { (scenario, _) throws(ProviderChangeError) -> String in
             if key.kid.isEmpty { throw ProviderChangeError(.invalid, field: "kid", "must not be empty") }
             if scenario.signingKeys.keys.contains(where: { $0.kid == key.kid }) {
@@ -51,13 +51,13 @@ extension AppleIdentityProvider {
     }
 
     /// Lists the key at `/auth/keys`.
-    public func publishKey(kid: String) throws(ProviderChangeError) {
+    package func publishKey(kid: String) throws(ProviderChangeError) {
         try changeKey(kid) { key throws(ProviderChangeError) in key.published = true }
     }
 
     /// Removes the key from `/auth/keys` (tokens it signed stop verifying). The signing key cannot be
     /// retired: sign with another one first.
-    public func retireKey(kid: String) throws(ProviderChangeError) {
+    package func retireKey(kid: String) throws(ProviderChangeError) {
         try changeKey(kid) { key throws(ProviderChangeError) in
             if key.signs {
                 throw ProviderChangeError(
@@ -68,7 +68,7 @@ extension AppleIdentityProvider {
     }
 
     /// Makes an existing key sign id_tokens (it is published too, as Apple would).
-    public func signWithKey(kid: String) throws(ProviderChangeError) {
+    package func signWithKey(kid: String) throws(ProviderChangeError) {
         try change(rebuildKeys: true) { (scenario, _) throws(ProviderChangeError) in
             guard scenario.signingKeys.keys.contains(where: { $0.kid == kid }) else {
                 throw ProviderChangeError(.notFound, field: "kid", "unknown key '\(kid)'")

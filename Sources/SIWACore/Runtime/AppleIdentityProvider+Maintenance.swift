@@ -5,7 +5,7 @@ extension AppleIdentityProvider {
     /// request arrives (the store's own sweep runs only every `sweepInterval` mutations).
     /// - Returns: how many entries were removed.
     @discardableResult
-    public func collectExpired() -> Int {
+    package func collectExpired() -> Int {
         let snapshot = self.snapshot
         return snapshot.store.collectExpired(now: clock.nowSeconds)
     }

@@ -2,7 +2,7 @@
 extension AppleIdentityProvider {
     /// Registers (or, with nil, removes) the notification endpoint of an app group.
     /// - Throws: `.notFound` for an unknown group, `.invalid` for a URL that is not absolute http(s).
-    public func setNotificationURL(_ url: String?, forAppGroup groupID: String) throws(ProviderChangeError) {
+    package func setNotificationURL(_ url: String?, forAppGroup groupID: String) throws(ProviderChangeError) {
         if let url, url.utf8.count > ParameterLimits.maximumBytes(for: "redirect_uri") {
             throw ProviderChangeError(
                 .invalid, field: "notification_url",
@@ -20,7 +20,7 @@ extension AppleIdentityProvider {
     }
 
     /// Replaces the notification switches (shape, event name, retries).
-    public func setNotificationSettings(_ settings: NotificationSettings) throws(ProviderChangeError) {
+    package func setNotificationSettings(_ settings: NotificationSettings) throws(ProviderChangeError) {
         if settings.maxAttempts < 1 || settings.maxAttempts > 20 {
             throw ProviderChangeError(.invalid, field: "max_attempts", "must be from 1 to 20")
         }

@@ -1,14 +1,14 @@
 /// Whole-state runtime operations: reset and scenario replacement.
 extension AppleIdentityProvider {
     /// The clock, when it can be moved at runtime (`AdjustableClock`, `ManualClock`).
-    public var controllableClock: (any ControllableClock)? { clock as? any ControllableClock }
+    package var controllableClock: (any ControllableClock)? { clock as? any ControllableClock }
 
     /// The scenario `reset()` returns to.
-    public var initialScenario: Scenario { runtime.withLock { $0.initialScenario } }
+    package var initialScenario: Scenario { runtime.withLock { $0.initialScenario } }
 
     /// Back to the scenario's initial state: users and keys as loaded, no codes, tokens or consents,
     /// identifiers reseeded (reproducible runs stay reproducible), the clock as at start.
-    public func reset() {
+    package func reset() {
         runtime.withLock { state in
             // The initial scenario's keys parsed once already, so this cannot fail.
             state.snapshot = try! Self.makeSnapshot(
@@ -19,7 +19,7 @@ extension AppleIdentityProvider {
 
     /// Replaces the active scenario atomically (a fresh state, as after `reset()`), or throws every
     /// problem and leaves the old scenario untouched.
-    public func replaceScenario(_ scenario: Scenario) throws(ProviderChangeError) {
+    package func replaceScenario(_ scenario: Scenario) throws(ProviderChangeError) {
         try Self.check(scenario)
         let snapshot: ProviderSnapshot
         do throws(ScenarioKeyError) {

@@ -1,7 +1,7 @@
 /// Runtime user changes (control API `PATCH /mock/users/{id}`, `POST /mock/users`, timeline actions).
 extension AppleIdentityProvider {
     /// The user named by scenario id, `sub` (any team) or email.
-    public func user(named value: String) -> UserProfile? {
+    package func user(named value: String) -> UserProfile? {
         let snapshot = self.snapshot
         return snapshot.user(id: value) ?? snapshot.scenario.user(matching: value)?.user
     }
@@ -13,7 +13,7 @@ extension AppleIdentityProvider {
     /// had consent) and `emailDisabled`/`emailEnabled` (when forwarding flips) to observers.
     /// - Throws: `ProviderChangeError.notFound` for an unknown user, `.invalid` when the result is not valid.
     @discardableResult
-    public func updateUser(_ name: String, _ change: UserChange) throws(ProviderChangeError) -> UserProfile {
+    package func updateUser(_ name: String, _ change: UserChange) throws(ProviderChangeError) -> UserProfile {
         let now = clock.nowMilliseconds
         let result = try changeUsers(
             { (scenario, users) throws(ProviderChangeError) -> (before: UserProfile, after: UserProfile) in
@@ -51,7 +51,7 @@ extension AppleIdentityProvider {
     /// Adds a user; an empty `sub` gets a generated one (Apple's shape).
     /// - Throws: `ProviderChangeError.invalid` for a duplicate id or sub, or another invalid field.
     @discardableResult
-    public func addUser(_ user: UserProfile) throws(ProviderChangeError) -> UserProfile {
+    package func addUser(_ user: UserProfile) throws(ProviderChangeError) -> UserProfile {
         let sub = user.sub.isEmpty ? identifiers.makeSub() : user.sub
         return try changeUsers { (scenario, users) throws(ProviderChangeError) -> UserProfile in
             var user = user
@@ -77,7 +77,7 @@ extension AppleIdentityProvider {
     /// The user deletes their Apple Account: removed from the scenario, every authorization ended,
     /// `accountDeleted` emitted for the groups they had used.
     @discardableResult
-    public func deleteAccount(_ name: String) throws(ProviderChangeError) -> UserProfile {
+    package func deleteAccount(_ name: String) throws(ProviderChangeError) -> UserProfile {
         let now = clock.nowMilliseconds
         let groupsBefore = user(named: name).map { store.consentGroupIDs(userID: $0.id, includingRevoked: true) } ?? []
         let removed = try changeUsers(
@@ -97,7 +97,7 @@ extension AppleIdentityProvider {
     /// `transferred` when `user` is the sender team's id of a client that moved teams (or the user is
     /// flagged so); else `revoked`/`notFound` when flagged; else `authorized` with a live consent for the
     /// client's group, `revoked` when that consent was ended, `notFound` when there never was one.
-    public func credentialState(user value: String, clientID: String) throws(ProviderChangeError) -> CredentialState {
+    package func credentialState(user value: String, clientID: String) throws(ProviderChangeError) -> CredentialState {
         let snapshot = self.snapshot
         let scenario = snapshot.scenario
         guard let client = scenario.client(id: clientID) else { throw .unknownClient(clientID) }

@@ -1,7 +1,7 @@
 import Synchronization
 
 /// A clock the control API can move: advance, set, freeze and thaw (design.md §2.7).
-public protocol ControllableClock: SIWAClock {
+package protocol ControllableClock: SIWAClock {
     /// Moves time by `milliseconds` (negative goes back).
     func advance(milliseconds: Int64)
     /// Jumps to an absolute time (milliseconds since the epoch).
@@ -16,7 +16,7 @@ public protocol ControllableClock: SIWAClock {
 /// The wall clock plus an adjustable offset, optionally frozen: what `siwa-mock serve` runs on.
 ///
 /// Thread-safe: offset and freeze point live behind one lock.
-public final class AdjustableClock: ControllableClock {
+package final class AdjustableClock: ControllableClock {
     struct State {
         var offset: Int64 = 0
         /// The frozen reading, when frozen.
@@ -26,15 +26,15 @@ public final class AdjustableClock: ControllableClock {
     private let state = Mutex(State())
     private let base: SystemClock
 
-    public init(base: SystemClock = SystemClock()) {
+    package init(base: SystemClock = SystemClock()) {
         self.base = base
     }
 
-    public var nowMilliseconds: Int64 {
+    package var nowMilliseconds: Int64 {
         state.withLock { $0.frozenAt ?? (base.nowMilliseconds + $0.offset) }
     }
 
-    public func advance(milliseconds: Int64) {
+    package func advance(milliseconds: Int64) {
         state.withLock { state in
             if let frozen = state.frozenAt {
                 state.frozenAt = frozen + milliseconds
@@ -44,14 +44,14 @@ public final class AdjustableClock: ControllableClock {
         }
     }
 
-    public func set(milliseconds: Int64) {
+    package func set(milliseconds: Int64) {
         let real = base.nowMilliseconds
         state.withLock { state in
             if state.frozenAt != nil { state.frozenAt = milliseconds } else { state.offset = milliseconds - real }
         }
     }
 
-    public func setFrozen(_ frozen: Bool) {
+    package func setFrozen(_ frozen: Bool) {
         let real = base.nowMilliseconds
         state.withLock { state in
             if frozen {
@@ -63,20 +63,20 @@ public final class AdjustableClock: ControllableClock {
         }
     }
 
-    public var isFrozen: Bool { state.withLock { $0.frozenAt != nil } }
+    package var isFrozen: Bool { state.withLock { $0.frozenAt != nil } }
 
-    public func reset(initialMilliseconds: Int64) {
+    package func reset(initialMilliseconds: Int64) {
         state.withLock { $0 = State() }
     }
 }
 
 /// A `ManualClock` is always frozen; thawing it is a no-op (tests keep full control of time).
 extension ManualClock: ControllableClock {
-    public func set(milliseconds: Int64) {
+    package func set(milliseconds: Int64) {
         set(seconds: 0)
         advance(milliseconds: milliseconds)
     }
-    public func setFrozen(_ frozen: Bool) {}
-    public var isFrozen: Bool { true }
-    public func reset(initialMilliseconds: Int64) { set(milliseconds: initialMilliseconds) }
+    package func setFrozen(_ frozen: Bool) {}
+    package var isFrozen: Bool { true }
+    package func reset(initialMilliseconds: Int64) { set(milliseconds: initialMilliseconds) }
 }

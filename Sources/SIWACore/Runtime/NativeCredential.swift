@@ -4,23 +4,23 @@ import JSON
 /// What `ASAuthorizationAppleIDCredential` hands a native app after Sign in with Apple
 /// (https://developer.apple.com/documentation/authenticationservices/asauthorizationappleidcredential),
 /// produced by `POST /mock/credentials`.
-public struct NativeCredential: Sendable, Equatable {
+package struct NativeCredential: Sendable, Equatable {
     /// The team-scoped user id (`sub`) for the app's team.
-    public var user: String
-    public var identityToken: String
+    package var user: String
+    package var identityToken: String
     /// Redeemable at `/auth/token` with the bundle ID and no `redirect_uri`, within 5 minutes.
-    public var authorizationCode: String
+    package var authorizationCode: String
     /// First authorization with the name scope only.
-    public var fullName: PersonName?
+    package var fullName: PersonName?
     /// First authorization with the email scope only (relay address for private-email users).
-    public var email: String?
+    package var email: String?
     /// The user's status on the first authorization; `unsupported` (0) afterwards, as on a device.
-    public var realUserStatus: RealUserStatus
-    public var authorizedScopes: [Scope]
-    public var state: String?
+    package var realUserStatus: RealUserStatus
+    package var authorizedScopes: [Scope]
+    package var state: String?
 
     /// `ASAuthorization.Scope` raw values: `full_name`, `email`.
-    public static func wireName(of scope: Scope) -> String {
+    package static func wireName(of scope: Scope) -> String {
         switch scope {
         case .name: "full_name"
         case .email: "email"
@@ -29,7 +29,7 @@ public struct NativeCredential: Sendable, Equatable {
     }
 
     /// Accepts `full_name`, `fullName`, `name` and `email`.
-    public static func scope(named name: String) -> Scope? {
+    package static func scope(named name: String) -> Scope? {
         switch name {
         case "full_name", "fullName", "name": .name
         case "email": .email
@@ -39,7 +39,7 @@ public struct NativeCredential: Sendable, Equatable {
 
     /// `{"user","identityToken","authorizationCode","fullName","email","realUserStatus","authorizedScopes","state"}`;
     /// `fullName`, `email` and `state` are `null` when absent, as the optional properties are nil.
-    public var json: JSONValue {
+    package var json: JSONValue {
         var object = JSONObject()
         object["user"] = .string(user)
         object["identityToken"] = .string(identityToken)
@@ -65,7 +65,7 @@ extension AppleIdentityProvider {
     /// old team's id (silent re-authorization) gets the new team's id. The identity token carries
     /// `nonce` (when given), `c_hash` of the code, and `real_user_status` on the first authorization.
     /// - Throws: `ProviderChangeError` `.notFound` (user, client) or `.invalid` (a Services ID, bad scopes).
-    public func nativeCredential(
+    package func nativeCredential(
         clientID: String, user value: String, scopes: [Scope] = [.name, .email], nonce: String? = nil,
         state: String? = nil
     ) throws(ProviderChangeError) -> NativeCredential {

@@ -1,6 +1,6 @@
 /// Why a runtime change (control API, timeline action) was refused. Nothing was applied.
-public struct ProviderChangeError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Kind: String, Sendable, Equatable {
+package struct ProviderChangeError: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Kind: String, Sendable, Equatable {
         /// A named user, client, key or team does not exist (the control API answers 404).
         case notFound = "not_found"
         /// A field has a bad value (400).
@@ -11,24 +11,24 @@ public struct ProviderChangeError: Error, Sendable, Equatable, CustomStringConve
         case unavailable = "unavailable"
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// The input field at fault (`user`, `client_id`, `credential_state`, …).
-    public var field: String?
-    public var message: String
+    package var field: String?
+    package var message: String
 
-    public init(_ kind: Kind, field: String? = nil, _ message: String) {
+    package init(_ kind: Kind, field: String? = nil, _ message: String) {
         self.kind = kind
         self.field = field
         self.message = message
     }
 
-    public static func unknownUser(_ value: String, field: String = "user") -> ProviderChangeError {
+    package static func unknownUser(_ value: String, field: String = "user") -> ProviderChangeError {
         ProviderChangeError(.notFound, field: field, "unknown user '\(value)'")
     }
 
-    public static func unknownClient(_ value: String, field: String = "client_id") -> ProviderChangeError {
+    package static func unknownClient(_ value: String, field: String = "client_id") -> ProviderChangeError {
         ProviderChangeError(.notFound, field: field, "unknown client '\(value)'")
     }
 
-    public var description: String { field.map { "\($0): \(message)" } ?? message }
+    package var description: String { field.map { "\($0): \(message)" } ?? message }
 }

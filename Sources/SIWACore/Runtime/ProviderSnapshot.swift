@@ -2,17 +2,17 @@
 /// change (a user edit, a key rotation, a scenario replacement) is all-or-nothing.
 ///
 /// Readers take one snapshot per call site; a change never leaves a half-updated provider visible.
-public struct ProviderSnapshot: Sendable {
+package struct ProviderSnapshot: Sendable {
     /// The scenario as changed at runtime (users, keys, …).
-    public let scenario: Scenario
+    package let scenario: Scenario
     /// Parsed key material of `scenario` (id_token signer, JWKS bytes, client-secret keys).
-    public let keys: ScenarioKeys
-    public let clientSecrets: ClientSecretValidator
-    public let idTokens: IDTokenMaker
-    public let authorizationRequests: AuthorizationRequestValidator
+    package let keys: ScenarioKeys
+    package let clientSecrets: ClientSecretValidator
+    package let idTokens: IDTokenMaker
+    package let authorizationRequests: AuthorizationRequestValidator
     /// Consents, codes and tokens; replaced only by `reset()` and `replaceScenario(_:)`.
-    public let store: IdentityStore
-    public let identifiers: IdentifierGenerator
+    package let store: IdentityStore
+    package let identifiers: IdentifierGenerator
     /// `scenario.users` by id and sub.
     let users: UserIndex
     /// `/.well-known/openid-configuration` with this scenario's `issuer`, serialized once.
@@ -38,7 +38,7 @@ public struct ProviderSnapshot: Sendable {
     }
 
     /// The user with this scenario id, in O(log n).
-    public func user(id: String) -> UserProfile? { users.positions[id].map { scenario.users[$0] } }
+    package func user(id: String) -> UserProfile? { users.positions[id].map { scenario.users[$0] } }
 
     /// Nodes of the user list and index that `other` does not share (all of them when nil): tests check
     /// that a user change copies one path, not the tables.

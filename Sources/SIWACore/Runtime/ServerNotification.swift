@@ -2,27 +2,27 @@ import JOSE
 import JSON
 
 /// A server-to-server notification ready to POST (docs/notifications.md): where, and the exact body.
-public struct PreparedNotification: Sendable, Equatable {
+package struct PreparedNotification: Sendable, Equatable {
     /// The app group's registered endpoint.
-    public var url: String
-    public var appGroupID: String
+    package var url: String
+    package var appGroupID: String
     /// `aud`: the group's primary App ID.
-    public var audience: String
-    public var jti: String
+    package var audience: String
+    package var jti: String
     /// The wire event type (`consent-revoked`, `account-deleted`, …).
-    public var type: String
+    package var type: String
     /// Scenario id of the user concerned.
-    public var userID: String
+    package var userID: String
     /// The signed JWS.
-    public var payload: String
+    package var payload: String
 
     /// `{"payload":"<JWS>"}`.
-    public var body: [UInt8] { JSONValue.object(JSONObject([("payload", .string(payload))])).serialized() }
+    package var body: [UInt8] { JSONValue.object(JSONObject([("payload", .string(payload))])).serialized() }
 }
 
 extension UserEvent.Kind {
     /// Parses a type name as the control API accepts it (both account-deletion spellings).
-    public init?(typeName: String) {
+    package init?(typeName: String) {
         switch typeName {
         case "email-disabled": self = .emailDisabled
         case "email-enabled": self = .emailEnabled
@@ -33,7 +33,7 @@ extension UserEvent.Kind {
     }
 
     /// The wire name, with the scenario's choice for account deletion.
-    public func typeName(_ settings: NotificationSettings) -> String {
+    package func typeName(_ settings: NotificationSettings) -> String {
         switch self {
         case .emailDisabled: "email-disabled"
         case .emailEnabled: "email-enabled"
@@ -47,7 +47,7 @@ extension AppleIdentityProvider {
     /// Notifications for a control call: `clientID`'s group, or (without one) every group the user
     /// authorized that has an endpoint, else every group with an endpoint.
     /// - Throws: `.notFound` for an unknown user or client, `.invalid` when no group has an endpoint.
-    public func prepareNotifications(
+    package func prepareNotifications(
         kind: UserEvent.Kind, user name: String, clientID: String?
     ) throws(ProviderChangeError) -> [PreparedNotification] {
         let scenario = self.scenario
@@ -74,7 +74,7 @@ extension AppleIdentityProvider {
     }
 
     /// One signed notification per group of `event` that has an endpoint (others are skipped).
-    public func prepareNotifications(for event: UserEvent) throws(ProviderChangeError) -> [PreparedNotification] {
+    package func prepareNotifications(for event: UserEvent) throws(ProviderChangeError) -> [PreparedNotification] {
         let snapshot = self.snapshot
         let scenario = snapshot.scenario
         let settings = scenario.settings.notifications

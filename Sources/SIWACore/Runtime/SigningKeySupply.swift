@@ -11,9 +11,9 @@ import Synchronization
 /// Keys are made on demand: nothing is generated until the first `take()` asks (most runs never rotate
 /// a key, and four RSA key generations at start-up cost 0.3–2 s of CPU, more than everything else a
 /// sidecar does while starting); from then on `capacity` keys are kept ready.
-public final class SigningKeySupply: Sendable {
+package final class SigningKeySupply: Sendable {
     /// Keys kept ready (each PKCS#8 PEM is ~1.7 kB).
-    public let capacity: Int
+    package let capacity: Int
     private let ready: Mutex<[String]>
     /// Set by the first `take()`: from then on `refill()` keeps `capacity` keys ready.
     private let demanded: Mutex<Bool>
@@ -22,7 +22,7 @@ public final class SigningKeySupply: Sendable {
     /// - Parameters:
     ///   - capacity: keys kept ready (1…16).
     ///   - generate: makes one key's PEM (tests inject a fixed key to count calls).
-    public init(capacity: Int = 4, generate: @escaping @Sendable () -> String? = SigningKeySupply.freshKeyPEM) {
+    package init(capacity: Int = 4, generate: @escaping @Sendable () -> String? = SigningKeySupply.freshKeyPEM) {
         self.capacity = min(max(capacity, 1), 16)
         self.ready = Mutex([])
         self.demanded = Mutex(false)
@@ -30,23 +30,23 @@ public final class SigningKeySupply: Sendable {
     }
 
     /// One ready key's PEM, or nil when the background thread has not made one yet.
-    public func take() -> String? {
+    package func take() -> String? {
         demanded.withLock { $0 = true }
         return ready.withLock { $0.isEmpty ? nil : $0.removeFirst() }
     }
 
     /// Starts keeping keys ready without taking one (tests, or a server that knows it will rotate).
-    public func prime() {
+    package func prime() {
         demanded.withLock { $0 = true }
     }
 
     /// How many keys are ready now.
-    public var readyCount: Int { ready.withLock { $0.count } }
+    package var readyCount: Int { ready.withLock { $0.count } }
 
     /// Generates keys (outside the lock) until `capacity` are ready. Call it from a background thread.
     /// - Returns: how many keys were made.
     @discardableResult
-    public func refill() -> Int {
+    package func refill() -> Int {
         guard demanded.withLock({ $0 }) else { return 0 }
         var made = 0
         while readyCount < capacity, let pem = generate() {
@@ -57,7 +57,7 @@ public final class SigningKeySupply: Sendable {
     }
 
     /// A fresh RSA-2048 key as PKCS#8 PEM, or nil if OpenSSL failed.
-    public static let freshKeyPEM: @Sendable () -> String? = {
+    package static let freshKeyPEM: @Sendable () -> String? = {
         (try? RSAPrivateKey.generate(bits: 2048)).map { ScenarioLoader.trimmed($0.pemPKCS8()) }
     }
 }

@@ -2,12 +2,12 @@
 /// text (durations, timestamps) is ScenarioFormat's `TimeSyntax`, the one grammar for every front door.
 ///
 /// No Foundation (startup cost, design.md §3); civil-date arithmetic after H. Hinnant's algorithms.
-public enum TimeText {
+package enum TimeText {
     /// The latest time the control API accepts: 9999-12-31T23:59:59.999Z (RFC 3339 has 4-digit years).
-    public static let maximumMilliseconds: Int64 = 253_402_300_799_999
+    package static let maximumMilliseconds: Int64 = 253_402_300_799_999
 
     /// `2026-11-29T13:04:08.123Z` (UTC, milliseconds).
-    public static func rfc3339(milliseconds: Int64) -> String {
+    package static func rfc3339(milliseconds: Int64) -> String {
         let seconds = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
         let millis = milliseconds - seconds * 1000
         let days = seconds >= 0 ? seconds / 86400 : (seconds - 86399) / 86400

@@ -1,18 +1,18 @@
 /// A partial edit of a user; nil fields stay as they are.
-public struct UserChange: Sendable, Equatable {
+package struct UserChange: Sendable, Equatable {
     /// `authorized`, `revoked` (ends every authorization), `notFound` (likewise) or `transferred`.
-    public var credentialState: CredentialState?
+    package var credentialState: CredentialState?
     /// Relay forwarding on or off (drives `email-enabled` / `email-disabled`).
-    public var emailForwardingEnabled: Bool?
-    public var realUserStatus: RealUserStatus?
-    public var email: String?
-    public var emailVerified: Bool?
-    public var privateEmail: Bool?
-    public var relayEmail: String?
-    public var firstName: String?
-    public var lastName: String?
+    package var emailForwardingEnabled: Bool?
+    package var realUserStatus: RealUserStatus?
+    package var email: String?
+    package var emailVerified: Bool?
+    package var privateEmail: Bool?
+    package var relayEmail: String?
+    package var firstName: String?
+    package var lastName: String?
 
-    public init(
+    package init(
         credentialState: CredentialState? = nil, emailForwardingEnabled: Bool? = nil,
         realUserStatus: RealUserStatus? = nil, email: String? = nil, emailVerified: Bool? = nil,
         privateEmail: Bool? = nil, relayEmail: String? = nil, firstName: String? = nil, lastName: String? = nil
@@ -45,23 +45,23 @@ public struct UserChange: Sendable, Equatable {
 }
 
 /// A user change that Apple announces by server-to-server notification (docs/fidelity.md#server-to-server-notifications).
-public struct UserEvent: Sendable, Equatable {
-    public enum Kind: Sendable, Equatable {
+package struct UserEvent: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         case consentRevoked
         case emailDisabled
         case emailEnabled
         case accountDeleted
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// The user as they were when the event happened (a deleted user is no longer in the scenario).
-    public var user: UserProfile
+    package var user: UserProfile
     /// The app groups concerned (every group of the user's teams for deletion and forwarding).
-    public var appGroupIDs: [String]
+    package var appGroupIDs: [String]
     /// Mock-clock time of the change, in milliseconds.
-    public var timeMilliseconds: Int64
+    package var timeMilliseconds: Int64
 
-    public init(kind: Kind, user: UserProfile, appGroupIDs: [String], timeMilliseconds: Int64) {
+    package init(kind: Kind, user: UserProfile, appGroupIDs: [String], timeMilliseconds: Int64) {
         self.kind = kind
         self.user = user
         self.appGroupIDs = appGroupIDs

@@ -1,6 +1,6 @@
 /// A `client_id` Apple knows: an App ID (native bundle ID) or a Services ID (web / Android).
-public struct Client: Sendable, Equatable {
-    public enum Kind: String, Sendable, Equatable {
+package struct Client: Sendable, Equatable {
+    package enum Kind: String, Sendable, Equatable {
         /// An App ID; its codes come from the device and carry no redirect_uri.
         case native
         /// A Services ID; used by `/auth/authorize` with registered return URLs.
@@ -8,15 +8,15 @@ public struct Client: Sendable, Equatable {
     }
 
     /// The client_id, matched case-sensitively.
-    public var id: String
-    public var teamID: String
-    public var kind: Kind
+    package var id: String
+    package var teamID: String
+    package var kind: Kind
     /// Registered return URLs (Services IDs only), matched exactly.
-    public var redirectURIs: [String]
+    package var redirectURIs: [String]
     /// The app group (consent-sharing group) this client belongs to, if not declared in `appGroups`.
-    public var appGroupID: String?
+    package var appGroupID: String?
 
-    public init(id: String, teamID: String, kind: Kind, redirectURIs: [String] = [], appGroupID: String? = nil) {
+    package init(id: String, teamID: String, kind: Kind, redirectURIs: [String] = [], appGroupID: String? = nil) {
         self.id = id
         self.teamID = teamID
         self.kind = kind
@@ -26,15 +26,15 @@ public struct Client: Sendable, Equatable {
 }
 
 /// Apps grouped under one primary App ID: they share consent, so `user` is sent once per group.
-public struct AppGroup: Sendable, Equatable {
-    public var id: String
+package struct AppGroup: Sendable, Equatable {
+    package var id: String
     /// The primary App ID (bundle ID) of the group.
-    public var primaryAppID: String
-    public var clientIDs: [String]
+    package var primaryAppID: String
+    package var clientIDs: [String]
     /// Server-to-server notification endpoint of the group (absolute http URL), if registered.
-    public var notificationURL: String?
+    package var notificationURL: String?
 
-    public init(id: String, primaryAppID: String, clientIDs: [String], notificationURL: String? = nil) {
+    package init(id: String, primaryAppID: String, clientIDs: [String], notificationURL: String? = nil) {
         self.notificationURL = notificationURL
         self.id = id
         self.primaryAppID = primaryAppID

@@ -1,11 +1,11 @@
 /// The mock clock at startup (`clock:` in a scenario file).
-public struct ClockSettings: Sendable, Equatable {
+package struct ClockSettings: Sendable, Equatable {
     /// Start time in milliseconds since the epoch; nil starts at the real time.
-    public var startMilliseconds: Int64?
+    package var startMilliseconds: Int64?
     /// Whether time stands still until the control API (or a test) moves it.
-    public var frozen: Bool
+    package var frozen: Bool
 
-    public init(startMilliseconds: Int64? = nil, frozen: Bool = false) {
+    package init(startMilliseconds: Int64? = nil, frozen: Bool = false) {
         self.startMilliseconds = startMilliseconds
         self.frozen = frozen
     }

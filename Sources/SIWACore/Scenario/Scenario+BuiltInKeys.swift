@@ -3,13 +3,13 @@
 
 extension Scenario {
     /// Test-only keys shipped with the built-in scenario (one copy: `ScenarioLoader.defaultScenarioFiles`).
-    public enum BuiltInKeys {
+    package enum BuiltInKeys {
         /// PKCS#8 PEM of RS256 signing key `Aj3F8kLq2X` (signs id_tokens).
-        public static var signingKeyAj3F8kLq2X: String { embedded("keys/signing-Aj3F8kLq2X.pem") }
+        package static var signingKeyAj3F8kLq2X: String { embedded("keys/signing-Aj3F8kLq2X.pem") }
         /// PKCS#8 PEM of RS256 signing key `Pb7Yt1ZcQ9` (published, does not sign).
-        public static var signingKeyPb7Yt1ZcQ9: String { embedded("keys/signing-Pb7Yt1ZcQ9.pem") }
+        package static var signingKeyPb7Yt1ZcQ9: String { embedded("keys/signing-Pb7Yt1ZcQ9.pem") }
         /// SubjectPublicKeyInfo PEM of the client-secret key `KEY1234567` registered for team ABCDE12345.
-        public static var clientSecretPublicKeyKEY1234567: String { embedded("keys/AuthKey_KEY1234567.pub.pem") }
+        package static var clientSecretPublicKeyKEY1234567: String { embedded("keys/AuthKey_KEY1234567.pub.pem") }
 
         private static func embedded(_ name: String) -> String {
             guard let text = ScenarioLoader.defaultScenarioFiles[name] else {

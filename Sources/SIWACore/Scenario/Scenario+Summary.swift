@@ -2,7 +2,7 @@ extension Scenario {
     /// One line saying what the scenario defines and what it took from the built-in scenario, as
     /// `siwa-mock check` prints it after `FILE: ok`:
     /// `defines 2 users (alice, bob), 1 fault; built-in: team ABCDE12345, clients com.example.app, …`.
-    public var summary: String {
+    package var summary: String {
         let inherited = Set(inheritedSections)
         var defined: [String] = []
         if !inherited.contains("teams") { defined.append(Self.count(teams.count, "team", teams.map(\.id))) }

@@ -6,17 +6,17 @@ import JOSE
 /// and https://developer.apple.com/documentation/signinwithapple/communicating-using-the-private-email-relay-service).
 extension Scenario {
     /// The team whose identifiers are the users' declared `sub` and `relayEmail` (the first team).
-    public var primaryTeamID: String? { teams.first?.id }
+    package var primaryTeamID: String? { teams.first?.id }
 
     /// The user's `sub` as apps of `teamID` see it: declared, or derived deterministically.
-    public func sub(of user: UserProfile, inTeam teamID: String) -> String {
+    package func sub(of user: UserProfile, inTeam teamID: String) -> String {
         if let explicit = user.teamSubs[teamID] { return explicit }
         if teamID == primaryTeamID || teams.count <= 1 { return user.sub }
         return Self.derivedIdentifier(from: user.sub, salt: "sub:" + teamID)
     }
 
     /// The user's relay address for `teamID` (the same across one team's apps, different across teams).
-    public func relayEmail(of user: UserProfile, inTeam teamID: String) -> String? {
+    package func relayEmail(of user: UserProfile, inTeam teamID: String) -> String? {
         guard let relay = user.relayEmail else { return nil }
         if teamID == primaryTeamID || teams.count <= 1 { return relay }
         let digest = SHA256.hash(Array(("relay:\(teamID)|\(relay)").utf8))
@@ -31,7 +31,7 @@ extension Scenario {
     /// so the value an id_token carries is the one the recipient can exchange (Apple: "Transferring your
     /// apps and users to another team",
     /// https://developer.apple.com/documentation/signinwithapple/transferring-your-apps-and-users-to-another-team).
-    public func transferSub(of user: UserProfile, from: String, to: String) -> String {
+    package func transferSub(of user: UserProfile, from: String, to: String) -> String {
         user.transferSub ?? Self.derivedIdentifier(from: sub(of: user, inTeam: from), salt: "transfer:" + to)
     }
 
@@ -51,14 +51,14 @@ extension Scenario {
     }
 
     /// The transfer that moved `clientID` into its current team, if any.
-    public func transfer(ofClient clientID: String) -> TeamTransfer? {
+    package func transfer(ofClient clientID: String) -> TeamTransfer? {
         guard let client = client(id: clientID) else { return nil }
         return transfers.first { $0.toTeamID == client.teamID && $0.clientIDs.contains(clientID) }
     }
 
     /// The user as apps of `clientID`'s team see them at `now`: team-scoped `sub` and relay address,
     /// and `transfer_sub` while the client's transfer window is open.
-    public func view(of user: UserProfile, forClient clientID: String, now: Int64) -> UserProfile {
+    package func view(of user: UserProfile, forClient clientID: String, now: Int64) -> UserProfile {
         guard let client = client(id: clientID) else { return user }
         var copy = user
         copy.sub = sub(of: user, inTeam: client.teamID)
@@ -73,7 +73,7 @@ extension Scenario {
 
     /// A user named by scenario id, `sub` in any team, or email (real or relay); with the team whose
     /// `sub` matched, when it was a sub.
-    public func user(matching value: String) -> (user: UserProfile, teamID: String?)? {
+    package func user(matching value: String) -> (user: UserProfile, teamID: String?)? {
         if let user = user(id: value) { return (user, nil) }
         for user in users {
             if user.sub == value { return (user, primaryTeamID) }

@@ -1,14 +1,14 @@
 /// One thing wrong with a scenario, located by a path such as `clients[1].redirect_uris[0]`.
-public struct ScenarioProblem: Sendable, Equatable, CustomStringConvertible {
-    public var path: String
-    public var message: String
+package struct ScenarioProblem: Sendable, Equatable, CustomStringConvertible {
+    package var path: String
+    package var message: String
 
-    public init(path: String, message: String) {
+    package init(path: String, message: String) {
         self.path = path
         self.message = message
     }
 
-    public var description: String { "\(path): \(message)" }
+    package var description: String { "\(path): \(message)" }
 }
 
 extension Scenario {
@@ -17,7 +17,7 @@ extension Scenario {
     /// Linear in the scenario's size: duplicates are found with sets, never by rescanning earlier
     /// entries (40,000 users took 29 s that way), since every runtime change validates the result.
     /// Key material is not parsed here (that needs JOSE); `ScenarioKeys(loading:)` reports bad PEMs.
-    public func validate() -> [ScenarioProblem] {
+    package func validate() -> [ScenarioProblem] {
         var problems: [ScenarioProblem] = []
         func report(_ path: String, _ message: String) {
             problems.append(ScenarioProblem(path: path, message: message))

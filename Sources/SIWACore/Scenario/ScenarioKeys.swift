@@ -2,21 +2,21 @@ import JOSE
 
 /// A scenario's key material parsed once: the id_token signer, the serialized JWKS and each team's
 /// client-secret public keys. Rebuild it when the key set changes (rotation), never per request.
-public struct ScenarioKeys: Sendable {
+package struct ScenarioKeys: Sendable {
     /// The key id and private key that sign id_tokens.
-    public let signingKID: String
-    public let signingKey: RSAPrivateKey
+    package let signingKID: String
+    package let signingKey: RSAPrivateKey
     /// `{"keys":[…]}` of the published keys, serialized once.
-    public let jwksBytes: [UInt8]
+    package let jwksBytes: [UInt8]
     /// Public keys by kid, for every key in the set (published or not).
-    public let publicKeys: [String: RSAPublicKey]
+    package let publicKeys: [String: RSAPublicKey]
     /// Client-secret verification keys: team id → kid → key.
-    public let teamKeys: [String: [String: P256PublicKey]]
+    package let teamKeys: [String: [String: P256PublicKey]]
 
     /// Parses every PEM in the scenario.
     ///
     /// - Throws: `ScenarioKeyError` naming the first key that could not be loaded.
-    public init(loading scenario: Scenario) throws(ScenarioKeyError) {
+    package init(loading scenario: Scenario) throws(ScenarioKeyError) {
         guard let signing = scenario.signingKeys.signingKey else {
             throw ScenarioKeyError(path: "signing_keys", message: "no key has signs: true")
         }
@@ -56,14 +56,14 @@ public struct ScenarioKeys: Sendable {
 }
 
 /// A key in the scenario that could not be parsed.
-public struct ScenarioKeyError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var path: String
-    public var message: String
+package struct ScenarioKeyError: Error, Sendable, Equatable, CustomStringConvertible {
+    package var path: String
+    package var message: String
 
-    public init(path: String, message: String) {
+    package init(path: String, message: String) {
         self.path = path
         self.message = message
     }
 
-    public var description: String { "\(path): \(message)" }
+    package var description: String { "\(path): \(message)" }
 }

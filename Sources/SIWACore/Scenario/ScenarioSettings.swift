@@ -1,45 +1,45 @@
 /// Behaviour switches, each defaulting to what Apple does today (evidence: docs/fidelity.md).
-public struct ScenarioSettings: Sendable, Equatable {
+package struct ScenarioSettings: Sendable, Equatable {
     /// `iss` of id_tokens and the discovery document.
-    public var issuer: String = "https://appleid.apple.com"
+    package var issuer: String = "https://appleid.apple.com"
     /// `exp - iat` of id_tokens (86400 s observed since 2023).
-    public var idTokenLifetimeSeconds: Int64 = 86400
+    package var idTokenLifetimeSeconds: Int64 = 86400
     /// How `email_verified` / `is_private_email` are written (booleans since Feb 2024).
-    public var booleanStyle: BooleanStyle = .bool
+    package var booleanStyle: BooleanStyle = .bool
     /// Whether `is_private_email: false` is written; Apple usually omits the claim when false.
-    public var includeFalsePrivateEmail: Bool = false
+    package var includeFalsePrivateEmail: Bool = false
     /// Authorization codes are valid for 5 minutes.
-    public var codeLifetimeSeconds: Int64 = 300
+    package var codeLifetimeSeconds: Int64 = 300
     /// `expires_in` of access tokens.
-    public var accessTokenLifetimeSeconds: Int64 = 3600
+    package var accessTokenLifetimeSeconds: Int64 = 3600
     /// A client secret's `exp` may be at most this far after the server's now (about 6 months).
-    public var clientSecretMaxLifetimeSeconds: Int64 = 15_777_000
+    package var clientSecretMaxLifetimeSeconds: Int64 = 15_777_000
     /// Tolerance for a client secret's `iat` lying in the future (clock drift between machines).
-    public var clientSecretClockSkewSeconds: Int64 = 60
+    package var clientSecretClockSkewSeconds: Int64 = 60
     /// The response mode used when `/auth/authorize` gets none.
-    public var defaultResponseMode: DefaultResponseMode = .byResponseType
+    package var defaultResponseMode: DefaultResponseMode = .byResponseType
     /// How `/auth/token` and `/auth/revoke` accept client credentials. Apple advertises only
     /// `client_secret_post` and answers a Basic-only request `invalid_client` (docs/fidelity.md).
-    public var clientAuthentication: ClientAuthentication = .post
+    package var clientAuthentication: ClientAuthentication = .post
     /// What a body that is not form-urlencoded (e.g. JSON) gets at `/auth/token` and `/auth/revoke`.
-    public var nonFormBody: NonFormBody = .invalidClient
+    package var nonFormBody: NonFormBody = .invalidClient
     /// Whether refresh-grant responses carry an id_token (Apple's docs show one; docs/fidelity.md).
-    public var refreshIDToken: Bool = true
+    package var refreshIDToken: Bool = true
     /// Whether refresh-grant id_tokens carry `auth_time` (the one captured refresh id_token has none).
-    public var refreshIDTokenAuthTime: Bool = false
+    package var refreshIDTokenAuthTime: Bool = false
     /// Server-to-server notification switches (docs/fidelity.md).
-    public var notifications = NotificationSettings()
+    package var notifications = NotificationSettings()
 
-    public init() {}
+    package init() {}
 
     /// `email_verified` and `is_private_email` as JSON booleans or as the strings `"true"`/`"false"`.
-    public enum BooleanStyle: String, Sendable, Equatable {
+    package enum BooleanStyle: String, Sendable, Equatable {
         case bool
         case string
     }
 
     /// What `/auth/authorize` does without `response_mode` ([3p]: not documented by Apple).
-    public enum DefaultResponseMode: String, Sendable, Equatable {
+    package enum DefaultResponseMode: String, Sendable, Equatable {
         /// `query` for `code`, `fragment` for `code id_token` (forum 660531).
         case byResponseType = "by_response_type"
         /// Always `query` (then `code id_token` without a mode is rejected by rule 2).
@@ -47,7 +47,7 @@ public struct ScenarioSettings: Sendable, Equatable {
     }
 
     /// The answer to a non-form body (docs/fidelity.md, "Request bodies").
-    public enum NonFormBody: String, Sendable, Equatable {
+    package enum NonFormBody: String, Sendable, Equatable {
         /// Read as a request without body credentials: `invalid_client` (apple-signin-auth#28).
         case invalidClient = "invalid_client"
         /// The mock's earlier answer: `unsupported_grant_type` at `/auth/token` (no readable grant_type)
@@ -56,7 +56,7 @@ public struct ScenarioSettings: Sendable, Equatable {
     }
 
     /// Which client-authentication methods the token and revoke endpoints take.
-    public enum ClientAuthentication: String, Sendable, Equatable {
+    package enum ClientAuthentication: String, Sendable, Equatable {
         /// `client_id` and `client_secret` in the form body only (what discovery advertises); an
         /// `Authorization: Basic` header is ignored, so a Basic-only request is `invalid_client`.
         case post

@@ -1,24 +1,24 @@
 /// A developer team (10-character Team ID) and the Sign in with Apple keys registered for it.
-public struct Team: Sendable, Equatable {
+package struct Team: Sendable, Equatable {
     /// The Team ID, e.g. `ABCDE12345`; the client secret's `iss`.
-    public var id: String
+    package var id: String
     /// Public halves of the team's `.p8` keys. When empty, client-secret signatures cannot be checked
     /// (claims still are) and the server logs that once.
-    public var clientSecretKeys: [ClientSecretKey]
+    package var clientSecretKeys: [ClientSecretKey]
 
-    public init(id: String, clientSecretKeys: [ClientSecretKey] = []) {
+    package init(id: String, clientSecretKeys: [ClientSecretKey] = []) {
         self.id = id
         self.clientSecretKeys = clientSecretKeys
     }
 }
 
 /// A registered Sign in with Apple key (P-256): its 10-character key id and public key PEM.
-public struct ClientSecretKey: Sendable, Equatable {
-    public var kid: String
+package struct ClientSecretKey: Sendable, Equatable {
+    package var kid: String
     /// SubjectPublicKeyInfo PEM (`-----BEGIN PUBLIC KEY-----`).
-    public var publicKeyPEM: String
+    package var publicKeyPEM: String
 
-    public init(kid: String, publicKeyPEM: String) {
+    package init(kid: String, publicKeyPEM: String) {
         self.kid = kid
         self.publicKeyPEM = publicKeyPEM
     }

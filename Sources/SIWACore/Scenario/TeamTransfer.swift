@@ -3,20 +3,20 @@
 ///
 /// The moved clients are listed with their *recipient* team in `Scenario.clients`; this value says
 /// where they came from and when the recipient accepted, which opens the 60-day windows.
-public struct TeamTransfer: Sendable, Equatable {
+package struct TeamTransfer: Sendable, Equatable {
     /// The sending team.
-    public var fromTeamID: String
+    package var fromTeamID: String
     /// The recipient team.
-    public var toTeamID: String
+    package var toTeamID: String
     /// When the recipient accepted the transfer (seconds since the epoch, on the mock clock).
-    public var acceptedAt: Int64
+    package var acceptedAt: Int64
     /// The client ids that moved (bundle IDs and the Services IDs that moved with them).
-    public var clientIDs: [String]
+    package var clientIDs: [String]
 
     /// Apple's window for creating and exchanging transfer identifiers: 60 days after acceptance.
-    public static let windowSeconds: Int64 = 60 * 86400
+    package static let windowSeconds: Int64 = 60 * 86400
 
-    public init(fromTeamID: String, toTeamID: String, acceptedAt: Int64, clientIDs: [String]) {
+    package init(fromTeamID: String, toTeamID: String, acceptedAt: Int64, clientIDs: [String]) {
         self.fromTeamID = fromTeamID
         self.toTeamID = toTeamID
         self.acceptedAt = acceptedAt
@@ -24,13 +24,13 @@ public struct TeamTransfer: Sendable, Equatable {
     }
 
     /// Whether `now` lies in the 60 days after acceptance (recipient exchange, `transfer_sub` claims).
-    public func isWithinExchangeWindow(now: Int64) -> Bool {
+    package func isWithinExchangeWindow(now: Int64) -> Bool {
         now >= acceptedAt && now < acceptedAt + Self.windowSeconds
     }
 
     /// Whether the sender may still create transfer identifiers: any time before acceptance and up to
     /// 60 days after it.
-    public func allowsCreatingTransferSubs(now: Int64) -> Bool {
+    package func allowsCreatingTransferSubs(now: Int64) -> Bool {
         now < acceptedAt + Self.windowSeconds
     }
 }

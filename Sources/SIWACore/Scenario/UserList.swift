@@ -11,26 +11,26 @@
 ///
 /// Indices are slot numbers. A list made from an array has no empty slots, so `users[0]` is the first
 /// user as before.
-public struct UserList: Sendable, Equatable, ExpressibleByArrayLiteral, BidirectionalCollection,
+package struct UserList: Sendable, Equatable, ExpressibleByArrayLiteral, BidirectionalCollection,
     MutableCollection
 {
     private var slots: PersistentVector<UserProfile?>
     /// Users present (slots minus the emptied ones).
-    public private(set) var count: Int
+    package private(set) var count: Int
     /// The first slot holding a user (`endIndex` when there is none).
-    public private(set) var startIndex: Int
+    package private(set) var startIndex: Int
 
-    public init<Users: Sequence>(_ users: Users) where Users.Element == UserProfile {
+    package init<Users: Sequence>(_ users: Users) where Users.Element == UserProfile {
         slots = PersistentVector(users.lazy.map { Optional($0) })
         count = slots.count
         startIndex = 0
     }
 
-    public init(arrayLiteral users: UserProfile...) { self.init(users) }
+    package init(arrayLiteral users: UserProfile...) { self.init(users) }
 
-    public var endIndex: Int { slots.count }
+    package var endIndex: Int { slots.count }
 
-    public subscript(position: Int) -> UserProfile {
+    package subscript(position: Int) -> UserProfile {
         get {
             guard let user = slots[position] else { preconditionFailure("UserList: no user in slot \(position)") }
             return user
@@ -41,13 +41,13 @@ public struct UserList: Sendable, Equatable, ExpressibleByArrayLiteral, Bidirect
         }
     }
 
-    public func index(after position: Int) -> Int {
+    package func index(after position: Int) -> Int {
         var next = position + 1
         while next < slots.count && slots[next] == nil { next += 1 }
         return next
     }
 
-    public func index(before position: Int) -> Int {
+    package func index(before position: Int) -> Int {
         var previous = position - 1
         while previous > 0 && slots[previous] == nil { previous -= 1 }
         return previous
@@ -55,7 +55,7 @@ public struct UserList: Sendable, Equatable, ExpressibleByArrayLiteral, Bidirect
 
     /// Appends `user` in a new slot (returned).
     @discardableResult
-    public mutating func append(_ user: UserProfile) -> Int {
+    package mutating func append(_ user: UserProfile) -> Int {
         slots.append(user)
         if count == 0 { startIndex = slots.count - 1 }
         count += 1
@@ -64,7 +64,7 @@ public struct UserList: Sendable, Equatable, ExpressibleByArrayLiteral, Bidirect
 
     /// Removes the user in `position`; `compacted` says the remaining users were renumbered.
     @discardableResult
-    public mutating func remove(at position: Int) -> (user: UserProfile, compacted: Bool) {
+    package mutating func remove(at position: Int) -> (user: UserProfile, compacted: Bool) {
         let user = self[position]
         slots[position] = nil
         count -= 1
@@ -74,11 +74,11 @@ public struct UserList: Sendable, Equatable, ExpressibleByArrayLiteral, Bidirect
         return (user, true)
     }
 
-    public mutating func removeLast() {
+    package mutating func removeLast() {
         remove(at: index(before: endIndex))
     }
 
-    public static func == (lhs: UserList, rhs: UserList) -> Bool {
+    package static func == (lhs: UserList, rhs: UserList) -> Bool {
         lhs.count == rhs.count && lhs.elementsEqual(rhs)
     }
 

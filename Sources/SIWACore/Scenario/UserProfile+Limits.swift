@@ -2,14 +2,14 @@
 /// (docs/limits.md). Scenario files are bounded by their own size (4 MiB).
 extension UserProfile {
     /// The most users a provider holds after runtime additions.
-    public static let maximumCount = 100_000
+    package static let maximumCount = 100_000
     /// The longest text field (an email address is at most 254 bytes, RFC 5321 §4.5.3.1.3; `sub` 44).
-    public static let maximumFieldBytes = 320
+    package static let maximumFieldBytes = 320
     /// The most per-team `sub` overrides.
-    public static let maximumTeamSubs = 16
+    package static let maximumTeamSubs = 16
 
     /// The first field over its cap (its control-API name), or nil when the user fits.
-    public var oversizedField: String? {
+    package var oversizedField: String? {
         let fields: [(String, String?)] = [
             ("id", id), ("sub", sub), ("email", email), ("relay_email", relayEmail),
             ("first_name", name.firstName), ("last_name", name.lastName), ("transfer_sub", transferSub),

@@ -1,35 +1,35 @@
 /// One Apple Account as the scenario describes it.
-public struct UserProfile: Sendable, Equatable {
+package struct UserProfile: Sendable, Equatable {
     /// Scenario-local handle (`alice`), used by `login_hint` and the control API.
-    public var id: String
+    package var id: String
     /// Team-scoped user identifier (`NNNNNN.<32 hex>.NNNN`).
-    public var sub: String
+    package var sub: String
     /// The real address.
-    public var email: String
-    public var emailVerified: Bool
+    package var email: String
+    package var emailVerified: Bool
     /// Whether the user chose "Hide My Email": tokens then carry `relayEmail`.
-    public var privateEmail: Bool
-    public var relayEmail: String?
+    package var privateEmail: Bool
+    package var relayEmail: String?
     /// False: id_tokens leave out `is_private_email` even for a relay address, as Apple did for one
     /// relay user in November 2025 (https://developer.apple.com/forums/thread/808653; docs/fidelity.md).
-    public var sendsPrivateEmailClaim: Bool = true
-    public var name: PersonName
-    public var realUserStatus: RealUserStatus
-    public var credentialState: CredentialState
+    package var sendsPrivateEmailClaim: Bool = true
+    package var name: PersonName
+    package var realUserStatus: RealUserStatus
+    package var credentialState: CredentialState
     /// Set for users moved by an app transfer (docs/fidelity.md).
-    public var transferSub: String?
+    package var transferSub: String?
     /// Whether the private relay forwards mail (turning it off sends `email-disabled`).
-    public var emailForwardingEnabled: Bool
+    package var emailForwardingEnabled: Bool
     /// This user's `sub` in teams other than the first one (derived deterministically when absent).
-    public var teamSubs: [String: String]
+    package var teamSubs: [String: String]
     /// `real_user_status: {value: …, always: true}`: the claim is sent on every id_token, not only on
     /// native first authorizations (a test override; Apple never does this).
-    public var realUserStatusAlways: Bool = false
+    package var realUserStatusAlways: Bool = false
     /// When set, the user starts as returning: consent already given with these scopes in every app
     /// group (`first_authorization_done` / `consented_scopes`), so `user` is not sent again.
-    public var consentedScopes: [Scope]?
+    package var consentedScopes: [Scope]?
 
-    public init(
+    package init(
         id: String, sub: String, email: String, emailVerified: Bool = true, privateEmail: Bool = false,
         relayEmail: String? = nil, name: PersonName = PersonName(), realUserStatus: RealUserStatus = .likelyReal,
         credentialState: CredentialState = .authorized, transferSub: String? = nil,
@@ -50,35 +50,35 @@ public struct UserProfile: Sendable, Equatable {
     }
 
     /// The address apps see: the relay address for private-email users, otherwise the real one.
-    public var deliveredEmail: String {
+    package var deliveredEmail: String {
         if privateEmail, let relayEmail { return relayEmail }
         return email
     }
 
     /// Whether `deliveredEmail` is a relay address (`is_private_email`).
-    public var isDeliveredEmailPrivate: Bool { privateEmail && relayEmail != nil }
+    package var isDeliveredEmailPrivate: Bool { privateEmail && relayEmail != nil }
 }
 
 /// Given and family name, as sent once in the `user` form field.
-public struct PersonName: Sendable, Equatable {
-    public var firstName: String
-    public var lastName: String
+package struct PersonName: Sendable, Equatable {
+    package var firstName: String
+    package var lastName: String
 
-    public init(firstName: String = "", lastName: String = "") {
+    package init(firstName: String = "", lastName: String = "") {
         self.firstName = firstName
         self.lastName = lastName
     }
 }
 
 /// `ASUserDetectionStatus` / the `real_user_status` claim.
-public enum RealUserStatus: Int, Sendable, Equatable {
+package enum RealUserStatus: Int, Sendable, Equatable {
     case unsupported = 0
     case unknown = 1
     case likelyReal = 2
 }
 
 /// `ASAuthorizationAppleIDProvider.CredentialState` (raw values as in AuthenticationServices).
-public enum CredentialState: Int, Sendable, Equatable {
+package enum CredentialState: Int, Sendable, Equatable {
     case revoked = 0
     case authorized = 1
     case notFound = 2

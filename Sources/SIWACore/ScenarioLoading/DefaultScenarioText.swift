@@ -2,7 +2,7 @@
 
 extension ScenarioLoader {
     /// The text of `scenarios/default.yaml`, byte for byte (a test checks it).
-    public static let defaultScenarioText = #"""
+    package static let defaultScenarioText = #"""
         # The built-in scenario: what `siwa-mock serve` runs with no --scenario (docs/CONTRACTS.md).
         #
         # Reproduces: one team (ABCDE12345) with a registered client-secret key, a native app and a web
@@ -70,7 +70,7 @@ extension ScenarioLoader {
         """#
 
     /// The key files `default.yaml` names with `pem_file:`, relative to `scenarios/`.
-    public static let defaultScenarioFiles: [String: String] = [
+    package static let defaultScenarioFiles: [String: String] = [
         "keys/AuthKey_KEY1234567.pub.pem": #"""
         -----BEGIN PUBLIC KEY-----
         MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE4Pct/xrD4oNVg3jp548AIlj0J7Zb

@@ -252,7 +252,7 @@ extension ScenarioLoader {
 extension ScenarioLoader {
     /// One fault rule from text (the JSON body of `POST /mock/faults`), checked against `scenario`'s
     /// users and clients.
-    public func loadFault(
+    package func loadFault(
         _ text: String, file: String, scenario: Scenario, defaultID: String
     ) throws(ScenarioDiagnostics) -> FaultRule {
         guard text.utf8.count <= FaultEngine.maximumRuleBytes else {

@@ -7,34 +7,34 @@ import ScenarioFormat
 /// Stage two of the format (stage one is `ScenarioDocument.parse`). Files named by `pem_file:` are
 /// read through `readFile`, because only the executable touches the file system; without a reader
 /// (scenarios sent over HTTP) `pem_file:` is an error and no file is touched.
-public struct ScenarioLoader {
+package struct ScenarioLoader {
     /// Reads a file by path (relative paths are already resolved against the scenario's directory).
-    public typealias FileReader = (String) throws(FileReadError) -> String
+    package typealias FileReader = (String) throws(FileReadError) -> String
 
     /// Reads `pem_file:`s; nil refuses them (a scenario from `PUT /mock/scenario` must not name host files).
-    public var readFile: FileReader?
+    package var readFile: FileReader?
     /// Generate RSA keys for `signing_keys` entries without a PEM (70–470 ms each). `check` turns it off.
-    public var generateMissingKeys: Bool
+    package var generateMissingKeys: Bool
     /// Receives notices worth logging (keys being generated).
-    public var note: (String) -> Void = { _ in }
+    package var note: (String) -> Void = { _ in }
     /// The requests fault rules and timeline triggers may match (`AppleEndpoints.ruleTargets`): a rule
     /// naming a path, method or form field outside them is an error. Nil: not checked (the built-in
     /// scenario, which has no rules, and the fuzzer).
-    public var ruleTargets: [AppleRoute]?
+    package var ruleTargets: [AppleRoute]?
     /// When set, keys without a PEM come from here (made ahead on a background thread), never generated
     /// on the loading thread; a scenario needing more than are ready is refused. For `PUT /mock/scenario`,
     /// which runs on an event loop.
-    public var keySupply: SigningKeySupply?
+    package var keySupply: SigningKeySupply?
     /// The most keys one scenario may leave to be generated (each costs 70–470 ms of CPU).
-    public static let maximumGeneratedKeys = 10
+    package static let maximumGeneratedKeys = 10
 
-    public init(readFile: FileReader? = nil, generateMissingKeys: Bool = true) {
+    package init(readFile: FileReader? = nil, generateMissingKeys: Bool = true) {
         self.readFile = readFile
         self.generateMissingKeys = generateMissingKeys
     }
 
     /// A loader that looks files up by path (embedded files, tests); nil means "no such file".
-    public init(files: @escaping (String) -> String?, generateMissingKeys: Bool = true) {
+    package init(files: @escaping (String) -> String?, generateMissingKeys: Bool = true) {
         self.init(
             readFile: { path throws(FileReadError) in
                 guard let text = files(path) else { throw FileReadError("no such file") }
@@ -51,13 +51,13 @@ public struct ScenarioLoader {
     ]
 
     /// Parses and loads `text`; `file` names it in diagnostics and anchors relative `pem_file:` paths.
-    public func load(_ text: String, file: String) throws(ScenarioDiagnostics) -> Scenario {
+    package func load(_ text: String, file: String) throws(ScenarioDiagnostics) -> Scenario {
         let document = try ScenarioDocument.parse(text, file: file)
         return try load(document.root, file: file)
     }
 
     /// Loads an already parsed document.
-    public func load(_ root: Node, file: String) throws(ScenarioDiagnostics) -> Scenario {
+    package func load(_ root: Node, file: String) throws(ScenarioDiagnostics) -> Scenario {
         let context = LoadContext(root: root, file: file)
         var scenario = Scenario(name: Self.baseName(file))
         guard let top = context.mapping(root, allowed: Self.topLevelKeys) else {
@@ -171,13 +171,13 @@ public struct ScenarioLoader {
 
 extension ScenarioLoader {
     /// The embedded `scenarios/default.yaml` loaded (equal to `Scenario.builtIn`; a test checks it).
-    public static func loadDefaultScenario() throws(ScenarioDiagnostics) -> Scenario {
+    package static func loadDefaultScenario() throws(ScenarioDiagnostics) -> Scenario {
         try ScenarioLoader(files: { defaultScenarioFiles[$0] }).load(defaultScenarioText, file: "default.yaml")
     }
 }
 
 /// Why a `pem_file:` could not be read (`not a regular file`, `No such file or directory`).
-public struct FileReadError: Error, Sendable, Equatable {
-    public var reason: String
-    public init(_ reason: String) { self.reason = reason }
+package struct FileReadError: Error, Sendable, Equatable {
+    package var reason: String
+    package init(_ reason: String) { self.reason = reason }
 }

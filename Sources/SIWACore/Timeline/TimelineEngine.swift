@@ -4,7 +4,7 @@ import Synchronization
 /// clock (no timer thread), request triggers count matching requests after they are answered.
 ///
 /// Thread-safe: progress lives behind one lock; each entry fires at most once.
-public final class TimelineEngine: Sendable {
+package final class TimelineEngine: Sendable {
     struct EntryState: Sendable {
         var entry: TimelineEntry
         var count = 0
@@ -18,19 +18,19 @@ public final class TimelineEngine: Sendable {
 
     private let state: Mutex<State>
 
-    public init(entries: [TimelineEntry] = [], startMilliseconds: Int64 = 0) {
+    package init(entries: [TimelineEntry] = [], startMilliseconds: Int64 = 0) {
         state = Mutex(State(entries: entries.map { EntryState(entry: $0) }, startMilliseconds: startMilliseconds))
     }
 
     /// Replaces the script and its progress (scenario reload).
-    public func replace(entries: [TimelineEntry], startMilliseconds: Int64) {
+    package func replace(entries: [TimelineEntry], startMilliseconds: Int64) {
         state.withLock {
             $0 = State(entries: entries.map { EntryState(entry: $0) }, startMilliseconds: startMilliseconds)
         }
     }
 
     /// Actions of time triggers that are due at `nowMilliseconds` and have not fired, in script order.
-    public func dueActions(nowMilliseconds: Int64) -> [TimelineAction] {
+    package func dueActions(nowMilliseconds: Int64) -> [TimelineAction] {
         state.withLock { state in
             var actions: [TimelineAction] = []
             for index in state.entries.indices where !state.entries[index].fired {
@@ -45,7 +45,7 @@ public final class TimelineEngine: Sendable {
     }
 
     /// Counts an answered request; returns the actions of request triggers that reach their count.
-    public func recordRequest(_ request: RequestFacts, resolveUser: () -> String?) -> [TimelineAction] {
+    package func recordRequest(_ request: RequestFacts, resolveUser: () -> String?) -> [TimelineAction] {
         state.withLock { state in
             var actions: [TimelineAction] = []
             for index in state.entries.indices where !state.entries[index].fired {
@@ -63,10 +63,10 @@ public final class TimelineEngine: Sendable {
     }
 
     /// How many entries have fired (for `/mock/faults`-style inspection and tests).
-    public var firedCount: Int { state.withLock { $0.entries.filter(\.fired).count } }
+    package var firedCount: Int { state.withLock { $0.entries.filter(\.fired).count } }
 
     /// Whether any entry counts requests (the server resolves users only then).
-    public var hasRequestTriggers: Bool {
+    package var hasRequestTriggers: Bool {
         state.withLock { state in
             state.entries.contains { entry in
                 if case .afterRequests = entry.entry.trigger { return !entry.fired }
@@ -81,7 +81,7 @@ extension AppleIdentityProvider {
     ///
     /// - Parameter send: delivers prepared notifications (`notify` actions).
     /// - Returns: one line per action: `applied …` or `failed …: reason`.
-    public func apply(
+    package func apply(
         _ actions: [TimelineAction], faults: FaultEngine, send: ([PreparedNotification]) -> Void = { _ in }
     ) -> [String] {
         actions.map { action in

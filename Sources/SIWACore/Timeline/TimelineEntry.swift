@@ -1,6 +1,6 @@
 /// One scripted step of a scenario: a trigger and the actions it runs once.
-public struct TimelineEntry: Sendable, Equatable {
-    public enum Trigger: Sendable, Equatable {
+package struct TimelineEntry: Sendable, Equatable {
+    package enum Trigger: Sendable, Equatable {
         /// When the mock clock reaches load time + this many milliseconds (`at: 10m`).
         case at(milliseconds: Int64)
         /// Right after the `count`-th request matching `matcher` has been answered
@@ -8,17 +8,17 @@ public struct TimelineEntry: Sendable, Equatable {
         case afterRequests(count: Int, matcher: RequestMatcher)
     }
 
-    public var trigger: Trigger
-    public var actions: [TimelineAction]
+    package var trigger: Trigger
+    package var actions: [TimelineAction]
 
-    public init(trigger: Trigger, actions: [TimelineAction]) {
+    package init(trigger: Trigger, actions: [TimelineAction]) {
         self.trigger = trigger
         self.actions = actions
     }
 }
 
 /// A change the timeline makes, through the same runtime API as the control endpoints.
-public enum TimelineAction: Sendable, Equatable {
+package enum TimelineAction: Sendable, Equatable {
     /// Change user fields (revoke consent with `credential_state: revoked`, switch relay forwarding off,
     /// mark as transferred, …).
     case updateUser(String, UserChange)
@@ -37,7 +37,7 @@ public enum TimelineAction: Sendable, Equatable {
     case notify(UserEvent.Kind, user: String, clientID: String?)
 
     /// One line for the log: `update_user alice`, `retire_key Pb7Yt1ZcQ9`, …
-    public var summary: String {
+    package var summary: String {
         switch self {
         case .updateUser(let user, _): "update_user \(user)"
         case .deleteUser(let user): "delete_user \(user)"

@@ -5,15 +5,15 @@ import Synchronization
 
 /// Which scenario is active, for `GET /mock/scenario`: where it came from (`built-in`, a file path,
 /// `PUT /mock/scenario`), its text and that text's SHA-256, and when it was loaded (mock clock).
-public final class ActiveScenario: Sendable {
+package final class ActiveScenario: Sendable {
     /// One loaded scenario's provenance.
-    public struct Record: Sendable, Equatable {
-        public var source: String
-        public var name: String
-        public var text: String
-        public var loadedAtMilliseconds: Int64
+    package struct Record: Sendable, Equatable {
+        package var source: String
+        package var name: String
+        package var text: String
+        package var loadedAtMilliseconds: Int64
 
-        public init(source: String, name: String, text: String, loadedAtMilliseconds: Int64) {
+        package init(source: String, name: String, text: String, loadedAtMilliseconds: Int64) {
             self.source = source
             self.name = name
             self.text = text
@@ -37,14 +37,14 @@ public final class ActiveScenario: Sendable {
 
     private let current: Mutex<Record>
 
-    public init(_ record: Record) {
+    package init(_ record: Record) {
         current = Mutex(record)
     }
 
-    public var record: Record { current.withLock { $0 } }
+    package var record: Record { current.withLock { $0 } }
 
     /// Notes a scenario that has just become active.
-    public func replace(with record: Record) {
+    package func replace(with record: Record) {
         current.withLock { $0 = record }
     }
 }

@@ -9,19 +9,19 @@ import SIWACore
 ///
 /// Errors: `{"error","field"?,"message"}` with 400 (bad field), 404 (unknown user, client, key or
 /// path), 405, 409 (contradicts the state), 401 (admin token); nothing is partially applied.
-public struct ControlEndpoints: Sendable {
+package struct ControlEndpoints: Sendable {
     /// Turns scenario text into a scenario, or positioned error lines (wired by the executable once
     /// the scenario loader exists; without it `PUT /mock/scenario` answers 501).
-    public typealias ScenarioLoader = @Sendable ([UInt8]) -> Result<Scenario, ScenarioLoadFailure>
+    package typealias ScenarioLoader = @Sendable ([UInt8]) -> Result<Scenario, ScenarioLoadFailure>
 
-    public let provider: AppleIdentityProvider
-    public let journal: RequestJournal
-    public let notifications: NotificationDispatcher
+    package let provider: AppleIdentityProvider
+    package let journal: RequestJournal
+    package let notifications: NotificationDispatcher
     let scenarioLoader: ScenarioLoader?
     /// Where the active scenario came from (`GET /mock/scenario`).
-    public let activeScenario: ActiveScenario
+    package let activeScenario: ActiveScenario
 
-    public init(
+    package init(
         provider: AppleIdentityProvider, journal: RequestJournal = RequestJournal(),
         notifications: NotificationDispatcher? = nil, scenarioLoader: ScenarioLoader? = nil,
         activeScenario: ActiveScenario? = nil
@@ -42,7 +42,7 @@ public struct ControlEndpoints: Sendable {
 
     /// The control API's routes, declared once. `restartScript` runs after a successful reset or
     /// scenario replacement (the clock settings, fault rules and timeline start over).
-    public func routes(restartScript: @escaping @Sendable () -> Void = {}) -> [Route] {
+    package func routes(restartScript: @escaping @Sendable () -> Void = {}) -> [Route] {
         [
             .control(.get, "/mock/health", isPublic: true) { _ in health() },
             .control(.head, "/mock/health", isPublic: true) { _ in health() },
@@ -126,10 +126,10 @@ public struct ControlEndpoints: Sendable {
 }
 
 /// Why scenario text was refused: every problem, each `file:line:column: message`.
-public struct ScenarioLoadFailure: Error, Sendable, Equatable {
-    public var errors: [String]
+package struct ScenarioLoadFailure: Error, Sendable, Equatable {
+    package var errors: [String]
 
-    public init(errors: [String]) {
+    package init(errors: [String]) {
         self.errors = errors
     }
 }

@@ -5,17 +5,17 @@ import SIWACore
 /// `/mock/faults`: list rules with counters (GET), add a rule (POST, the scenario file's fault syntax
 /// as JSON), remove one (`DELETE /mock/faults/{id}`) or all (`DELETE /mock/faults`), and reset
 /// counters (`POST /mock/faults/reset`, `POST /mock/faults/{id}/reset`).
-public struct FaultsEndpoints: Sendable {
-    public let faults: FaultEngine
-    public let provider: AppleIdentityProvider
+package struct FaultsEndpoints: Sendable {
+    package let faults: FaultEngine
+    package let provider: AppleIdentityProvider
 
-    public init(faults: FaultEngine, provider: AppleIdentityProvider) {
+    package init(faults: FaultEngine, provider: AppleIdentityProvider) {
         self.faults = faults
         self.provider = provider
     }
 
     /// The routes, declared once (`reset` is a literal segment, so it is never taken for a rule id).
-    public var routes: [Route] {
+    package var routes: [Route] {
         [
             Route(.get, "/mock/faults") { _ in list() },
             Route(.post, "/mock/faults") { add(&$0) },

@@ -13,23 +13,23 @@ import Synchronization
 /// `maximumReplyBytes` of the reply, goes only to destinations the allow-list permits, and at most
 /// `concurrencyPerDestination` attempts run at once per `host:port`, so one hanging receiver cannot
 /// delay deliveries to the others.
-public final class NotificationDispatcher: Sendable {
+package final class NotificationDispatcher: Sendable {
     /// One notification and its delivery history.
-    public struct Record: Sendable {
-        public var id: Int
-        public var notification: PreparedNotification
+    package struct Record: Sendable {
+        package var id: Int
+        package var notification: PreparedNotification
         /// `pending`, `delivered` or `failed`.
-        public var status: String
-        public var attempts: [Attempt]
+        package var status: String
+        package var attempts: [Attempt]
     }
 
     /// One POST: the HTTP status (nil on a connection error or timeout) and what happened.
-    public struct Attempt: Sendable {
-        public var number: Int
-        public var timeMilliseconds: Int64
-        public var status: Int?
+    package struct Attempt: Sendable {
+        package var number: Int
+        package var timeMilliseconds: Int64
+        package var status: Int?
         /// `delivered`, `http_<status>`, `timeout`, `not_allowed`, `connection_failed: …`.
-        public var outcome: String
+        package var outcome: String
     }
 
     struct State {
@@ -38,9 +38,9 @@ public final class NotificationDispatcher: Sendable {
     }
 
     /// Reply bytes read per attempt; the rest is never read (the status line decides the outcome).
-    public static let maximumReplyBytes = 64 * 1024
+    package static let maximumReplyBytes = 64 * 1024
     /// Attempts running at once towards one `host:port`.
-    public static let concurrencyPerDestination = 2
+    package static let concurrencyPerDestination = 2
     /// The longest wait before a retry, however many attempts came before.
     static let maximumRetryDelayMilliseconds: Int64 = 3_600_000
 
@@ -52,7 +52,7 @@ public final class NotificationDispatcher: Sendable {
     let allowList: DestinationAllowList?
     let capacity = 500
 
-    public init(
+    package init(
         provider: AppleIdentityProvider, journal: RequestJournal, scheduler: BackgroundScheduler,
         allowList: DestinationAllowList? = nil
     ) {
@@ -68,7 +68,7 @@ public final class NotificationDispatcher: Sendable {
     ///   record each), as Apple sometimes delivers an event more than once; nil: the scenario's
     ///   `deliveries_per_event`.
     @discardableResult
-    public func send(_ notifications: [PreparedNotification], copies: Int? = nil) -> [Int] {
+    package func send(_ notifications: [PreparedNotification], copies: Int? = nil) -> [Int] {
         let count = min(max(copies ?? provider.scenario.settings.notifications.deliveriesPerEvent, 1), 10)
         var ids: [Int] = []
         for notification in notifications {
@@ -88,18 +88,18 @@ public final class NotificationDispatcher: Sendable {
     }
 
     /// Every record, oldest first.
-    public var records: [Record] { state.withLock { $0.records } }
+    package var records: [Record] { state.withLock { $0.records } }
 
     /// Forgets the delivery history (deliveries in flight still run); returns how many records there were.
     @discardableResult
-    public func clearRecords() -> Int {
+    package func clearRecords() -> Int {
         state.withLock { state in
             defer { state.records.removeAll() }
             return state.records.count
         }
     }
 
-    public func record(id: Int) -> Record? { state.withLock { $0.records.first { $0.id == id } } }
+    package func record(id: Int) -> Record? { state.withLock { $0.records.first { $0.id == id } } }
 
     private func schedule(id: Int, number: Int, notification: PreparedNotification, after delay: Int64) {
         let lane = BackgroundScheduler.Lane(
@@ -166,7 +166,7 @@ public final class NotificationDispatcher: Sendable {
 
 extension NotificationDispatcher.Record {
     /// The record as `GET /mock/notifications` shows it.
-    public var json: JSONValue {
+    package var json: JSONValue {
         var object = JSONObject()
         object["id"] = .int(Int64(id))
         object["type"] = .string(notification.type)

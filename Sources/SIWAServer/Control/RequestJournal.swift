@@ -3,27 +3,27 @@ import SIWACore
 import Synchronization
 
 /// One request the mock received (or one notification delivery attempt it made).
-public struct JournalEntry: Sendable, Equatable {
+package struct JournalEntry: Sendable, Equatable {
     /// Increasing number, unique for the server's lifetime.
-    public var sequence: Int
+    package var sequence: Int
     /// `request` for incoming HTTP, `notification` for an outgoing delivery attempt.
-    public var kind: String
-    public var method: String
-    public var path: String
+    package var kind: String
+    package var method: String
+    package var path: String
     /// Selected parameters; secrets (codes, tokens, client secrets) only as `sha256:` fingerprints.
-    public var parameters: [(name: String, value: String)]
-    public var clientID: String?
+    package var parameters: [(name: String, value: String)]
+    package var clientID: String?
     /// The scenario user the request concerned (login hint, or the owner of the code or token).
-    public var user: String?
+    package var user: String?
     /// `ok`, or the error code answered (`invalid_grant`, …), or a delivery outcome.
-    public var outcome: String
-    public var status: Int
+    package var outcome: String
+    package var status: Int
     /// Mock-clock time, milliseconds since the epoch.
-    public var timeMilliseconds: Int64
+    package var timeMilliseconds: Int64
     /// Why the request was refused, in words (never sent to the client); nil when it succeeded.
-    public var reason: String?
+    package var reason: String?
 
-    public init(
+    package init(
         sequence: Int = 0, kind: String, method: String, path: String, parameters: [(name: String, value: String)],
         clientID: String?, user: String?, outcome: String, status: Int, timeMilliseconds: Int64,
         reason: String? = nil
@@ -41,7 +41,7 @@ public struct JournalEntry: Sendable, Equatable {
         self.reason = reason
     }
 
-    public static func == (lhs: JournalEntry, rhs: JournalEntry) -> Bool {
+    package static func == (lhs: JournalEntry, rhs: JournalEntry) -> Bool {
         lhs.sequence == rhs.sequence && lhs.kind == rhs.kind && lhs.method == rhs.method && lhs.path == rhs.path
             && lhs.parameters.map(\.name) == rhs.parameters.map(\.name)
             && lhs.parameters.map(\.value) == rhs.parameters.map(\.value) && lhs.clientID == rhs.clientID
@@ -50,7 +50,7 @@ public struct JournalEntry: Sendable, Equatable {
     }
 
     /// The entry as the control API shows it.
-    public var json: JSONValue {
+    package var json: JSONValue {
         var object = JSONObject()
         object["sequence"] = .int(Int64(sequence))
         object["kind"] = .string(kind)
@@ -71,15 +71,15 @@ public struct JournalEntry: Sendable, Equatable {
 
 extension JournalEntry {
     /// The longest value kept verbatim; longer ones keep a prefix, their length and a fingerprint.
-    public static let maximumValueBytes = 256
+    package static let maximumValueBytes = 256
     /// The most parameters kept per entry (the recorder shows 23 names; repeats beyond are dropped).
-    public static let maximumParameters = 24
+    package static let maximumParameters = 24
     /// Upper bound of `approximateBytes` for any entry, so the journal's memory is capped by its capacity.
-    public static let maximumBytes = (maximumParameters + 6) * (maximumValueBytes + 96) + 256
+    package static let maximumBytes = (maximumParameters + 6) * (maximumValueBytes + 96) + 256
 
     /// The entry with every text field within `maximumValueBytes`, at most `maximumParameters`
     /// parameters: what the journal keeps, so a 1 MiB `nonce` costs ~100 bytes, not 1 MiB per entry.
-    public func bounded() -> JournalEntry {
+    package func bounded() -> JournalEntry {
         var entry = self
         entry.method = Self.bounded(method)
         entry.path = Self.bounded(path)
@@ -93,7 +93,7 @@ extension JournalEntry {
     }
 
     /// Approximate bytes this entry holds (strings plus a fixed allowance per field).
-    public var approximateBytes: Int {
+    package var approximateBytes: Int {
         let texts = [method, path, clientID ?? "", user ?? "", outcome] + parameters.flatMap { [$0.name, $0.value] }
         return texts.reduce(0) { $0 + $1.utf8.count + 32 } + 96
     }
@@ -110,7 +110,7 @@ extension JournalEntry {
 /// A bounded, thread-safe log of requests (the newest `capacity` entries), for `GET /mock/requests`.
 ///
 /// A ring buffer behind one lock: appending is O(1) on the request path.
-public final class RequestJournal: Sendable {
+package final class RequestJournal: Sendable {
     struct State {
         var ring: [JournalEntry] = []
         /// Index of the oldest entry once the ring is full.
@@ -122,16 +122,16 @@ public final class RequestJournal: Sendable {
     }
 
     private let state = Mutex(State())
-    public let capacity: Int
+    package let capacity: Int
 
-    public init(capacity: Int = 1000) {
+    package init(capacity: Int = 1000) {
         self.capacity = max(1, capacity)
     }
 
     /// Appends an entry (its `sequence` is assigned here), replacing the oldest beyond capacity. Long
     /// values are cut (`JournalEntry.bounded()`), so the journal holds at most
     /// `capacity × JournalEntry.maximumBytes` bytes.
-    public func append(_ entry: JournalEntry) {
+    package func append(_ entry: JournalEntry) {
         let entry = entry.bounded()
         state.withLock { state in
             var entry = entry
@@ -148,7 +148,7 @@ public final class RequestJournal: Sendable {
 
     /// Entries oldest first, filtered by exact path, client id and user (any may be nil) and by
     /// `including`, only those with a sequence above `after`, at most `limit` of them.
-    public func entries(
+    package func entries(
         path: String? = nil, clientID: String? = nil, user: String? = nil, after: Int = 0, limit: Int = .max,
         including: (JournalEntry) -> Bool = { _ in true }
     ) -> [JournalEntry] {
@@ -166,7 +166,7 @@ public final class RequestJournal: Sendable {
 
     /// Forgets every entry; returns how many there were.
     @discardableResult
-    public func clear() -> Int {
+    package func clear() -> Int {
         state.withLock { state in
             let count = state.ring.count
             state.ring.removeAll()

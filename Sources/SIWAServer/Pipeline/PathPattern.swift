@@ -5,7 +5,7 @@ import HTTPServer
 /// A capture matches one non-empty segment and is percent-decoded (`alice%40example.com` →
 /// `alice@example.com`; a malformed escape stays as sent). Literal paths are looked up by exact string
 /// before any pattern is tried, so `/mock/faults/reset` wins over `/mock/faults/{id}`.
-public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
+package struct PathPattern: Sendable, Hashable, CustomStringConvertible {
     enum Segment: Sendable, Hashable {
         case literal(String)
         case capture(String)
@@ -13,9 +13,9 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
 
     let segments: [Segment]
     /// The pattern as written.
-    public let description: String
+    package let description: String
 
-    public init(_ text: String) {
+    package init(_ text: String) {
         description = text
         segments = text.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { part in
             part.hasPrefix("{") && part.hasSuffix("}") && part.count > 2
@@ -24,7 +24,7 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether the pattern has no captures (then it is matched by exact string).
-    public var isLiteral: Bool {
+    package var isLiteral: Bool {
         segments.allSatisfy { if case .literal = $0 { true } else { false } }
     }
 

@@ -6,22 +6,22 @@ import SIWACore
 /// journal and the log line: the form decoded once, the client, the user, the outcome (Apple's error
 /// code) and a human-readable reason for every refusal. Apple's response bodies stay exactly
 /// Apple's; the reason goes only to the journal entry and the log.
-public struct RequestContext {
-    public let request: HTTPRequest
+package struct RequestContext {
+    package let request: HTTPRequest
     /// The query and form body, decoded once.
-    public let form: RequestForm
+    package let form: RequestForm
     /// Path captures (`{user}` in `/mock/users/{user}`), percent-decoded.
-    public internal(set) var captures: [String: String] = [:]
+    package internal(set) var captures: [String: String] = [:]
     /// The `client_id` the request concerned.
-    public var clientID: String?
+    package var clientID: String?
     /// The scenario user id the request concerned (owner of the code or token, login hint, body `user`).
-    public var user: String?
+    package var user: String?
     /// `ok`, Apple's error code (`invalid_grant`), a control error (`not_found`) or `http_<status>`.
-    public var outcome: String?
+    package var outcome: String?
     /// Why the request was refused, in words, e.g. "code was issued for redirect_uri https://a".
-    public var reason: String?
+    package var reason: String?
     /// The fault rule that answered instead of the endpoint.
-    public var fault: String?
+    package var fault: String?
     /// The control body, parsed once when a handler first asks for it.
     private var parsedJSON: Result<JSONValue, ControlFailure>?
 
@@ -32,7 +32,7 @@ public struct RequestContext {
     }
 
     /// A path capture declared by the route.
-    public func capture(_ name: String) -> String { captures[name] ?? "" }
+    package func capture(_ name: String) -> String { captures[name] ?? "" }
 
     /// Records Apple's error and the reason, and renders Apple's 400 (or a logged 500 for the mock's own
     /// failures).

@@ -3,9 +3,9 @@ import HTTPServer
 /// A request's query and `application/x-www-form-urlencoded` body, decoded once when the request
 /// enters the pipeline. Handlers, fault rules, the timeline and the journal all read this value; no
 /// other code in the server decodes a query or a form body.
-public struct RequestForm: Sendable {
+package struct RequestForm: Sendable {
     /// One decoded part of the request.
-    public enum Part: Sendable {
+    package enum Part: Sendable {
         /// No query / no form body (a GET, an empty body).
         case absent
         /// A body whose Content-Type is not form-urlencoded (e.g. JSON); it was not decoded.
@@ -15,16 +15,16 @@ public struct RequestForm: Sendable {
         case invalid(String)
 
         /// The decoded fields, or none.
-        public var fields: [(name: String, value: String)] {
+        package var fields: [(name: String, value: String)] {
             if case .fields(let fields) = self { fields } else { [] }
         }
     }
 
-    public let query: Part
-    public let body: Part
+    package let query: Part
+    package let body: Part
 
     /// Decodes the query and, when its Content-Type says form-urlencoded, the body.
-    public init(_ request: HTTPRequest) {
+    package init(_ request: HTTPRequest) {
         #if DEBUG
             RequestForm.decodeCounter?.increment()
         #endif
@@ -43,10 +43,10 @@ public struct RequestForm: Sendable {
     }
 
     /// Query fields, then body fields: what fault rules, timeline triggers and the journal see.
-    public var all: [(name: String, value: String)] { query.fields + body.fields }
+    package var all: [(name: String, value: String)] { query.fields + body.fields }
 
     /// The first value of `name` in the query or the body.
-    public func field(_ name: String) -> String? {
+    package func field(_ name: String) -> String? {
         query.fields.first { $0.name == name }?.value ?? body.fields.first { $0.name == name }?.value
     }
 

@@ -9,7 +9,7 @@ import SIWACore
 /// 404 and 405 answers have one shape per surface: Apple's `{"error":"not_found"}` /
 /// `{"error":"method_not_allowed"}` outside `/mock/`, the control API's `{"error","field","message"}`
 /// inside it; both 405s carry `Allow`.
-public final class RequestPipeline: HTTPResponder {
+package final class RequestPipeline: HTTPResponder {
     // A class: the chain's closures capture it by reference instead of copying its fields per request.
     let table: RouteTable
     let provider: AppleIdentityProvider
@@ -34,9 +34,9 @@ public final class RequestPipeline: HTTPResponder {
     }
 
     /// Every route, in declaration order.
-    public var routes: [Route] { table.routes }
+    package var routes: [Route] { table.routes }
 
-    public func respond(to request: HTTPRequest) -> HTTPResponse {
+    package func respond(to request: HTTPRequest) -> HTTPResponse {
         var context = RequestContext(request)
         var response: HTTPResponse
         switch RouteSurface.of(path: request.path) {

@@ -3,7 +3,7 @@ import HTTPServer
 /// Which of the mock's surfaces a path belongs to. The surface decides what runs around the handler
 /// (fault rules and the timeline on Apple's endpoints, the admin token on the control API) and the
 /// shape of 404 and 405 answers (Apple's JSON, or the control API's `{"error","field","message"}`).
-public enum RouteSurface: Sendable, Equatable {
+package enum RouteSurface: Sendable, Equatable {
     /// `appleid.apple.com`'s paths: everything outside `/mock/`.
     case apple
     /// The mock's own API under `/mock/`.
@@ -15,24 +15,24 @@ public enum RouteSurface: Sendable, Equatable {
 }
 
 /// One entry of the route table: a method, a path pattern and what answers it.
-public struct Route: Sendable {
+package struct Route: Sendable {
     /// Handles one request; learns facts for the journal and log through the context.
-    public typealias Handler = @Sendable (inout RequestContext) -> HTTPResponse
+    package typealias Handler = @Sendable (inout RequestContext) -> HTTPResponse
 
-    public let method: HTTPMethod
-    public let path: PathPattern
+    package let method: HTTPMethod
+    package let path: PathPattern
     /// Control routes that answer without the admin token (health checks, the CA certificate).
-    public let isPublic: Bool
+    package let isPublic: Bool
     let handler: Handler
 
-    public init(_ method: HTTPMethod, _ path: String, isPublic: Bool = false, handler: @escaping Handler) {
+    package init(_ method: HTTPMethod, _ path: String, isPublic: Bool = false, handler: @escaping Handler) {
         self.method = method
         self.path = PathPattern(path)
         self.isPublic = isPublic
         self.handler = handler
     }
 
-    public var surface: RouteSurface { RouteSurface.of(path: path.description) }
+    package var surface: RouteSurface { RouteSurface.of(path: path.description) }
 }
 
 extension Route {

@@ -2,7 +2,7 @@ import HTTPServer
 
 /// Every route of the mock, declared once and frozen before the server starts (the shape of
 /// Hummingbird's router): literal paths by exact string, then patterns in declaration order.
-public struct RouteTable: Sendable {
+package struct RouteTable: Sendable {
     /// The answer for one method and path.
     enum Match {
         case found(Route, captures: [String: String])
@@ -26,14 +26,14 @@ public struct RouteTable: Sendable {
     private var literal: [String: Resource] = [:]
     private var patterns: [Resource] = []
     /// Every route, in declaration order (for the OpenAPI check and `check`'s match validation).
-    public private(set) var routes: [Route] = []
+    package private(set) var routes: [Route] = []
 
-    public init(_ routes: [Route] = []) {
+    package init(_ routes: [Route] = []) {
         for route in routes { add(route) }
     }
 
     /// Adds a route. Declaring one method and path twice is a programming error.
-    public mutating func add(_ route: Route) {
+    package mutating func add(_ route: Route) {
         let key = route.path.description
         if route.path.isLiteral {
             var resource = literal[key] ?? Resource(pattern: route.path)
@@ -71,7 +71,7 @@ public struct RouteTable: Sendable {
     }
 
     /// Whether some route serves `path` (any method); `methods` lists which.
-    public func methods(servingPath path: String) -> [HTTPMethod] {
+    package func methods(servingPath path: String) -> [HTTPMethod] {
         switch match(HTTPMethod(rawValue: "\u{0}"), path) {
         case .methodNotAllowed(let allow): allow
         case .found, .notFound: []
