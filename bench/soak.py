@@ -14,7 +14,8 @@ has its own user) run mixed flows on keep-alive connections:
   arrive there.
 
 Every 30 s (10 s with --short) it samples the server's RSS (VmRSS, /proc/PID/status), its CPU time
-(utime + stime, /proc/PID/stat) and the clients' p50/p99 latency and throughput. Checks:
+(utime + stime, /proc/PID/stat), the clients' p50/p99 latency and throughput, the p99 of the server's
+own handling times (from its request log) and the machine's load average. Checks:
   - no unexpected answer and no request without an answer;
   - throughput and p99 of the last 10 minutes within 10 % of the first 10 (degradation direction:
     the last window may be faster), and server CPU per request likewise (with --short the windows

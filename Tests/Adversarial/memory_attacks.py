@@ -1,6 +1,7 @@
-"""Memory and CPU attacks for the adversarial suite (issue #11 findings 3 and 5; docs/limits.md).
+"""Memory and CPU attacks for the adversarial suite (issue #11 findings 3, 4 and 5; docs/limits.md).
 
-`against(server)` runs on the suite's shared server while the good client keeps working. Each attack
+`against(server, secret)` runs on the suite's shared server while the good client keeps working;
+`own_servers(binary, work)` starts a server of its own. Each attack
 asserts its bound with a measured number (server RSS from /proc, response bytes, latency) taken
 before and after, so a regression (values kept verbatim, answers unpaged, a whole-store scan) fails.
 """
@@ -14,6 +15,7 @@ import statistics
 import threading
 import time
 import urllib.parse
+from pathlib import Path
 
 from outcome import Outcome, guarded
 from siwatest.client import Client
@@ -214,8 +216,71 @@ def revoke_with_many_grants(server: MockProcess, secret: str) -> Outcome:
     return out
 
 
+def rotation_storm(server: MockProcess) -> Outcome:
+    out = Outcome("20 POST /mock/keys/rotate back to back while health is polled",
+                  "each answered at once (200, or 503 when no pre-generated key is ready: RSA generation never "
+                  "runs on an event loop): slowest < 250 ms; health p99 meanwhile < 250 ms")
+    health: list[float] = []
+    stop = threading.Event()
+
+    def poll() -> None:
+        client = Client(server.host, server.port, "", timeout=10)
+        while not stop.is_set():
+            started = time.perf_counter()
+            client.check_health()
+            health.append(time.perf_counter() - started)
+        client.close()
+
+    poller = threading.Thread(target=poll, daemon=True)
+    poller.start()
+    answers: list[tuple[int, float]] = []
+    for _ in range(20):
+        status, _, took = post(server.port, "/mock/keys/rotate", b"{}", "application/json")
+        answers.append((status, took))
+    stop.set()
+    poller.join()
+    statuses = sorted({status for status, _ in answers})
+    slowest = max(took for _, took in answers)
+    p99 = sorted(health)[int(0.99 * (len(health) - 1))] if health else float("inf")
+    out.observed = (f"statuses {statuses} ({sum(1 for s, _ in answers if s == 200)} rotated), slowest "
+                    f"{slowest * 1000:.0f} ms; {len(health)} health checks, p99 {p99 * 1000:.1f} ms")
+    out.ok = set(statuses) <= {200, 503} and slowest < 0.25 and p99 < 0.25
+    return out
+
+
+def user_changes_at_scale(binary: Path, work: Path) -> Outcome:
+    out = Outcome("200 POST /mock/users on a mock serving 20,000 users",
+                  "each add costs O(log n) (one path of the user tables copied): p50 < 10 ms "
+                  "(an add copied every user before: ~55 ms at 20,000 on the same machine)")
+    scenario = work / "users-20000.yaml"
+    scenario.write_text("users:\n" + "".join(f"  - {{id: u{i}, email: u{i}@example.com}}\n" for i in range(20_000)))
+    server = MockProcess(binary, ["--scenario", str(scenario), "--log-level", "warn"], work / "users.log")
+    try:
+        took = []
+        for i in range(200):
+            status, _, seconds = post(server.port, "/mock/users", json.dumps(
+                {"id": f"new{i}", "email": f"new{i}@example.com"}), "application/json")
+            if status != 201:
+                out.notes.append(f"add {i}: {status}")
+                break
+            took.append(seconds)
+        p50 = statistics.median(took) * 1000 if took else float("inf")
+        out.observed = f"{len(took)} added, p50 {p50:.2f} ms, slowest {max(took, default=0) * 1000:.1f} ms"
+        out.ok = len(took) == 200 and p50 < 10
+    finally:
+        if server.stop() != 0:
+            out.ok = False
+            out.notes.append("exit status after SIGTERM was not 0")
+    return out
+
+
+def own_servers(binary: Path, work: Path) -> list[Outcome]:
+    return [guarded(lambda: user_changes_at_scale(binary, work), "user changes at 20,000 users")]
+
+
 def against(server: MockProcess, secret: str) -> list[Outcome]:
     return [guarded(lambda: oversized_parameters(server), "oversized nonce/state/login_hint"),
             guarded(lambda: journal_bounded(server), "journal bytes"),
             guarded(lambda: diagnostics_bounded(server), "scenario diagnostics"),
-            guarded(lambda: revoke_with_many_grants(server, secret), "revoke with many grants")]
+            guarded(lambda: revoke_with_many_grants(server, secret), "revoke with many grants"),
+            guarded(lambda: rotation_storm(server), "key rotation storm")]

@@ -416,7 +416,8 @@ def main() -> int:
         rc = server.stop()
     if rc != 0:
         print(f"FAIL siwa-mock exited {rc} after SIGTERM; log tail:\n{(work / 'serve.log').read_text()[-2000:]}")
-    for result in [flood(args.binary, secret, work)] + file_attacks.own_servers(args.binary, work):
+    for result in ([flood(args.binary, secret, work)] + file_attacks.own_servers(args.binary, work)
+                   + memory_attacks.own_servers(args.binary, work)):
         outcomes.append(result)
         print(("PASS " if result.ok else "FAIL ") + f"{result.name}: {result.observed}"
               + (f" [{'; '.join(result.notes)}]" if result.notes else ""), flush=True)
