@@ -19,14 +19,20 @@ def op(summary, responses, **extra):
 def jbody(schema, required=True): return {"required": required, "content": {"application/json": {"schema": schema}}}
 obj = lambda props, req=None, extra=False: dict({"type": "object", "properties": props, "additionalProperties": extra}, **({"required": req} if req else {}))
 authorize_params = [{"name": n, "in": "query", "required": n in ("client_id", "redirect_uri", "response_type"), "schema": S} for n in
-    ["client_id", "redirect_uri", "response_type", "scope", "response_mode", "state", "nonce", "login_hint", "cancel"]]
+    ["client_id", "redirect_uri", "response_type", "scope", "response_mode", "state", "nonce", "login_hint", "cancel",
+     "account", "consent", "first_name", "last_name", "email_choice"]]
 authorize_resp = {
-    "200": {"description": "User picker page, or form_post page delivering the result", "content": {"text/html": {"schema": S}}},
+    "200": {"description": "Consent sheet (account chooser, sheet), or the form_post or web_message page delivering the result", "content": {"text/html": {"schema": S}}},
     "302": {"description": "Result delivered to redirect_uri (query or fragment)", "headers": {"Location": {"schema": S}}},
     "400": apple_err}
 paths = {
  "/.well-known/openid-configuration": {"get": {"summary": "OpenID discovery document", "security": [], "responses": {"200": jresp("Discovery document", {"type": "object"})}}},
  "/auth/keys": {"get": {"summary": "JWKS of id_token signing keys", "security": [], "responses": {"200": jresp("JWKS", ref("JWKS"))}}},
+ "/appleauth/static/jsapi/appleid/1/{locale}/appleid.auth.js": {"get": {"summary": "Sign in with Apple JS (docs/browser.md)", "security": [],
+   "parameters": [{"name": "locale", "in": "path", "required": True, "schema": S}, {"name": "If-None-Match", "in": "header", "required": False, "schema": S}],
+   "responses": {"200": {"description": "The script, with ETag and Cache-Control", "content": {"text/javascript": {"schema": S}}},
+                 "304": {"description": "Not modified (If-None-Match matched the ETag)"},
+                 "404": jresp("Not a locale (letters with an optional _REGION)", {"type": "object"})}}},
  "/auth/authorize": {
    "get": {"summary": "Authorization (web flow; headless with login_hint)", "security": [], "parameters": authorize_params, "responses": authorize_resp},
    "post": {"summary": "Authorization submitted as a form", "security": [], "requestBody": form({p["name"]: S for p in authorize_params}), "responses": authorize_resp}},

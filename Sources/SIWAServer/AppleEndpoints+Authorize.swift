@@ -5,7 +5,7 @@ import SIWACore
 extension AppleEndpoints {
     /// `GET|POST /auth/authorize`: validates (errors answered directly as 400 JSON with no-store), then
     /// `cancel=1` → `user_cancelled_authorize` to the redirect_uri; `login_hint` (user id, email or sub)
-    /// → the user continues headlessly; neither → the picker page. An unknown `login_hint` is a 400
+    /// → the user continues headlessly; neither → the consent sheet (`AppleEndpoints+Sheet`). An unknown `login_hint` is a 400
     /// `invalid_request` "Unknown login_hint: <hint>" (a mock extension; Apple has no such parameter).
     func authorize(_ context: inout RequestContext) -> HTTPResponse {
         let request = context.request
@@ -31,9 +31,7 @@ extension AppleEndpoints {
             return deliver(provider.cancellation(of: authorization), for: authorization)
         }
         guard let hint = value("login_hint") else {
-            return Responses.html(
-                AuthorizePages.picker(
-                    clientID: authorization.clientID, users: snapshot.scenario.users, parameters: parameters))
+            return consentSheet(&context, authorization, parameters: parameters, snapshot: snapshot)
         }
         guard let user = snapshot.scenario.user(matchingHint: hint) else {
             return context.refuse(
@@ -49,7 +47,8 @@ extension AppleEndpoints {
     }
 
     /// Sends `fields` to the redirect_uri in the request's response mode: 302 with the fields in the
-    /// query or fragment, or the auto-submitting form for `form_post`.
+    /// query or fragment, the auto-submitting form for `form_post`, or the page posting them to
+    /// `window.opener` at the redirect_uri's origin for `web_message`.
     func deliver(_ fields: [(name: String, value: String)], for authorization: AuthorizationRequest) -> HTTPResponse {
         let encoded = URLEncodedForm.encode(fields.map { ($0.name, $0.value) })
         let uri = authorization.redirectURI
@@ -59,7 +58,13 @@ extension AppleEndpoints {
         case .fragment:
             return Responses.redirect(to: uri + "#" + encoded)
         case .formPost:
-            return Responses.html(AuthorizePages.formPost(to: uri, fields: fields))
+            return Responses.html(
+                AuthorizePages.formPost(to: uri, fields: fields), policy: AuthorizePages.formPostPolicy(to: uri))
+        case .webMessage:
+            let message = AuthorizePages.webMessagePayload(fields, shape: provider.scenario.settings.webMessageShape)
+            return Responses.html(
+                AuthorizePages.webMessage(message, toOrigin: ContentSecurityPolicy.origin(of: uri)),
+                policy: AuthorizePages.webMessagePolicy)
         }
     }
 }

@@ -18,7 +18,7 @@ extension AppleEndpoints {
     static let declarations: [RouteDeclaration] = {
         let authorizeFields = [
             "client_id", "redirect_uri", "response_type", "response_mode", "scope", "state", "nonce", "login_hint",
-            "cancel",
+            "cancel", "account", "consent", "first_name", "last_name", "email_choice",
         ]
         return [
             // Per request from the provider's snapshot: a replaced scenario may change `issuer`.
@@ -45,11 +45,12 @@ extension AppleEndpoints {
         ]
     }()
 
-    /// Apple's routes for the route table.
+    /// Apple's routes for the route table, and Sign in with Apple JS (`BrowserEndpoints`), which no fault
+    /// rule targets.
     package var routes: [Route] {
         Self.declarations.map { declaration in
             Route(declaration.method, declaration.path) { declaration.handler(self, &$0) }
-        }
+        } + BrowserEndpoints.routes
     }
 
     /// What fault rules and timeline triggers may match: each path with its methods and the fields its

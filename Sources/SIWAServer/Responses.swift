@@ -35,8 +35,14 @@ enum Responses {
         return HTTPResponse(status: .ok, headers: headers)
     }
 
-    static func html(_ text: String, status: HTTPStatus = .ok) -> HTTPResponse {
-        HTTPResponse(status: status, headers: noStore(contentType: htmlContentType), body: Array(text.utf8))
+    /// An HTML page, never cached, with its Content-Security-Policy and the headers that keep it from
+    /// being framed (`X-Frame-Options: DENY` for browsers without `frame-ancestors`) or sniffed.
+    static func html(_ text: String, policy: ContentSecurityPolicy, status: HTTPStatus = .ok) -> HTTPResponse {
+        var headers = noStore(contentType: htmlContentType)
+        headers.add("Content-Security-Policy", policy.header)
+        headers.add("X-Frame-Options", "DENY")
+        headers.add("X-Content-Type-Options", "nosniff")
+        return HTTPResponse(status: status, headers: headers, body: Array(text.utf8))
     }
 
     static func redirect(to location: String) -> HTTPResponse {

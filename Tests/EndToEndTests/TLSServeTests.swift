@@ -47,6 +47,12 @@ import Testing
         #expect(keys.status == 0)
         let jwks = try JSONValue.parse(keys.stdout)
         #expect(jwks["keys"]?[0]?["kid"] == .string("Aj3F8kLq2X"))
+        // A page can keep Apple's script URL: the certificate also names Apple's CDN host.
+        let script = try curl([
+            "--cacert", caFile, "--resolve", "appleid.cdn-apple.com:\(tlsPort):127.0.0.1",
+            "https://appleid.cdn-apple.com:\(tlsPort)/appleauth/static/jsapi/appleid/1/en_US/appleid.auth.js",
+        ])
+        #expect(script.status == 0 && script.stdout.contains("window.AppleID.auth = {"))
         // The plain listener still answers, and also serves the CA for CI jobs that cannot exec into the mock.
         let served = try HTTPClient.send(
             HTTPClientRequest(target: "/mock/tls/ca.pem"), host: "127.0.0.1", port: mock.port)

@@ -1,4 +1,4 @@
-"""The interactive web flow driven like a browser: the user picker page and Cancel."""
+"""The interactive web flow driven like a browser: the account chooser, the consent sheet and Cancel."""
 
 from __future__ import annotations
 
@@ -32,8 +32,14 @@ def submit(page_url: str, form, extra: dict[str, str]) -> requests.Response:
 
 def test_picker_lists_users_and_continue_signs_in(base: str) -> None:
     url, form = picker(base, state="pick-state")
-    assert {ALICE.login, BOB.login} <= set(form.choices.get("login_hint", [])), form.choices
-    response = submit(url, form, {"login_hint": BOB.login})
+    assert {ALICE.login, BOB.login} <= set(form.choices.get("account", [])), form.choices
+    sheet = submit(url, form, {"account": BOB.login})
+    assert sheet.status_code == 200, describe(sheet)
+    [consent] = parse_forms(sheet.text)
+    assert consent.method == "post" and consent.fields["account"] == BOB.login, consent
+    target = urllib.parse.urljoin(url, consent.action)
+    response = requests.post(target, data={**consent.fields, "consent": "continue"}, allow_redirects=False,
+                             timeout=10)
     assert response.status_code == 200, describe(response)
     [post] = [f for f in parse_forms(response.text) if f.method == "post"]
     assert post.action == REDIRECT_URI

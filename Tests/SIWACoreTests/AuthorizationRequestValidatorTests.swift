@@ -89,7 +89,11 @@ import Testing
     }
 
     @Test func badResponseModeAndDuplicates() {
-        #expect(error(Self.params(responseMode: "web_message")) == .invalidResponseMode)
+        #expect(error(Self.params(responseMode: "WEB_MESSAGE")) == .invalidResponseMode)
+        #expect(error(Self.params(responseMode: "web-message")) == .invalidResponseMode)
+        // Sign in with Apple JS's popup mode; like form_post it may carry name and email (docs/fidelity.md).
+        let popup = Self.params(responseType: "code id_token", scope: "name email", responseMode: "web_message")
+        #expect((try? validator.validate(popup).get())?.responseMode == .webMessage)
         #expect(error(Self.params(extra: [("state", "a"), ("state", "b")]))?.code == .invalidRequest)
         #expect(error(Self.params(extra: [("client_id", TestKeys.webClientID)]))?.code == .invalidRequest)
     }

@@ -27,9 +27,9 @@ import Testing
     }
 
     @Test(arguments: Transport.allCases)
-    func pickerListsUsersAndResubmitsOriginalParameters(_ transport: Transport) throws {
+    func accountChooserListsUsersAndResubmitsOriginalParameters(_ transport: Transport) throws {
         try EndpointHarness.run(transport) { h in
-            let page = try h.send(RequestBuilder.authorize())
+            let page = try h.send(RequestBuilder.authorize(extra: [("frame_id", "f-1")]))
             #expect(page.status == 200 && page.headers["Content-Type"] == "text/html;charset=UTF-8")
             for text in ["alice", "Alice Appleseed", "bob", "Bob Bobson", "carol", "carol@example.net"] {
                 #expect(page.text.contains(text))
@@ -38,7 +38,8 @@ import Testing
             #expect(form.method == "get" && form.action == "authorize")
             #expect(form["client_id"] == TestKeys.webClientID && form["redirect_uri"] == TestKeys.redirectURI)
             #expect(form["state"] == "st-123" && form["nonce"] == "n-456" && form["response_mode"] == "form_post")
-            #expect(form.inputs.filter { $0.name == "login_hint" }.map(\.value) == ["alice", "bob", "carol"])
+            #expect(form["frame_id"] == "f-1", "parameters the mock does not read are kept")
+            #expect(form.inputs.filter { $0.name == "account" }.map(\.value) == ["alice", "bob", "carol"])
             #expect(page.text.contains(#"name="cancel" value="1""#))
         }
     }

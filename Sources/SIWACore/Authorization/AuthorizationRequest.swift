@@ -36,6 +36,13 @@ package struct AuthorizationRequest: Sendable, Equatable {
         case query
         case fragment
         case formPost = "form_post"
+        /// What Sign in with Apple JS's popup requests (`usePopup: true`): the result page posts the
+        /// response to `window.opener` at the redirect_uri's origin (docs/fidelity.md, "web_message").
+        case webMessage = "web_message"
+
+        /// Whether the response is posted (a form or a message) rather than put into a URL; only these
+        /// modes may carry the user data that `name` and `email` scopes release.
+        package var postsResponse: Bool { self == .formPost || self == .webMessage }
     }
 }
 

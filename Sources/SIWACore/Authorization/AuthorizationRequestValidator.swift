@@ -61,8 +61,8 @@ package struct AuthorizationRequestValidator: Sendable {
         }
         // Rule 2: an id_token never travels in a query string.
         if responseType.includesIDToken && responseMode == .query { return .failure(.invalidResponseMode) }
-        // Rule 1: user data (name, email) is only ever posted.
-        if scopes.contains(where: \.requiresFormPost) && responseMode != .formPost {
+        // Rule 1: user data (name, email) is only ever posted (a form, or the JS popup's web message).
+        if scopes.contains(where: \.requiresFormPost) && !responseMode.postsResponse {
             return .failure(.responseModeMustBeFormPost)
         }
         return .success(

@@ -13,7 +13,9 @@ package enum ParameterLimits {
         "client_id": 256, "redirect_uri": 1024, "response_type": 64, "response_mode": 64, "scope": 256,
         "state": 1024, "nonce": 512, "login_hint": 512, "code": 512, "refresh_token": 512, "token": 512,
         "token_type_hint": 64, "grant_type": 128, "client_secret": 4096, "sub": 256, "target": 64,
-        "transfer_sub": 256,
+        "transfer_sub": 256, "account": 512, "consent": 16, "email_choice": 16,
+        // The consent sheet's name fields: a user's name fields hold at most 320 bytes (UserProfile+Limits).
+        "first_name": 320, "last_name": 320,
     ]
     /// The cap of any other parameter (ignored ones too, such as the JS SDK's `frame_id`).
     package static let defaultMaximumBytes = 4096

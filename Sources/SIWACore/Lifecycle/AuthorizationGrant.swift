@@ -17,11 +17,16 @@ package struct AuthorizationGrant: Sendable, Equatable {
     package var isFirstAuthorization: Bool
     /// Set only for first authorizations from a native OS; never for the web flow.
     package var realUserStatus: RealUserStatus?
+    /// "Share My Email" or "Hide My Email" as chosen on the consent sheet at the first consent (kept with
+    /// the consent); nil when no sheet asked, so the scenario's `private_email` decides.
+    package var emailChoice: EmailChoice?
 
     package init(
         clientID: String, redirectURI: String?, userID: String, consentGroupID: String, scopes: [Scope],
-        nonce: String? = nil, authTime: Int64, isFirstAuthorization: Bool, realUserStatus: RealUserStatus? = nil
+        nonce: String? = nil, authTime: Int64, isFirstAuthorization: Bool, realUserStatus: RealUserStatus? = nil,
+        emailChoice: EmailChoice? = nil
     ) {
+        self.emailChoice = emailChoice
         self.clientID = clientID
         self.redirectURI = redirectURI
         self.userID = userID

@@ -80,29 +80,34 @@ extension IdentityStore {
     /// Records the user's authorization of a client and issues an authorization code for it.
     ///
     /// The first authorization for the (user, app group) stores the requested scopes as the consent and
-    /// is flagged `isFirstAuthorization` (the caller then sends `user`); later ones reuse the stored scopes.
+    /// is flagged `isFirstAuthorization` (the caller then sends `user`); later ones reuse the stored scopes
+    /// and the email choice made at the first (`emailChoice` is only taken on a first authorization).
     package func authorize(
         userID: String, clientID: String, consentGroupID: String, requestedScopes: [Scope], redirectURI: String?,
         nonce: String?, now: Int64, nativeRealUserStatus: RealUserStatus? = nil,
-        forcedRealUserStatus: RealUserStatus? = nil
+        forcedRealUserStatus: RealUserStatus? = nil, emailChoice: EmailChoice? = nil
     ) -> (code: String, grant: AuthorizationGrant) {
         let code = identifiers.makeAuthorizationCode()
         return state.withLock { state in
             let key = ConsentKey(userID: userID, groupID: consentGroupID)
             let isFirst: Bool
             let scopes: [Scope]
+            let choice: EmailChoice?
             if let consent = state.consents[key] {
                 isFirst = false
                 scopes = consent.scopes
+                choice = consent.emailChoice
             } else {
                 isFirst = true
                 scopes = requestedScopes
-                state.grantConsent(key, ConsentRecord(scopes: requestedScopes, grantedAt: now))
+                choice = emailChoice
+                state.grantConsent(
+                    key, ConsentRecord(scopes: requestedScopes, grantedAt: now, emailChoice: emailChoice))
             }
             let grant = AuthorizationGrant(
                 clientID: clientID, redirectURI: redirectURI, userID: userID, consentGroupID: consentGroupID,
                 scopes: scopes, nonce: nonce, authTime: now, isFirstAuthorization: isFirst,
-                realUserStatus: forcedRealUserStatus ?? (isFirst ? nativeRealUserStatus : nil))
+                realUserStatus: forcedRealUserStatus ?? (isFirst ? nativeRealUserStatus : nil), emailChoice: choice)
             state.insertCode(
                 code, CodeRecord(grant: grant, issuedAt: now, expiresAt: now + codeLifetime, state: .issued))
             noteMutation(&state, now: now)

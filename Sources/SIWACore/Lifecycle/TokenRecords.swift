@@ -38,6 +38,8 @@ struct ConsentKey: Hashable, Sendable {
 struct ConsentRecord: Sendable {
     var scopes: [Scope]
     var grantedAt: Int64
+    /// The consent sheet's email choice, reused by every later authorization of the group.
+    var emailChoice: EmailChoice? = nil
 }
 
 /// Tokens issued by a successful grant. The id_token is made by the caller, outside the store lock.

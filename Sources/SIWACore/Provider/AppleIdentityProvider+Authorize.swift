@@ -20,12 +20,26 @@ package struct AuthorizationResponse: Sendable, Equatable {
     }
 }
 
+/// What the user entered on the consent sheet of a first authorization: the name the app receives in
+/// `user` (Apple lets the user edit it) and Share My Email / Hide My Email. Empty when no sheet asked.
+package struct ConsentChoices: Sendable, Equatable {
+    package var name: PersonName?
+    package var email: EmailChoice?
+
+    package init(name: PersonName? = nil, email: EmailChoice? = nil) {
+        self.name = name
+        self.email = email
+    }
+}
+
 extension AppleIdentityProvider {
     /// The user continues: record consent, issue a code (and id_token with `c_hash` for `code id_token`).
     ///
-    /// Web flow: no `real_user_status` (Apple sends it only to native first sign-ins).
+    /// Web flow: no `real_user_status` (Apple sends it only to native first sign-ins). `choices` apply to a
+    /// first authorization only; later ones keep the email choice stored with the consent.
     package func authorize(
-        _ request: AuthorizationRequest, as user: UserProfile, in snapshot: ProviderSnapshot? = nil
+        _ request: AuthorizationRequest, as user: UserProfile, in snapshot: ProviderSnapshot? = nil,
+        choices: ConsentChoices = ConsentChoices()
     ) throws(JOSEError) -> AuthorizationResponse {
         let now = clock.nowSeconds
         let snapshot = snapshot ?? self.snapshot
@@ -34,14 +48,16 @@ extension AppleIdentityProvider {
         let (code, grant) = snapshot.store.authorize(
             userID: user.id, clientID: request.clientID, consentGroupID: groupID, requestedScopes: request.scopes,
             redirectURI: request.redirectURI, nonce: request.nonce, now: now,
-            forcedRealUserStatus: user.realUserStatusAlways ? user.realUserStatus : nil)
+            forcedRealUserStatus: user.realUserStatusAlways ? user.realUserStatus : nil, emailChoice: choices.email)
+        let view = scenario.view(of: user, forClient: request.clientID, now: now, emailChoice: grant.emailChoice)
         var idToken: String?
         if request.responseType.includesIDToken {
-            idToken = try snapshot.idTokens.makeIDToken(
-                for: grant, user: scenario.view(of: user, forClient: request.clientID, now: now), issuedAt: now,
-                companion: .code(code))
+            idToken = try snapshot.idTokens.makeIDToken(for: grant, user: view, issuedAt: now, companion: .code(code))
         }
-        let userField = grant.isFirstAuthorization ? Self.userField(for: user, scopes: request.scopes) : nil
+        // Without sheet choices `user` is exactly what it always was (the scenario's profile).
+        var shared = grant.emailChoice == nil ? user : view
+        if let name = choices.name { shared.name = name }
+        let userField = grant.isFirstAuthorization ? Self.userField(for: shared, scopes: request.scopes) : nil
         noteSignIn(userID: user.id)
         return AuthorizationResponse(code: code, idToken: idToken, state: request.state, user: userField, grant: grant)
     }

@@ -138,7 +138,9 @@ extension AppleIdentityProvider {
         let idToken: String
         do {
             idToken = try snapshot.idTokens.makeIDToken(
-                for: tokens.grant, user: snapshot.scenario.view(of: user, forClient: tokens.grant.clientID, now: now),
+                for: tokens.grant,
+                user: snapshot.scenario.view(
+                    of: user, forClient: tokens.grant.clientID, now: now, emailChoice: tokens.grant.emailChoice),
                 issuedAt: now, companion: .accessToken(tokens.accessToken), occasion: occasion)
         } catch {
             throw EndpointFailure.internalError("id_token signing failed: \(error.message)")

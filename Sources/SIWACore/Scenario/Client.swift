@@ -7,6 +7,9 @@ package struct Client: Sendable, Equatable {
         case services
     }
 
+    /// The longest `name` a scenario may give (the sheet shows it in one heading).
+    package static let maximumNameBytes = 128
+
     /// The client_id, matched case-sensitively.
     package var id: String
     package var teamID: String
@@ -15,8 +18,15 @@ package struct Client: Sendable, Equatable {
     package var redirectURIs: [String]
     /// The app group (consent-sharing group) this client belongs to, if not declared in `appGroups`.
     package var appGroupID: String?
+    /// The app's name as the consent sheet shows it ("Create your <name> account…"); nil shows the
+    /// client_id. Apple takes it from the Services ID's description in the developer portal.
+    package var name: String?
 
-    package init(id: String, teamID: String, kind: Kind, redirectURIs: [String] = [], appGroupID: String? = nil) {
+    package init(
+        id: String, teamID: String, kind: Kind, redirectURIs: [String] = [], appGroupID: String? = nil,
+        name: String? = nil
+    ) {
+        self.name = name
         self.id = id
         self.teamID = teamID
         self.kind = kind

@@ -19,7 +19,22 @@ extension Scenario {
     package func relayEmail(of user: UserProfile, inTeam teamID: String) -> String? {
         guard let relay = user.relayEmail else { return nil }
         if teamID == primaryTeamID || teams.count <= 1 { return relay }
-        let digest = SHA256.hash(Array(("relay:\(teamID)|\(relay)").utf8))
+        return Self.relayAddress(hashing: "relay:\(teamID)|\(relay)")
+    }
+
+    /// The relay address of a user who hides their email without a declared `relay_email` (the loader's
+    /// and the consent sheet's): derived from the seed, the first team and the user id, so it is stable
+    /// run to run; other teams then see `relayEmail(of:inTeam:)` of it.
+    package func derivedRelayEmail(of user: UserProfile) -> String {
+        Self.relayAddress(hashing: "relay:\(seedText)|\(primaryTeamID ?? "TEAM")|\(user.id)")
+    }
+
+    /// The seed as derived identifiers use it ("0" without one).
+    var seedText: String { seed.map(String.init) ?? "0" }
+
+    /// `<10 lowercase alphanumerics>@privaterelay.appleid.com` from SHA-256 of `text`.
+    static func relayAddress(hashing text: String) -> String {
+        let digest = SHA256.hash(Array(text.utf8))
         let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789".utf8)
         let local = digest.prefix(10).map { alphabet[Int($0) % alphabet.count] }
         return String(decoding: local, as: UTF8.self) + "@privaterelay.appleid.com"
@@ -57,8 +72,12 @@ extension Scenario {
     }
 
     /// The user as apps of `clientID`'s team see them at `now`: team-scoped `sub` and relay address,
-    /// and `transfer_sub` while the client's transfer window is open.
-    package func view(of user: UserProfile, forClient clientID: String, now: Int64) -> UserProfile {
+    /// and `transfer_sub` while the client's transfer window is open; with `emailChoice` (the consent
+    /// sheet's, kept in the grant) the address shared or hidden as the user chose.
+    package func view(
+        of user: UserProfile, forClient clientID: String, now: Int64, emailChoice: EmailChoice? = nil
+    ) -> UserProfile {
+        let user = emailChoice?.applied(to: user, in: self) ?? user
         guard let client = client(id: clientID) else { return user }
         var copy = user
         copy.sub = sub(of: user, inTeam: client.teamID)

@@ -29,6 +29,8 @@ package struct ScenarioSettings: Sendable, Equatable {
     package var refreshIDTokenAuthTime: Bool = false
     /// Server-to-server notification switches (docs/fidelity.md).
     package var notifications = NotificationSettings()
+    /// What the `response_mode=web_message` page posts (docs/fidelity.md, "web_message": the evidence is thin).
+    package var webMessageShape: WebMessageShape = .envelope
 
     package init() {}
 
@@ -36,6 +38,14 @@ package struct ScenarioSettings: Sendable, Equatable {
     package enum BooleanStyle: String, Sendable, Equatable {
         case bool
         case string
+    }
+
+    /// The message a `web_message` result page posts to `window.opener`.
+    package enum WebMessageShape: String, Sendable, Equatable {
+        /// `{"method":"oauthDone","data":{…}}` serialized as JSON text, as Apple's popup is reported to post.
+        case envelope
+        /// The `SignInResponseI` / `SignInErrorI` object itself (structured clone, no envelope).
+        case response
     }
 
     /// What `/auth/authorize` does without `response_mode` ([3p]: not documented by Apple).

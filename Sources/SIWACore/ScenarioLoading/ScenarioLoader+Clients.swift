@@ -1,7 +1,7 @@
 import ScenarioFormat
 
 extension ScenarioLoader {
-    /// `clients: [{id, team, kind: native|services, redirect_uris, app_group}]`; `kind` defaults to
+    /// `clients: [{id, team, kind: native|services, redirect_uris, app_group, name}]`; `kind` defaults to
     /// `services` when `redirect_uris` is given, else `native`; `team` defaults to the only team.
     func readClients(_ node: Node?, _ context: LoadContext) -> [Client] {
         guard let items = context.sequence(node, at: "clients") else { return [] }
@@ -10,7 +10,7 @@ extension ScenarioLoader {
             let path = "clients[\(index)]"
             guard
                 let map = context.mapping(
-                    item, allowed: ["id", "team", "kind", "redirect_uris", "app_group"], at: path),
+                    item, allowed: ["id", "team", "kind", "redirect_uris", "app_group", "name"], at: path),
                 let id = readRequiredString(map, "id", path: "\(path).id", context)
             else { return nil }
             let team: String
@@ -34,7 +34,13 @@ extension ScenarioLoader {
                 ?? (map.optional("redirect_uris") == nil ? .native : .services)
             let group = context.read(
                 map.optional("app_group"), { node throws(ScenarioDiagnostic) in try node.string() })
-            return Client(id: id, teamID: team, kind: kind, redirectURIs: uris, appGroupID: group)
+            let name = context.read(map.optional("name"), at: "\(path).name") { node throws(ScenarioDiagnostic) in
+                try node.string()
+            }
+            if let name, let node = map.optional("name"), name.isEmpty || name.utf8.count > Client.maximumNameBytes {
+                context.report(node, "a client name has 1 to \(Client.maximumNameBytes) bytes (got \(name.utf8.count))")
+            }
+            return Client(id: id, teamID: team, kind: kind, redirectURIs: uris, appGroupID: group, name: name)
         }
     }
 

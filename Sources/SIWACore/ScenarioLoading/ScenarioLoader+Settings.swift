@@ -76,6 +76,12 @@ extension ScenarioLoader {
         {
             settings.refreshIDTokenAuthTime = flag
         }
+        if let shape = readChoice(
+            top.optional("web_message"), at: "settings.web_message",
+            [("envelope", ScenarioSettings.WebMessageShape.envelope), ("response", .response)], context)
+        {
+            settings.webMessageShape = shape
+        }
         if let node = top.optional("notifications") { readNotifications(node, into: &settings.notifications, context) }
         scenario.settings = settings
         if let node = top.optional("clock"), let clock = context.mapping(node, allowed: ["start", "frozen"]) {

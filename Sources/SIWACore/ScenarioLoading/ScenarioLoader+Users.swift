@@ -30,7 +30,7 @@ extension ScenarioLoader {
             context.read(map.optional(key), at: "\(path).\(key)") { node throws(ScenarioDiagnostic) in try node.bool() }
         }
         let team = scenario.primaryTeamID ?? "TEAM"
-        let seedText = scenario.seed.map(String.init) ?? "0"
+        let seedText = scenario.seedText
         var user = UserProfile(
             id: id, sub: string("sub") ?? Scenario.derivedIdentifier(from: "\(seedText)|\(id)", salt: "sub:" + team),
             email: string("email") ?? "\(id)@example.com")
@@ -38,7 +38,7 @@ extension ScenarioLoader {
         user.privateEmail = flag("private_email") ?? false
         user.relayEmail = string("relay_email")
         if user.privateEmail && user.relayEmail == nil {
-            user.relayEmail = Self.derivedRelayEmail(seed: seedText, team: team, user: id)
+            user.relayEmail = scenario.derivedRelayEmail(of: user)
         }
         if let relay = user.relayEmail, let node = map.optional("relay_email"),
             !relay.hasSuffix("@privaterelay.appleid.com")
@@ -120,13 +120,5 @@ extension ScenarioLoader {
         } else if let status = readChoice(node, at: "\(path).real_user_status", Self.realUserStatuses, context) {
             user.realUserStatus = status
         }
-    }
-
-    /// `<10 lowercase alphanumerics>@privaterelay.appleid.com` from SHA-256 of seed, team and user.
-    static func derivedRelayEmail(seed: String, team: String, user: String) -> String {
-        let digest = SHA256.hash(Array("relay:\(seed)|\(team)|\(user)".utf8))
-        let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789".utf8)
-        let local = digest.prefix(10).map { alphabet[Int($0) % alphabet.count] }
-        return String(decoding: local, as: UTF8.self) + "@privaterelay.appleid.com"
     }
 }

@@ -46,6 +46,7 @@ package struct ScenarioLoader {
         "name", "seed", "issuer", "lifetime", "boolean_style", "include_false_private_email", "code_lifetime",
         "access_token_lifetime", "client_secret_max_lifetime", "client_secret_clock_skew", "default_response_mode",
         "client_authentication", "non_form_body", "refresh_id_token", "refresh_id_token_auth_time",
+        "web_message",
         "clock", "teams", "clients", "app_groups", "signing_keys", "users", "transfers", "faults", "timeline",
         "notifications",
     ]

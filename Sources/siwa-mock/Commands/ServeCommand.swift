@@ -17,7 +17,7 @@ struct ServeCommand: Command {
 
         --tls without --tls-cert/--tls-key creates a local CA in the TLS directory (--tls-dir, else
         --state-dir, else ~/.local/state/siwa-mock; reused across restarts) and a certificate for
-        appleid.apple.com, localhost, 127.0.0.1, ::1 and every --tls-name. `siwa-mock ca` prints the CA; GET /mock/tls/ca.pem serves it.
+        appleid.apple.com, appleid.cdn-apple.com, localhost, 127.0.0.1, ::1 and every --tls-name. `siwa-mock ca` prints the CA; GET /mock/tls/ca.pem serves it.
         """
     static let host = Option(
         "host", "host", help: "Address to listen on.", default: "127.0.0.1", environment: true, parser: .nonEmpty)

@@ -16,7 +16,8 @@ struct TLSStateDirectory {
     static let certificateFile = "tls-cert.pem"
     static let keyFile = "tls-key.pem"
     /// Names every generated server certificate covers, before any `--tls-name`.
-    static let defaultNames = ["appleid.apple.com", "localhost", "127.0.0.1", "::1"]
+    /// `appleid.cdn-apple.com` serves Sign in with Apple JS, so a page can keep Apple's script URL (docs/browser.md).
+    static let defaultNames = ["appleid.apple.com", "appleid.cdn-apple.com", "localhost", "127.0.0.1", "::1"]
     /// Reissue the server certificate when it expires within 30 days.
     static let renewalMargin = 30 * 86_400
 

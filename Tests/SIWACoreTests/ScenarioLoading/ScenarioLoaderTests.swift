@@ -37,6 +37,43 @@ import Testing
         #expect(otherTeam.users[0].relayEmail != relay)
     }
 
+    @Test func hidingGivesAUserWithoutRelayAddressTheOneTheLoaderWouldDerive() throws {
+        let text = """
+            seed: 7
+            teams: [{id: ABCDE12345}]
+            users:
+              - {id: alice, private_email: true}
+              - {id: bob}
+            """
+        let scenario = try load(text)
+        let shared = try load(text.replacingOccurrences(of: "{id: alice, private_email: true}", with: "{id: alice}"))
+        let hidden = EmailChoice.hide.applied(to: shared.users[0], in: shared)
+        #expect(hidden.relayEmail == scenario.users[0].relayEmail && hidden.isDeliveredEmailPrivate)
+        #expect(EmailChoice.share.applied(to: scenario.users[0], in: scenario).deliveredEmail == "alice@example.com")
+    }
+
+    @Test func clientNameAndWebMessageShapeAreRead() throws {
+        let scenario = try load(
+            """
+            web_message: response
+            teams: [{id: ABCDE12345}]
+            clients:
+              - {id: com.example.web, redirect_uris: ["https://a.example/cb"], name: Sample App}
+              - {id: com.example.other, redirect_uris: ["https://a.example/cb"]}
+            """)
+        #expect(scenario.settings.webMessageShape == .response)
+        #expect(scenario.clients.map(\.name) == ["Sample App", nil])
+        #expect(try load("teams: [{id: ABCDE12345}]").settings.webMessageShape == .envelope)
+        let tooLong = String(repeating: "x", count: 129)
+        let names = "teams: [{id: ABCDE12345}]\nclients: [{id: c, redirect_uris: [\"https://a/cb\"], name: \(tooLong)}]"
+        #expect {
+            try load(names)
+        } throws: { "\($0)".contains("a client name has 1 to 128 bytes (got 129)") }
+        #expect {
+            try load("web_message: envelopes")
+        } throws: { "\($0)".contains("expected one of 'envelope', 'response'") }
+    }
+
     @Test func userFieldsAreRead() throws {
         let scenario = try load(
             """
