@@ -24,6 +24,9 @@ own handling times (from its request log) and the machine's load average. Checks
     half) below --rss-bound-mib (docs/limits.md "Soak");
   - in open-loop mode the clients keep their schedule (no request sent more than --max-lag-ms late).
 
+--short also shortens the codes' lifetime to 20 s (scaled like the windows): codes stay in the store until
+they expire, so with Apple's 5 minutes the code table would still be growing when a 150 s run ends.
+
 Modes. `open` (the default) sends at a fixed total rate: each process has a slot every 2/RATE s and
 waits for it, so a slower server shows as rising p99, rising CPU per request or the clients falling
 behind their slots, never as a quietly lower request rate. Without --rate it first measures the
@@ -401,6 +404,8 @@ def main() -> int:
     parser.add_argument("--rss-bound-mib", type=float, default=32, help="RSS must stay below this (32; docs/limits.md, Soak)")
     parser.add_argument("--rss-growth-mib", type=float, default=4,
                         help="RSS of the last window at most this above the first half's peak (4)")
+    parser.add_argument("--code-lifetime", help="serve codes of this lifetime (a scenario key, e.g. 20s; default "
+                        "Apple's 5m, 20s with --short so the code table reaches its steady state within the run)")
     parser.add_argument("--json", type=Path, help="write samples, windows and checks here")
     args = parser.parse_args()
     args.binary = resolve_binary(args.binary)
@@ -416,7 +421,13 @@ def main() -> int:
     secrets = (mint_client_secret(args.binary), mint_client_secret(args.binary, NATIVE_CLIENT))
     work = Path(tempfile.mkdtemp(prefix="siwa-soak."))
     receiver = Receiver()
-    server = MockProcess(args.binary, [], work / "serve.log")
+    code_lifetime = args.code_lifetime or ("20s" if args.short else None)
+    extra: list[str] = []
+    if code_lifetime:
+        # Only this key: every other section comes from the built-in scenario.
+        (work / "soak.yaml").write_text(f"code_lifetime: {code_lifetime}\n")
+        extra = ["--scenario", str(work / "soak.yaml")]
+    server = MockProcess(args.binary, extra, work / "serve.log")
     ok = False
     try:
         control = Client(server.host, server.port, secrets[0])
@@ -435,7 +446,8 @@ def main() -> int:
         if args.mode == "open" and not rate:
             parser.error("open loop needs --rate or a calibration run")
         print(f"soak: {args.mode} loop, {seconds / 60:g} min" + (f" at {rate} req/s" if rate else "")
-              + f", samples every {sample:g} s, windows of {window_intervals} samples; server pid "
+              + f", samples every {sample:g} s, windows of {window_intervals} samples, codes live "
+              f"{code_lifetime or '5m'}; server pid "
               f"{server.proc.pid}, log {work / 'serve.log'}", flush=True)
         columns = ("t_s", "requests", "req_per_s", "p50_ms", "p99_ms", "server_p99_ms", "rss_mib", "cpu_us_per_req",
                    "max_lag_ms", "errors", "load")

@@ -217,9 +217,10 @@ def revoke_with_many_grants(server: MockProcess, secret: str) -> Outcome:
 
 
 def rotation_storm(server: MockProcess) -> Outcome:
-    out = Outcome("20 POST /mock/keys/rotate back to back while health is polled",
-                  "each answered at once (200, or 503 when no pre-generated key is ready: RSA generation never "
-                  "runs on an event loop): slowest < 250 ms; health p99 meanwhile < 250 ms")
+    out = Outcome("POST /mock/keys/rotate in a loop for up to 6 s (again at once after a 200, after 0.25 s after a "
+                  "503) while health is polled",
+                  "each answered at once (200, or 503 while no key made in the background is ready: RSA "
+                  "generation never runs on an event loop): slowest < 250 ms, ≥ 3 rotated; health p99 < 250 ms")
     health: list[float] = []
     stop = threading.Event()
 
@@ -234,9 +235,12 @@ def rotation_storm(server: MockProcess) -> Outcome:
     poller = threading.Thread(target=poll, daemon=True)
     poller.start()
     answers: list[tuple[int, float]] = []
-    for _ in range(20):
+    deadline = time.monotonic() + 6
+    while time.monotonic() < deadline and sum(1 for s, _ in answers if s == 200) < 8:
         status, _, took = post(server.port, "/mock/keys/rotate", b"{}", "application/json")
         answers.append((status, took))
+        if status != 200:
+            time.sleep(0.25)
     stop.set()
     poller.join()
     statuses = sorted({status for status, _ in answers})
@@ -244,14 +248,15 @@ def rotation_storm(server: MockProcess) -> Outcome:
     p99 = sorted(health)[int(0.99 * (len(health) - 1))] if health else float("inf")
     out.observed = (f"statuses {statuses} ({sum(1 for s, _ in answers if s == 200)} rotated), slowest "
                     f"{slowest * 1000:.0f} ms; {len(health)} health checks, p99 {p99 * 1000:.1f} ms")
-    out.ok = set(statuses) <= {200, 503} and slowest < 0.25 and p99 < 0.25
+    out.ok = (set(statuses) <= {200, 503} and sum(1 for s, _ in answers if s == 200) >= 3 and slowest < 0.25
+              and p99 < 0.25)
     return out
 
 
 def user_changes_at_scale(binary: Path, work: Path) -> Outcome:
     out = Outcome("200 POST /mock/users on a mock serving 20,000 users",
                   "each add costs O(log n) (one path of the user tables copied): p50 < 10 ms "
-                  "(an add copied every user before: ~55 ms at 20,000 on the same machine)")
+                  "(copying every user, as before, measured 30 ms here)")
     scenario = work / "users-20000.yaml"
     scenario.write_text("users:\n" + "".join(f"  - {{id: u{i}, email: u{i}@example.com}}\n" for i in range(20_000)))
     server = MockProcess(binary, ["--scenario", str(scenario), "--log-level", "warn"], work / "users.log")
