@@ -2,6 +2,7 @@
 import PackageDescription
 
 // Dependency direction (each arrow is an import; none points back):
+//   SIWAMockTesting ─► SIWAServer (the same MockHost wiring as `serve`, in the test process)
 //   siwa-mock ─► SIWAServer ─► SIWACore ─► JOSE ─► JSON, COpenSSL
 //                    │             └─────► ScenarioFormat
 //                    ├─────────► HTTPServer ─► CSys
@@ -18,7 +19,10 @@ let swiftSettings: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 let package = Package(
     name: "siwa-mock",
     products: [
-        .executable(name: "siwa-mock", targets: ["siwa-mock"])
+        .executable(name: "siwa-mock", targets: ["siwa-mock"]),
+        // The in-process mock for Swift tests (docs/swift-library.md): `AppleIDMock.start()`. Its own
+        // types are public; it reaches SIWAServer and SIWACore through `package` access.
+        .library(name: "SIWAMockTesting", targets: ["SIWAMockTesting"]),
     ],
     targets: [
         .systemLibrary(
@@ -36,7 +40,14 @@ let package = Package(
         .target(name: "SIWACore", dependencies: ["JOSE", "JSON", "ScenarioFormat"], swiftSettings: swiftSettings),
         .target(
             name: "SIWAServer",
-            dependencies: ["SIWACore", "HTTPServer", "Background", "JOSE", "JSON", "ScenarioFormat"],
+            dependencies: ["SIWACore", "HTTPServer", "Background", "JOSE", "JSON", "ScenarioFormat", "CSys"],
+            swiftSettings: swiftSettings
+        ),
+        // Public surface of its own (AuthenticationServices-shaped types); it reaches SIWAServer and
+        // SIWACore through `package` access and re-exports none of their types.
+        .target(
+            name: "SIWAMockTesting",
+            dependencies: ["SIWAServer", "SIWACore", "HTTPServer", "JOSE", "JSON", "ScenarioFormat"],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
@@ -72,6 +83,8 @@ let package = Package(
             dependencies: ["SIWAServer", "SIWACore", "HTTPServer", "Background", "JOSE", "JSON", "SIWATestSupport"],
             swiftSettings: swiftSettings
         ),
+        .testTarget(
+            name: "SIWAMockTestingTests", dependencies: ["SIWAMockTesting", "HTTPServer"], swiftSettings: swiftSettings),
         .testTarget(
             name: "CLITests", dependencies: ["siwa-mock", "Background"], exclude: ["HelpSnapshots"],
             swiftSettings: swiftSettings),

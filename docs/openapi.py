@@ -12,7 +12,7 @@ def c(*codes): return {k: ctl[k] for k in codes}
 form = lambda props, req=[]: {"required": True, "content": {"application/x-www-form-urlencoded": {"schema": {"type": "object", "properties": props, "required": req}}}}
 S = {"type": "string"}
 NE = {"type": "string", "minLength": 1}
-sec = [{}, {"adminToken": []}]
+sec = [{}, {"adminToken": []}, {"dashboardSession": []}]
 def op(summary, responses, **extra):
     d = {"summary": summary, "responses": responses, "security": sec}
     d.update(extra); return d
@@ -56,9 +56,11 @@ paths = {
   "put": op("Replace the active scenario atomically",
     {"200": jresp("Replaced", obj({"status": S, "name": S}, ["status"])), "400": jresp("Scenario errors; old scenario kept", ref("ScenarioErrors")), **c("401", "501")},
     requestBody={"required": True, "description": "Scenario text (YAML subset or JSON, docs/scenarios.md#syntax)", "content": {"text/plain": {"schema": S}, "application/yaml": {"schema": {}}, "application/json": {"schema": {"type": "object"}}}})},
- "/mock/credentials": {"post": op("What ASAuthorizationAppleIDCredential gives a native app",
-    {"200": jresp("Native credential", ref("NativeCredential")), **c("400", "401", "404")},
-    requestBody=jbody(obj({"client_id": NE, "user": NE, "scopes": {"type": "array", "items": {"type": "string", "enum": ["full_name", "fullName", "name", "email"]}}, "nonce": S, "state": S}, ["client_id", "user"])))},
+ "/mock/credentials": {"post": op("What ASAuthorizationAppleIDCredential gives a native app; with `requests`, what an existing-account flow offers (Apple ID or saved password); with `account_upgrade`, what an account-upgrade extension gets",
+    {"200": jresp("Native credential, or with `requests`/`account_upgrade` a typed credential", {"oneOf": [ref("NativeCredential"), ref("TypedAppleIDCredential"), ref("PasswordCredential")]}),
+     "409": jresp("No credential to offer (`ASAuthorizationError` canceled 1001 / unknown 1000), or no password account to upgrade", ref("NoCredentials")), **c("400", "401", "404")},
+    requestBody=jbody(obj({"client_id": NE, "user": NE, "scopes": {"type": "array", "items": {"type": "string", "enum": ["full_name", "fullName", "name", "email"]}}, "nonce": S, "state": S,
+        "requests": {"type": "array", "minItems": 1, "items": {"type": "string", "enum": ["apple_id", "password"]}}, "prefer_immediately_available": {"type": "boolean"}, "account_upgrade": {"type": "boolean"}}, ["client_id", "user"])))},
  "/mock/credential-state": {"get": op("getCredentialState(forUserID:) as a device answers",
     {"200": jresp("State", obj({"state": {"type": "string", "enum": ["authorized", "revoked", "notFound", "transferred"]}, "raw_value": {"type": "integer", "minimum": 0, "maximum": 3}}, ["state", "raw_value"])), **c("400", "401", "404")},
     parameters=[{"name": "user", "in": "query", "required": True, "schema": NE}, {"name": "client_id", "in": "query", "required": True, "schema": NE}])},
@@ -120,6 +122,19 @@ paths["/mock/faults/reset"] = {"post": op("Reset every rule's counters", {"200":
 paths["/mock/faults/{id}"] = {"parameters": fault_id,
     "get": op("One fault rule", {"200": jresp("Rule", fault), "404": loose_error("Unknown rule"), **c("401")}),
     "delete": op("Remove a fault rule", {"204": {"description": "Removed"}, "404": loose_error("Unknown rule"), **c("401")})}
+paths["/mock/faults/{id}"]["patch"] = op("Switch a fault rule on or off (counters kept)", {"200": jresp("Rule", fault), **c("400", "401", "404")},
+    requestBody=jbody(obj({"enabled": {"type": "boolean"}}, ["enabled"])))
+html = lambda d: {"description": d, "content": {"text/html": {"schema": S}}}
+static_file = lambda d, media: {"get": {"summary": d, "security": [], "responses": {"200": {"description": d, "headers": {"ETag": {"schema": S}}, "content": {media: {"schema": S}}}, "304": {"description": "Not modified (If-None-Match)"}}}}
+see_other = {"description": "To the dashboard", "headers": {"Location": {"schema": S}, "Set-Cookie": {"schema": S}}}
+paths["/mock/ui"] = {"get": {"summary": "The dashboard (docs/browser.md); with --admin-token and no session, the sign-in form", "security": [],
+    "responses": {"200": {"description": "Dashboard or sign-in page", "headers": {"ETag": {"schema": S}, "Content-Security-Policy": {"schema": S}}, "content": {"text/html": {"schema": S}}}, "304": {"description": "Not modified (If-None-Match)"}}}}
+paths["/mock/ui/dashboard.js"] = static_file("The dashboard's script", "text/javascript")
+paths["/mock/ui/dashboard.css"] = static_file("The dashboard's style sheet", "text/css")
+paths["/mock/ui/login"] = {"post": {"summary": "Dashboard sign-in: the admin token in a form body (never the URL) sets the session cookie", "security": [],
+    "requestBody": form({"admin_token": S}, ["admin_token"]),
+    "responses": {"303": see_other, "400": html("No admin_token in the form body, or it was in the URL"), "401": html("Wrong admin token; the form again")}}}
+paths["/mock/ui/logout"] = {"post": {"summary": "Dashboard sign-out: removes the session cookie", "security": [], "responses": {"303": see_other}}}
 paths["/mock/faults/{id}/reset"] = {"parameters": fault_id,
     "post": op("Reset one rule's counters", {"200": fault_list, "404": loose_error("Unknown rule"), **c("401")})}
 nullable = lambda t: {"type": [t, "null"]}
@@ -136,12 +151,20 @@ schemas = {
     "email": nullable("string"), "realUserStatus": {"type": "integer", "minimum": 0, "maximum": 2},
     "authorizedScopes": {"type": "array", "items": S}, "state": nullable("string")},
     ["user", "identityToken", "authorizationCode", "fullName", "email", "realUserStatus", "authorizedScopes", "state"]),
+ "TypedAppleIDCredential": obj({"type": {"type": "string", "enum": ["apple_id"]}, "isAccountUpgrade": {"type": "boolean"}, "user": S, "identityToken": S, "authorizationCode": S,
+    "fullName": {"oneOf": [obj({"givenName": S, "familyName": S}, ["givenName", "familyName"]), {"type": "null"}]},
+    "email": nullable("string"), "realUserStatus": {"type": "integer", "minimum": 0, "maximum": 2},
+    "authorizedScopes": {"type": "array", "items": S}, "state": nullable("string")},
+    ["type", "user", "identityToken", "authorizationCode", "fullName", "email", "realUserStatus", "authorizedScopes", "state"]),
+ "PasswordCredential": obj({"type": {"type": "string", "enum": ["password"]}, "user": S, "password": S, "domain": S}, ["type", "user", "password", "domain"]),
+ "NoCredentials": obj({"error": S, "field": S, "message": S, "authorization_error": {"type": "string", "enum": ["canceled", "unknown"]}, "code": {"type": "integer"}}, ["error", "message"]),
  "User": obj({"id": S, "sub": S, "email": S, "email_verified": {"type": "boolean"}, "private_email": {"type": "boolean"}, "relay_email": nullable("string"),
     "email_forwarding": {"type": "boolean"}, "first_name": S, "last_name": S,
     "real_user_status": {"type": "string", "enum": ["unsupported", "unknown", "likely_real"]},
     "credential_state": {"type": "string", "enum": ["authorized", "revoked", "not_found", "transferred"]},
-    "authorized_app_groups": {"type": "array", "items": S}},
-    ["id", "sub", "email", "email_verified", "private_email", "relay_email", "email_forwarding", "first_name", "last_name", "real_user_status", "credential_state", "authorized_app_groups"]),
+    "authorized_app_groups": {"type": "array", "items": S},
+    "credential_states": {"type": "object", "description": "getCredentialState per client id of the scenario", "additionalProperties": {"type": "string", "enum": ["authorized", "revoked", "not_found", "transferred"]}}},
+    ["id", "sub", "email", "email_verified", "private_email", "relay_email", "email_forwarding", "first_name", "last_name", "real_user_status", "credential_state", "authorized_app_groups", "credential_states"]),
  "RealUserStatusInput": {"oneOf": [{"type": "string", "enum": ["unsupported", "unknown", "likely_real", "likelyReal"]}, {"type": "integer", "minimum": 0, "maximum": 2}]},
  "UserChange": obj({"credential_state": {"type": "string", "enum": ["authorized", "revoked", "not_found", "notFound", "transferred"]},
     "email_forwarding": {"type": "boolean"}, "real_user_status": ref("RealUserStatusInput"), "email": {"type": "string", "minLength": 1},
@@ -163,6 +186,7 @@ responses = {n: jresp(d, ref("ControlError")) for n, d in [("BadRequest", "Inval
 doc = {"openapi": "3.1.0", "info": {"title": "siwa-mock", "version": "1.0.0", "description": "Apple's Sign in with Apple server endpoints (appleid.apple.com) and the mock's control API under /mock/."},
   "paths": paths, "components": {"schemas": schemas, "responses": responses,
     "securitySchemes": {"adminToken": {"type": "http", "scheme": "bearer", "description": "Only when serving with --admin-token"},
+                        "dashboardSession": {"type": "apiKey", "in": "cookie", "name": "siwa_mock_session", "description": "Set by POST /mock/ui/login. A request it authenticates that is not GET or HEAD must also send the header X-SIWA-Mock-Dashboard and, if it has an Origin, this server's: else 403 cross_origin"},
                         "migrationToken": {"type": "http", "scheme": "bearer", "description": "client_credentials access token (scope user.migration)"}}}}
 # The HTTP server answers 411 to bodies sent with Transfer-Encoding (it wants Content-Length).
 for item in paths.values():

@@ -17,13 +17,13 @@ trap 'rm -f "$generated"' EXIT
   echo ''
   echo 'extension ScenarioLoader {'
   echo '    /// The text of `scenarios/default.yaml`, byte for byte (a test checks it).'
-  echo '    public static let defaultScenarioText = #"""'
+  echo '    package static let defaultScenarioText = #"""'
   sed 's/^\(.\)/        \1/' scenarios/default.yaml
   echo ''
   echo '        """#'
   echo ''
   echo '    /// The key files `default.yaml` names with `pem_file:`, relative to `scenarios/`.'
-  echo '    public static let defaultScenarioFiles: [String: String] = ['
+  echo '    package static let defaultScenarioFiles: [String: String] = ['
   for f in keys/AuthKey_KEY1234567.pub.pem keys/signing-Aj3F8kLq2X.pem keys/signing-Pb7Yt1ZcQ9.pem; do
     echo "        \"$f\": #\"\"\""
     sed 's/^\(.\)/        \1/' "scenarios/$f"

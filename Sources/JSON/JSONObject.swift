@@ -9,6 +9,9 @@ public struct JSONObject: Sendable, Equatable {
     public init() {}
 
     public init(_ pairs: [(String, JSONValue)]) {
+        // Sized once: growing the table key by key rehashes every key at each doubling.
+        keys.reserveCapacity(pairs.count)
+        storage.reserveCapacity(pairs.count)
         for (key, value) in pairs { self[key] = value }
     }
 

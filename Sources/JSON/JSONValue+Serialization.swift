@@ -37,11 +37,12 @@ extension JSONValue {
             output.append(UInt8(ascii: "]"))
         case .object(let object):
             output.append(UInt8(ascii: "{"))
-            for (index, pair) in object.pairs.enumerated() {
+            // By key, without building `pairs` (an array per object): listings write thousands of objects.
+            for (index, key) in object.keys.enumerated() {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
-                Self.writeString(pair.key, to: &output)
+                Self.writeString(key, to: &output)
                 output.append(UInt8(ascii: ":"))
-                pair.value.write(to: &output)
+                object[key]?.write(to: &output)
             }
             output.append(UInt8(ascii: "}"))
         }

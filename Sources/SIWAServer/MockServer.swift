@@ -81,8 +81,9 @@ package struct MockServer: HTTPResponder {
         // Placeholder until every stored property is set: the restart hook captures the finished server.
         pipeline = RequestPipeline(table: table, provider: provider, log: log)
         let server = self
+        let access = options.adminToken.map(AdminAccess.init(token:))
         for route in control.routes(restartScript: { server.restartScript(with: provider.initialScenario) })
-            + FaultsEndpoints(faults: faults, provider: provider).routes
+            + FaultsEndpoints(faults: faults, provider: provider).routes + DashboardEndpoints(access: access).routes
         {
             table.add(route)
         }
@@ -92,7 +93,7 @@ package struct MockServer: HTTPResponder {
             }
         }
         pipeline = RequestPipeline(
-            table: table, provider: provider, adminToken: options.adminToken, faults: stage,
+            table: table, provider: provider, access: access, faults: stage,
             recorder: JournalRecorder(provider: provider, journal: journal), log: log)
         // Weak: the provider owns this observer, and the dispatcher holds the provider.
         provider.observeUserEvents { [weak provider, weak notifications] event in
@@ -122,7 +123,7 @@ package struct MockServer: HTTPResponder {
 
     /// Restarts the clock settings, fault rules and timeline with `scenario` (after `POST /mock/reset`
     /// and `PUT /mock/scenario`, with the provider's initial or new scenario).
-    func restartScript(with scenario: Scenario) {
+    package func restartScript(with scenario: Scenario) {
         if let clock = apple.provider.controllableClock, scenario.clock != ClockSettings() {
             if let start = scenario.clock.startMilliseconds { clock.set(milliseconds: start) }
             clock.setFrozen(scenario.clock.frozen)

@@ -1,7 +1,7 @@
 import COpenSSL
 import JOSE
 
-/// One server-side TLS connection (OpenSSL `SSL` over two memory BIOs).
+/// One TLS connection, server or client side (OpenSSL `SSL` over two memory BIOs).
 ///
 /// The session never touches a socket: the owner feeds it the ciphertext it read (`feed`), takes
 /// plaintext out (`read`), hands it plaintext to send (`write`) and moves the resulting ciphertext to the
@@ -9,7 +9,7 @@ import JOSE
 /// special cases: OpenSSL only ever waits for more input.
 public final class TLSSession {
     // Not Sendable: owned by one connection on one event-loop thread.
-    private let ssl: OpaquePointer
+    let ssl: OpaquePointer
     private let input: OpaquePointer
     private let output: OpaquePointer
 
@@ -25,8 +25,13 @@ public final class TLSSession {
         case failed(TLSError)
     }
 
-    public init(context: TLSServerContext) throws(TLSError) {
-        guard let ssl = SSL_new(context.context) else {
+    public convenience init(context: TLSServerContext) throws(TLSError) {
+        try self.init(ssl: SSL_new(context.context), client: false)
+    }
+
+    /// Wraps a fresh `SSL` (nil: `SSL_new` failed) in accept (server) or connect (client) state.
+    init(ssl: OpaquePointer?, client: Bool) throws(TLSError) {
+        guard let ssl else {
             throw OpenSSLErrors.failure(.internalFailure, "SSL_new failed")
         }
         guard let input = BIO_new(BIO_s_mem()), let output = BIO_new(BIO_s_mem()) else {
@@ -34,7 +39,7 @@ public final class TLSSession {
             throw OpenSSLErrors.failure(.internalFailure, "BIO_new failed")
         }
         SSL_set_bio(ssl, input, output)  // the SSL now owns both BIOs
-        SSL_set_accept_state(ssl)
+        if client { SSL_set_connect_state(ssl) } else { SSL_set_accept_state(ssl) }
         self.ssl = ssl
         self.input = input
         self.output = output
@@ -105,7 +110,7 @@ public final class TLSSession {
         bytes.removeLast(pending - Int(max(0, read)))
     }
 
-    private func classifyFailure() -> TLSError {
+    func classifyFailure() -> TLSError {
         let code = ERR_peek_error()
         let detail = OpenSSLErrors.drain()
         if ERR_GET_LIB(code) == ERR_LIB_SSL && ERR_GET_REASON(code) == SSL_R_HTTP_REQUEST {

@@ -1,4 +1,5 @@
 import SIWACore
+import SIWAServer
 import SIWATestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import HTTPServer
 import JSON
 import SIWACore
+import SIWAServer
 import SIWATestSupport
 import Testing
 

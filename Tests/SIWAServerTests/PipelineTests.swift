@@ -30,7 +30,7 @@ import Testing
             // Every control 405 has the control shape, the faults endpoints included.
             for (method, path, allow) in [
                 (HTTPMethod.delete, "/mock/clock", "GET, POST"), (.get, "/mock/faults/reset", "POST"),
-                (.put, "/mock/faults", "GET, POST, DELETE"), (.post, "/mock/faults/f1", "GET, DELETE"),
+                (.put, "/mock/faults", "GET, POST, DELETE"), (.post, "/mock/faults/f1", "GET, PATCH, DELETE"),
             ] {
                 let response = try h.call(method, path)
                 #expect(response.status == 405, "\(method) \(path)")

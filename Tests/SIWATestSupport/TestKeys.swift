@@ -1,3 +1,5 @@
+import SIWACore
+
 /// Key material for tests. The P-256 key is the built-in scenario's published TEST client-secret key
 /// (scenarios/keys/AuthKey_KEY1234567.p8), registered for team ABCDE12345 under kid KEY1234567.
 package enum TestKeys {
@@ -7,11 +9,5 @@ package enum TestKeys {
     package static let nativeClientID = "com.example.app"
     package static let redirectURI = "https://app.example.com/auth/apple/callback"
 
-    package static let clientSecretPrivateKeyPEM = """
-        -----BEGIN PRIVATE KEY-----
-        MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg4M8Vx2ZLwzS8EfTZ
-        k/+nRb7w41p6faTHFjVmguKFW9WhRANCAATg9y3/GsPig1WDeOnnjwAiWPQntlsV
-        vXzHZV/aUp6q8ZGKIcJTPrJVX11hzAzy4J3f3W0f+WIV/RzMcXZ9F2Rs
-        -----END PRIVATE KEY-----
-        """
+    package static let clientSecretPrivateKeyPEM = Scenario.BuiltInKeys.clientSecretPrivateKeyKEY1234567
 }

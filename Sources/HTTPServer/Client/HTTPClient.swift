@@ -1,4 +1,7 @@
-/// A small blocking HTTP/1.1 client (no TLS) for health checks, tests and outgoing webhooks.
+import TLS
+
+/// A small blocking HTTP/1.1 client for health checks, tests and outgoing webhooks; `https://` only when
+/// the caller passes a ``TLSClientContext`` (notifications stay on plain `http://`).
 public enum HTTPClient {
     /// Sends one request on a fresh connection and closes it.
     /// - Parameters:
@@ -18,16 +21,27 @@ public enum HTTPClient {
 
     /// Sends one request to `http://host[:port][/path[?query]]`. The URL's path and query are the target
     /// when `request.target` is empty; otherwise `request.target` wins. Parameters as above.
+    ///   - tls: with a context, `https://` URLs too (the server's certificate verified against it).
     public static func send(
         _ request: HTTPClientRequest, to url: String, timeoutMilliseconds: Int = 10_000,
-        maximumBodyBytes: Int? = nil, allowList: DestinationAllowList? = nil
+        maximumBodyBytes: Int? = nil, allowList: DestinationAllowList? = nil, tls: TLSClientContext? = nil
     ) throws(HTTPClientError) -> HTTPClientResponse {
-        let parsed = try parse(url: url)
         var request = request
+        guard let tls, url.lowercased().hasPrefix("https://") else {
+            let parsed = try parse(url: url)
+            if request.target.isEmpty { request.target = parsed.target }
+            return try send(
+                request, host: parsed.host, port: parsed.port, timeoutMilliseconds: timeoutMilliseconds,
+                maximumBodyBytes: maximumBodyBytes, allowList: allowList)
+        }
+        let parsed = try parse(url: url, scheme: "https", defaultPort: 443)
         if request.target.isEmpty { request.target = parsed.target }
-        return try send(
-            request, host: parsed.host, port: parsed.port, timeoutMilliseconds: timeoutMilliseconds,
-            maximumBodyBytes: maximumBodyBytes, allowList: allowList)
+        let connection = try HTTPClientConnection(
+            host: parsed.host, port: parsed.port, timeoutMilliseconds: timeoutMilliseconds,
+            deadlineMilliseconds: timeoutMilliseconds, allowList: allowList)
+        try connection.startTLS(tls, serverName: parsed.host)
+        connection.maximumBodyBytes = maximumBodyBytes
+        return try connection.send(request, keepAlive: false)
     }
 
     /// `host:port` of an `http://` URL (lowercased), e.g. to group requests by destination; nil when
@@ -37,18 +51,20 @@ public enum HTTPClient {
         return "\(parsed.host.lowercased()):\(parsed.port)"
     }
 
-    /// Splits an `http://` URL into host, port (default 80) and target (default `/`).
-    static func parse(url: String) throws(HTTPClientError) -> (host: String, port: Int, target: String) {
-        let invalid = HTTPClientError(kind: .invalidURL, message: "not an http:// URL: '\(url)'")
-        guard url.lowercased().hasPrefix("http://") else { throw invalid }
-        let rest = url.dropFirst("http://".count)
+    /// Splits an `http://` (or `scheme://`) URL into host, port (default 80) and target (default `/`).
+    static func parse(
+        url: String, scheme: String = "http", defaultPort: Int = 80
+    ) throws(HTTPClientError) -> (host: String, port: Int, target: String) {
+        let invalid = HTTPClientError(kind: .invalidURL, message: "not an \(scheme):// URL: '\(url)'")
+        guard url.lowercased().hasPrefix("\(scheme)://") else { throw invalid }
+        let rest = url.dropFirst(scheme.count + 3)
         let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
         let authority = rest[..<authorityEnd]
         var target = String(rest[authorityEnd...])
         if let fragment = target.firstIndex(of: "#") { target = String(target[..<fragment]) }
         if target.isEmpty || target.hasPrefix("?") { target = "/" + target }
         var host = Substring(authority)
-        var port = 80
+        var port = defaultPort
         if authority.hasPrefix("[") {
             guard let close = authority.firstIndex(of: "]") else { throw invalid }
             host = authority[authority.index(after: authority.startIndex)..<close]

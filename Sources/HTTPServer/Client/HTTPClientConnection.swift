@@ -1,5 +1,6 @@
 import CSys
 import Glibc
+import TLS
 
 /// One blocking HTTP/1.1 client connection with a timeout per operation and, optionally, an overall
 /// deadline and a cap on response body bytes (for requests to servers it does not trust).
@@ -20,6 +21,8 @@ public final class HTTPClientConnection {
     /// Bytes received and not yet consumed by a parsed response.
     var inbound: [UInt8] = []
     var sawEOF = false
+    /// With TLS (`https://`): the session every byte goes through (`HTTPClientConnection+TLS.swift`).
+    var tls: TLSSession?
 
     /// Connects to `host:port` (IPv4/IPv6 literal or name).
     /// - Parameters:
@@ -70,6 +73,12 @@ public final class HTTPClientConnection {
 
     /// Writes all bytes (blocking up to the timeout).
     public func write(_ bytes: [UInt8]) throws(HTTPClientError) {
+        guard let tls else { return try writeRaw(bytes) }
+        try encrypt(bytes, with: tls)
+    }
+
+    /// Writes bytes to the socket as they are.
+    func writeRaw(_ bytes: [UInt8]) throws(HTTPClientError) {
         var offset = 0
         while offset < bytes.count {
             let outcome: Syscall.Outcome
@@ -95,6 +104,17 @@ public final class HTTPClientConnection {
     /// Reads whatever arrives next into the buffer; returns false at EOF.
     @discardableResult
     func fill() throws(HTTPClientError) -> Bool {
+        if let tls { return try fillDecrypted(from: tls) }
+        guard let bytes = try readRaw() else {
+            sawEOF = true
+            return false
+        }
+        inbound.append(contentsOf: bytes)
+        return true
+    }
+
+    /// The next bytes from the socket as they are; nil at EOF.
+    func readRaw() throws(HTTPClientError) -> [UInt8]? {
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
             let outcome: Syscall.Outcome
@@ -107,11 +127,9 @@ public final class HTTPClientConnection {
             }
             switch outcome {
             case .done(0):
-                sawEOF = true
-                return false
+                return nil
             case .done(let count):
-                inbound.append(contentsOf: chunk[0..<count])
-                return true
+                return Array(chunk[0..<count])
             case .wouldBlock:
                 try wait(for: Int16(POLLIN))
             }

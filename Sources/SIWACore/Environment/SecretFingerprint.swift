@@ -10,13 +10,7 @@ package enum SecretFingerprint {
     ]
 
     package static func of(_ secret: String) -> String {
-        let hex = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = Array("sha256:".utf8)
-        for byte in SHA256.hash(Array(secret.utf8)).prefix(6) {
-            out.append(hex[Int(byte >> 4)])
-            out.append(hex[Int(byte & 0x0F)])
-        }
-        return String(decoding: out, as: UTF8.self)
+        "sha256:" + Base16.lowercase(SHA256.hash(Array(secret.utf8)).prefix(6))
     }
 
     /// The value to show for `field`: a fingerprint for secrets (unless it already is one), else the value.

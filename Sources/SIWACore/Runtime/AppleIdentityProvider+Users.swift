@@ -17,7 +17,9 @@ extension AppleIdentityProvider {
         let now = clock.nowMilliseconds
         let result = try changeUsers(
             { (scenario, users) throws(ProviderChangeError) -> (before: UserProfile, after: UserProfile) in
-                guard let index = Self.position(of: name, in: scenario, users) else { throw .unknownUser(name) }
+                guard let index = Self.position(of: name, in: scenario, users) else {
+                    throw .unknownUser(name, among: scenario.users.map(\.id))
+                }
                 let found = scenario.users[index]
                 if let email = change.email, email.isEmpty {
                     throw ProviderChangeError(.invalid, field: "email", "must not be empty")
@@ -82,7 +84,9 @@ extension AppleIdentityProvider {
         let groupsBefore = user(named: name).map { store.consentGroupIDs(userID: $0.id, includingRevoked: true) } ?? []
         let removed = try changeUsers(
             { (scenario, users) throws(ProviderChangeError) -> UserProfile in
-                guard let index = Self.position(of: name, in: scenario, users) else { throw .unknownUser(name) }
+                guard let index = Self.position(of: name, in: scenario, users) else {
+                    throw .unknownUser(name, among: scenario.users.map(\.id))
+                }
                 let (found, compacted) = scenario.users.remove(at: index)
                 if compacted { users = UserIndex(scenario.users) } else { users.remove(found) }
                 return found
@@ -100,15 +104,33 @@ extension AppleIdentityProvider {
     package func credentialState(user value: String, clientID: String) throws(ProviderChangeError) -> CredentialState {
         let snapshot = self.snapshot
         let scenario = snapshot.scenario
-        guard let client = scenario.client(id: clientID) else { throw .unknownClient(clientID) }
-        guard let (user, matchedTeam) = scenario.user(matching: value) else { throw .unknownUser(value) }
+        guard let client = scenario.client(id: clientID) else {
+            throw .unknownClient(clientID, among: scenario.clients.map(\.id))
+        }
+        guard let (user, matchedTeam) = scenario.user(matching: value) else {
+            throw .unknownUser(value, among: scenario.users.map(\.id))
+        }
         if let matchedTeam, matchedTeam != client.teamID,
             let transfer = scenario.transfer(ofClient: clientID), transfer.fromTeamID == matchedTeam
         {
             return .transferred
         }
+        return Self.credentialState(of: user, clientID: clientID, in: snapshot)
+    }
+
+    /// `credentialState(user:clientID:)` for each of the scenario's clients, in the scenario's order, for a
+    /// user as stored (the per-app states of `GET /mock/users`), read from one snapshot.
+    package func credentialStates(of user: UserProfile) -> [(clientID: String, state: CredentialState)] {
+        let snapshot = self.snapshot
+        return snapshot.scenario.clients.map { ($0.id, Self.credentialState(of: user, clientID: $0.id, in: snapshot)) }
+    }
+
+    /// The user's flag when it is not `authorized`, else the consent of the client's group.
+    static func credentialState(of user: UserProfile, clientID: String, in snapshot: ProviderSnapshot)
+        -> CredentialState
+    {
         if user.credentialState != .authorized { return user.credentialState }
-        let group = scenario.consentGroupID(forClient: clientID)
+        let group = snapshot.scenario.consentGroupID(forClient: clientID)
         switch snapshot.store.consentStatus(userID: user.id, consentGroupID: group) {
         case .active: return .authorized
         case .revoked: return .revoked

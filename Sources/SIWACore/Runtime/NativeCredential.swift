@@ -18,6 +18,9 @@ package struct NativeCredential: Sendable, Equatable {
     package var realUserStatus: RealUserStatus
     package var authorizedScopes: [Scope]
     package var state: String?
+    /// Made for an account-upgrade extension (`upgradeToSignInWithApple`): a mock marker, shown as
+    /// `isAccountUpgrade` in JSON only when true.
+    package var isAccountUpgrade = false
 
     /// `ASAuthorization.Scope` raw values: `full_name`, `email`.
     package static func wireName(of scope: Scope) -> String {
@@ -54,6 +57,7 @@ package struct NativeCredential: Sendable, Equatable {
         object["realUserStatus"] = .int(Int64(realUserStatus.rawValue))
         object["authorizedScopes"] = .array(authorizedScopes.map { .string(Self.wireName(of: $0)) })
         object["state"] = state.map { .string($0) } ?? .null
+        if isAccountUpgrade { object["isAccountUpgrade"] = .bool(true) }
         return .object(object)
     }
 }
@@ -78,12 +82,10 @@ extension AppleIdentityProvider {
         let now = clock.nowSeconds
         let snapshot = self.snapshot
         let scenario = snapshot.scenario
-        guard let client = scenario.client(id: clientID) else { throw .unknownClient(clientID) }
-        guard client.kind == .native else {
-            throw ProviderChangeError(
-                .invalid, field: "client_id", "'\(clientID)' is a Services ID; native credentials come from App IDs")
+        _ = try scenario.nativeClient(id: clientID)
+        guard let user = scenario.user(matching: value)?.user else {
+            throw .unknownUser(value, among: scenario.users.map(\.id))
         }
-        guard let user = scenario.user(matching: value)?.user else { throw .unknownUser(value) }
         let groupID = scenario.consentGroupID(forClient: clientID)
         let (code, grant) = snapshot.store.authorize(
             userID: user.id, clientID: clientID, consentGroupID: groupID, requestedScopes: scopes, redirectURI: nil,
@@ -103,5 +105,24 @@ extension AppleIdentityProvider {
             fullName: first && grant.scopes.contains(.name) ? user.name : nil,
             email: first && grant.scopes.contains(.email) ? view.deliveredEmail : nil,
             realUserStatus: first ? user.realUserStatus : .unsupported, authorizedScopes: grant.scopes, state: state)
+    }
+}
+
+extension Scenario {
+    /// The native app (App ID) `clientID`, or why it cannot get native credentials: unknown, or a
+    /// Services ID, each with the App ID it was probably meant to be.
+    package func nativeClient(id clientID: String) throws(ProviderChangeError) -> Client {
+        let apps = clients.filter { $0.kind == .native }.map(\.id)
+        guard let client = client(id: clientID) else { throw .unknownClient(clientID, among: clients.map(\.id)) }
+        guard client.kind == .native else {
+            // The App ID sharing consent with this Services ID is the likeliest meant one.
+            let group = consentGroupID(forClient: clientID)
+            let sibling = apps.first { consentGroupID(forClient: $0) == group } ?? apps.first
+            throw ProviderChangeError(
+                .invalid, field: "client_id",
+                "'\(clientID)' is a Services ID; native credentials come from App IDs"
+                    + (sibling.map { " (did you mean '\($0)'?)" } ?? ""))
+        }
+        return client
     }
 }

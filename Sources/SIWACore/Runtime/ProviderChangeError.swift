@@ -22,12 +22,18 @@ package struct ProviderChangeError: Error, Sendable, Equatable, CustomStringConv
         self.message = message
     }
 
-    package static func unknownUser(_ value: String, field: String = "user") -> ProviderChangeError {
-        ProviderChangeError(.notFound, field: field, "unknown user '\(value)'")
+    /// "unknown user 'alcie' (did you mean 'alice'?)" when one of `known` is close.
+    package static func unknownUser(
+        _ value: String, field: String = "user", among known: [String] = []
+    ) -> ProviderChangeError {
+        ProviderChangeError(.notFound, field: field, ScenarioLoader.unknown("user", value, among: known))
     }
 
-    package static func unknownClient(_ value: String, field: String = "client_id") -> ProviderChangeError {
-        ProviderChangeError(.notFound, field: field, "unknown client '\(value)'")
+    /// "unknown client 'com.example.ap' (did you mean 'com.example.app'?)" when one of `known` is close.
+    package static func unknownClient(
+        _ value: String, field: String = "client_id", among known: [String] = []
+    ) -> ProviderChangeError {
+        ProviderChangeError(.notFound, field: field, ScenarioLoader.unknown("client", value, among: known))
     }
 
     package var description: String { field.map { "\($0): \(message)" } ?? message }

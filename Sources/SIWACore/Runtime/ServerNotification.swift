@@ -51,10 +51,14 @@ extension AppleIdentityProvider {
         kind: UserEvent.Kind, user name: String, clientID: String?
     ) throws(ProviderChangeError) -> [PreparedNotification] {
         let scenario = self.scenario
-        guard let user = scenario.user(matching: name)?.user else { throw .unknownUser(name) }
+        guard let user = scenario.user(matching: name)?.user else {
+            throw .unknownUser(name, among: scenario.users.map(\.id))
+        }
         var groups: [String]
         if let clientID {
-            guard scenario.client(id: clientID) != nil else { throw .unknownClient(clientID) }
+            guard scenario.client(id: clientID) != nil else {
+                throw .unknownClient(clientID, among: scenario.clients.map(\.id))
+            }
             let group = scenario.consentGroupID(forClient: clientID)
             guard scenario.appGroups.first(where: { $0.id == group })?.notificationURL != nil else {
                 throw ProviderChangeError(

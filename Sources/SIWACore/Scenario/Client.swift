@@ -21,6 +21,8 @@ package struct Client: Sendable, Equatable {
     /// The app's name as the consent sheet shows it ("Create your <name> account…"); nil shows the
     /// client_id. Apple takes it from the Services ID's description in the developer portal.
     package var name: String?
+    /// The Associated Domains entitlement (`webcredentials:example.com`, …), `associated_domains:`.
+    package var associatedDomains: [String] = []
 
     package init(
         id: String, teamID: String, kind: Kind, redirectURIs: [String] = [], appGroupID: String? = nil,

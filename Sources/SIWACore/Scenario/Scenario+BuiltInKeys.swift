@@ -11,6 +11,16 @@ extension Scenario {
         /// SubjectPublicKeyInfo PEM of the client-secret key `KEY1234567` registered for team ABCDE12345.
         package static var clientSecretPublicKeyKEY1234567: String { embedded("keys/AuthKey_KEY1234567.pub.pem") }
 
+        /// PKCS#8 PEM of the client-secret key `KEY1234567` (scenarios/keys/AuthKey_KEY1234567.p8): the
+        /// private half is published so tests can sign client secrets the built-in scenario accepts.
+        package static let clientSecretPrivateKeyKEY1234567 = """
+            -----BEGIN PRIVATE KEY-----
+            MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg4M8Vx2ZLwzS8EfTZ
+            k/+nRb7w41p6faTHFjVmguKFW9WhRANCAATg9y3/GsPig1WDeOnnjwAiWPQntlsV
+            vXzHZV/aUp6q8ZGKIcJTPrJVX11hzAzy4J3f3W0f+WIV/RzMcXZ9F2Rs
+            -----END PRIVATE KEY-----
+            """
+
         private static func embedded(_ name: String) -> String {
             guard let text = ScenarioLoader.defaultScenarioFiles[name] else {
                 fatalError("scenarios/embed-default.sh did not embed \(name)")

@@ -53,15 +53,9 @@ extension Scenario {
     /// A stable `NNNNNN.<32 hex>.NNNN` identifier derived from SHA-256 of `salt|value`.
     static func derivedIdentifier(from value: String, salt: String) -> String {
         let digest = SHA256.hash(Array("\(salt)|\(value)".utf8))
-        let hex = Array("0123456789abcdef".utf8)
         let digits = digest.prefix(6).map { UInt8(0x30) + $0 % 10 }
-        var middle: [UInt8] = []
-        for byte in digest[6..<22] {
-            middle.append(hex[Int(byte >> 4)])
-            middle.append(hex[Int(byte & 0x0F)])
-        }
         let tail = digest[22..<26].map { UInt8(0x30) + $0 % 10 }
-        return String(decoding: digits, as: UTF8.self) + "." + String(decoding: middle, as: UTF8.self) + "."
+        return String(decoding: digits, as: UTF8.self) + "." + Base16.lowercase(digest[6..<22]) + "."
             + String(decoding: tail, as: UTF8.self)
     }
 

@@ -21,6 +21,8 @@ package struct Scenario: Sendable, Equatable {
     package var clock = ClockSettings()
     /// Error-injection rules (`faults:`), evaluated in order on every Apple endpoint request.
     package var faults: [FaultRule] = []
+    /// Websites and the association files they serve (`domains:`), for saved passwords.
+    package var webDomains: [WebDomain] = []
     /// Scripted changes triggered by mock-clock time or request counts (`timeline:`).
     package var timeline: [TimelineEntry] = []
     /// Top-level sections the scenario file left out and took from `Scenario.builtIn` (`teams`, `clients`,

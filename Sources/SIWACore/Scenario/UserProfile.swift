@@ -28,6 +28,8 @@ package struct UserProfile: Sendable, Equatable {
     /// When set, the user starts as returning: consent already given with these scopes in every app
     /// group (`first_authorization_done` / `consented_scopes`), so `user` is not sent again.
     package var consentedScopes: [Scope]?
+    /// Passwords saved in iCloud Keychain for websites (`keychain:`), offered by existing-account flows.
+    package var keychain: [SavedPassword] = []
 
     package init(
         id: String, sub: String, email: String, emailVerified: Bool = true, privateEmail: Bool = false,

@@ -10,7 +10,8 @@ extension ScenarioLoader {
             let path = "clients[\(index)]"
             guard
                 let map = context.mapping(
-                    item, allowed: ["id", "team", "kind", "redirect_uris", "app_group", "name"], at: path),
+                    item, allowed: ["id", "team", "kind", "redirect_uris", "app_group", "name", "associated_domains"],
+                    at: path),
                 let id = readRequiredString(map, "id", path: "\(path).id", context)
             else { return nil }
             let team: String
@@ -40,7 +41,77 @@ extension ScenarioLoader {
             if let name, let node = map.optional("name"), name.isEmpty || name.utf8.count > Client.maximumNameBytes {
                 context.report(node, "a client name has 1 to \(Client.maximumNameBytes) bytes (got \(name.utf8.count))")
             }
-            return Client(id: id, teamID: team, kind: kind, redirectURIs: uris, appGroupID: group, name: name)
+            var client = Client(id: id, teamID: team, kind: kind, redirectURIs: uris, appGroupID: group, name: name)
+            client.associatedDomains = readAssociatedDomains(
+                map.optional("associated_domains"), at: "\(path).associated_domains", context)
+            return client
+        }
+    }
+
+    /// `associated_domains: [webcredentials:example.com, applinks:example.com]`: the entitlement's
+    /// `service:domain` entries (https://developer.apple.com/documentation/xcode/supporting-associated-domains).
+    func readAssociatedDomains(_ node: Node?, at path: String, _ context: LoadContext) -> [String] {
+        guard let node, case .sequence(let items) = node.kind else {
+            if let node { context.report(node, "expected a list of 'webcredentials:<domain>' entries") }
+            return []
+        }
+        return items.compactMap { item -> String? in
+            guard let entry = context.read(item, { node throws(ScenarioDiagnostic) in try node.string() }) else {
+                return nil
+            }
+            guard let colon = entry.firstIndex(of: ":") else {
+                context.report(item, "'\(entry)' needs its service: 'webcredentials:\(entry)'")
+                return nil
+            }
+            let service = String(entry[..<colon])
+            let domain = String(entry[entry.index(after: colon)...])
+            guard Client.associatedDomainServices.contains(service) else {
+                let near = EditDistance.suggestion(for: service, among: Client.associatedDomainServices)
+                context.report(
+                    item,
+                    "unknown service '\(service)'"
+                        + (near.map { " (did you mean '\($0)'?)" }
+                            ?? " (expected \(Client.associatedDomainServices.joined(separator: ", ")))"))
+                return nil
+            }
+            if let problem = Self.domainProblem(domain) {
+                context.report(item, problem)
+                return nil
+            }
+            return entry
+        }
+    }
+
+    /// Why `domain` is not a bare host name (`example.com`), or nil.
+    static func domainProblem(_ domain: String) -> String? {
+        if let scheme = domain.firstRange(of: "://") {
+            let host = domain[scheme.upperBound...].split(separator: "/").first.map(String.init) ?? ""
+            return "'\(domain)' is a URL; write the domain '\(host)'"
+        }
+        if domain.isEmpty || domain.contains("/") || domain.contains(" ") {
+            return "'\(domain)' is not a domain name like example.com"
+        }
+        return nil
+    }
+
+    /// `domains: [{domain, apple_app_site_association}]`: websites and the association file each serves
+    /// (JSON text, checked when an app asks for a saved password, so a scenario can hold a broken one).
+    func readWebDomains(_ node: Node?, _ context: LoadContext) -> [WebDomain] {
+        guard let items = context.sequence(node, at: "domains") else { return [] }
+        return items.enumerated().compactMap { index, item -> WebDomain? in
+            let path = "domains[\(index)]"
+            guard let map = context.mapping(item, allowed: ["domain", "apple_app_site_association"], at: path) else {
+                return nil
+            }
+            let domain = readRequiredString(map, "domain", path: "\(path).domain", context)
+            let text = readRequiredString(
+                map, "apple_app_site_association", path: "\(path).apple_app_site_association", context)
+            guard let domain, let text else { return nil }
+            if let problem = Self.domainProblem(domain), let domainNode = map.optional("domain") {
+                context.report(domainNode, problem)
+                return nil
+            }
+            return WebDomain(domain: domain, association: Array(text.utf8))
         }
     }
 

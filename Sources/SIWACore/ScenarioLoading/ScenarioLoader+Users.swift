@@ -6,7 +6,7 @@ extension ScenarioLoader {
         "id", "sub", "email", "email_verified", "private_email", "relay_email", "is_private_email_claim",
         "email_forwarding", "name",
         "real_user_status", "credential_state", "transfer_sub", "team_subs", "consented_scopes",
-        "first_authorization_done",
+        "first_authorization_done", "keychain",
     ]
 
     /// `users: [...]`; a missing `sub` or `relay_email` is derived from the seed, team and user id, so it
@@ -85,7 +85,31 @@ extension ScenarioLoader {
         } else if done == true || consented != nil {
             user.consentedScopes = consented ?? [.name, .email]
         }
+        user.keychain = readKeychain(map.optional("keychain"), path: "\(path).keychain", context)
         return user
+    }
+
+    /// `keychain: [{domain, user, password}]`: passwords the user saved for websites.
+    func readKeychain(_ node: Node?, path: String, _ context: LoadContext) -> [SavedPassword] {
+        guard let node else { return [] }
+        guard case .sequence(let items) = node.kind else {
+            context.report(node, "expected a list of {domain, user, password}")
+            return []
+        }
+        return items.enumerated().compactMap { index, item -> SavedPassword? in
+            let at = "\(path)[\(index)]"
+            guard let map = context.mapping(item, allowed: ["domain", "user", "password"], at: at) else { return nil }
+            // All three read before giving up, so every missing key is reported.
+            let domain = readRequiredString(map, "domain", path: "\(at).domain", context)
+            let user = readRequiredString(map, "user", path: "\(at).user", context)
+            let password = readRequiredString(map, "password", path: "\(at).password", context)
+            guard let domain, let user, let password else { return nil }
+            if let problem = Self.domainProblem(domain), let domainNode = map.optional("domain") {
+                context.report(domainNode, problem)
+                return nil
+            }
+            return SavedPassword(domain: domain, user: user, password: password)
+        }
     }
 
     /// `name: {first: Ann, last: Lee}` or `name: Ann Lee` (split at the first space).

@@ -48,7 +48,7 @@ package struct ScenarioLoader {
         "client_authentication", "non_form_body", "refresh_id_token", "refresh_id_token_auth_time",
         "web_message",
         "clock", "teams", "clients", "app_groups", "signing_keys", "users", "transfers", "faults", "timeline",
-        "notifications",
+        "notifications", "domains",
     ]
 
     /// Parses and loads `text`; `file` names it in diagnostics and anchors relative `pem_file:` paths.
@@ -75,6 +75,7 @@ package struct ScenarioLoader {
         scenario.clients = inherited("clients", \.clients) ?? readClients(top.optional("clients"), context)
         context.clientIDs = scenario.clients.map(\.id)
         scenario.appGroups = inherited("app_groups", \.appGroups) ?? readAppGroups(top.optional("app_groups"), context)
+        scenario.webDomains = readWebDomains(top.optional("domains"), context)
         scenario.signingKeys = readSigningKeys(top.optional("signing_keys"), context)
         scenario.transfers = readTransfers(top.optional("transfers"), context)
         scenario.users =

@@ -13,14 +13,7 @@ struct StaticAsset: Sendable {
         body = Array(text.utf8)
         self.contentType = contentType
         self.cacheControl = cacheControl
-        let digest = SHA256.hash(body)
-        let hex = Array("0123456789abcdef".utf8)
-        var tag: [UInt8] = []
-        for byte in digest.prefix(12) {
-            tag.append(hex[Int(byte >> 4)])
-            tag.append(hex[Int(byte & 0x0F)])
-        }
-        etag = "\"" + String(decoding: tag, as: UTF8.self) + "\""
+        etag = "\"" + Base16.lowercase(SHA256.hash(body).prefix(12)) + "\""
     }
 
     /// 200 with the body, or 304 without one when `If-None-Match` names this ETag (or `*`); weak

@@ -4,10 +4,18 @@ import SIWACore
 
 /// Users, native credentials and credential state.
 extension ControlEndpoints {
-    /// `POST /mock/credentials {client_id, user, scopes?, nonce?, state?}`.
+    /// `POST /mock/credentials {client_id, user, scopes?, nonce?, state?, requests?,
+    /// prefer_immediately_available?, account_upgrade?}`: without `requests`, the Apple ID sheet
+    /// (`ASAuthorizationAppleIDRequest`); with `requests` (`apple_id`, `password`), an existing-account
+    /// flow answered `{"type": "apple_id", …}` or `{"type": "password", "user", "password", "domain"}`,
+    /// or 409 `no_credentials` with the `ASAuthorizationError` code; with `account_upgrade: true`, the
+    /// credential an account-upgrade extension gets (docs/control-api.md).
     func credentials(_ context: inout RequestContext) throws(ControlFailure) -> HTTPResponse {
         let body = try context.json()
-        try body.allowOnly(["client_id", "user", "scopes", "nonce", "state"])
+        try body.allowOnly([
+            "client_id", "user", "scopes", "nonce", "state", "requests", "prefer_immediately_available",
+            "account_upgrade",
+        ])
         let clientID = try body.requiredString("client_id")
         let user = try body.requiredString("user")
         var scopes: [Scope] = [.name, .email]
@@ -22,13 +30,68 @@ extension ControlEndpoints {
         }
         let nonce = try body.string("nonce")
         let state = try body.string("state")
+        var requests: [CredentialRequestKind]?
+        if let names = try body.strings("requests") { requests = try Self.credentialRequests(names) }
+        let prefer = try body.bool("prefer_immediately_available")
+        let upgrade = try body.bool("account_upgrade") ?? false
+        if upgrade && requests != nil {
+            throw .invalid("account_upgrade", "an account upgrade is its own request; leave out 'requests'")
+        }
+        if prefer != nil && requests == nil {
+            throw .invalid("prefer_immediately_available", "applies to a 'requests' list (existing-account flows)")
+        }
+        let answer: Result<ExistingAccountAnswer, NoCredentials>
         do throws(ProviderChangeError) {
-            let credential = try provider.nativeCredential(
-                clientID: clientID, user: user, scopes: scopes, nonce: nonce, state: state)
-            return Responses.json(credential.json)
+            if upgrade {
+                let credential = try provider.upgradeToSignInWithApple(
+                    clientID: clientID, user: user, nonce: nonce, state: state)
+                return Responses.json(Self.typed("apple_id", credential.json))
+            }
+            guard let requests else {
+                let credential = try provider.nativeCredential(
+                    clientID: clientID, user: user, scopes: scopes, nonce: nonce, state: state)
+                return Responses.json(credential.json)
+            }
+            answer = try provider.existingAccountCredential(
+                clientID: clientID, user: user, requests: requests, preferImmediatelyAvailable: prefer ?? true,
+                scopes: scopes, nonce: nonce, state: state)
         } catch {
             throw ControlFailure(error)
         }
+        switch answer {
+        case .success(.appleID(let credential)):
+            return Responses.json(Self.typed("apple_id", credential.json))
+        case .success(.password(let saved)):
+            return Self.ok(
+                JSONObject([
+                    ("type", .string("password")), ("user", .string(saved.user)),
+                    ("password", .string(saved.password)), ("domain", .string(saved.domain)),
+                ]))
+        case .failure(let none):
+            var failure = ControlFailure(status: .conflict, error: "no_credentials", field: "requests", none.reason)
+            failure.details = [("authorization_error", .string(none.name)), ("code", .int(Int64(none.code)))]
+            throw failure
+        }
+    }
+
+    /// `["apple_id", "password"]` → request kinds, each once, in order.
+    static func credentialRequests(_ names: [String]) throws(ControlFailure) -> [CredentialRequestKind] {
+        var kinds: [CredentialRequestKind] = []
+        for name in names {
+            guard let kind = CredentialRequestKind(rawValue: name) else {
+                throw .invalid("requests", "unknown request '\(name)' (use apple_id, password)")
+            }
+            if !kinds.contains(kind) { kinds.append(kind) }
+        }
+        if kinds.isEmpty { throw .invalid("requests", "must name apple_id, password or both") }
+        return kinds
+    }
+
+    /// `{"type": type, …credential}`.
+    static func typed(_ type: String, _ credential: JSONValue) -> JSONValue {
+        var object = JSONObject([("type", .string(type))])
+        if case .object(let fields) = credential { for (name, value) in fields.pairs { object[name] = value } }
+        return .object(object)
     }
 
     /// `GET /mock/credential-state?user=SUB&client_id=ID` → `{"state": "authorized"|"revoked"|"notFound"|"transferred"}`.
@@ -58,7 +121,9 @@ extension ControlEndpoints {
     }
 
     func getUser(_ name: String) throws(ControlFailure) -> HTTPResponse {
-        guard let user = provider.user(named: name) else { throw ControlFailure(.unknownUser(name, field: "id")) }
+        guard let user = provider.user(named: name) else {
+            throw ControlFailure(.unknownUser(name, field: "id", among: provider.scenario.users.map(\.id)))
+        }
         return Responses.json(UserJSON.render(user, provider: provider))
     }
 
@@ -80,7 +145,8 @@ extension ControlEndpoints {
             let user = try provider.updateUser(name, change)
             return Responses.json(UserJSON.render(user, provider: provider))
         } catch {
-            throw ControlFailure(error.field == "user" ? .unknownUser(name, field: "id") : error)
+            throw ControlFailure(
+                error.field == "user" ? ProviderChangeError(error.kind, field: "id", error.message) : error)
         }
     }
 
@@ -116,7 +182,8 @@ extension ControlEndpoints {
             let removed = try provider.deleteAccount(name)
             return Self.ok(JSONObject([("deleted", .string(removed.id))]))
         } catch {
-            throw ControlFailure(error.field == "user" ? .unknownUser(name, field: "id") : error)
+            throw ControlFailure(
+                error.field == "user" ? ProviderChangeError(error.kind, field: "id", error.message) : error)
         }
     }
 }

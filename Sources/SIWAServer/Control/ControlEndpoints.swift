@@ -48,11 +48,7 @@ package struct ControlEndpoints: Sendable {
             .control(.head, "/mock/health", isPublic: true) { _ in health() },
             .control(.get, "/mock/openapi.json") { _ in Responses.json(OpenAPIDocument.bytes) },
             .control(.post, "/mock/reset") { _ in
-                provider.reset()
-                restartScript()
-                // A fresh start for the next test: the journal and notification history go too.
-                let cleared = journal.clear()
-                let notificationsCleared = notifications.clearRecords()
+                let (cleared, notificationsCleared) = reset(restartScript: restartScript)
                 return Self.ok(
                     JSONObject([
                         ("status", .string("reset")), ("journal_cleared", .int(Int64(cleared))),
@@ -107,6 +103,15 @@ package struct ControlEndpoints: Sendable {
                 try sendNotification(&context)
             },
         ]
+    }
+
+    /// `POST /mock/reset` (and `AppleIDMock.reset()`): the provider back to the scenario's start, then
+    /// `restartScript`; a fresh start for the next test, so the journal and notification history go too.
+    /// Returns how many journal entries and notification records were dropped.
+    package func reset(restartScript: () -> Void) -> (journal: Int, notifications: Int) {
+        provider.reset()
+        restartScript()
+        return (journal.clear(), notifications.clearRecords())
     }
 
     /// The user named in the path (`/mock/users/{id}`: id, email or sub), noted for the journal.

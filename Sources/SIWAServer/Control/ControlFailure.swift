@@ -10,6 +10,8 @@ struct ControlFailure: Error, Sendable {
     var message: String
     /// The `Allow` header of a 405.
     var allow: String?
+    /// More members of the error object (`code` of an `ASAuthorizationError`, …).
+    var details: [(String, JSONValue)] = []
 
     init(status: HTTPStatus, error: String, field: String? = nil, _ message: String) {
         self.status = status
@@ -37,6 +39,7 @@ struct ControlFailure: Error, Sendable {
         var object = JSONObject([("error", .string(error))])
         if let field { object["field"] = .string(field) }
         object["message"] = .string(message)
+        for (name, value) in details { object[name] = value }
         var response = Responses.json(.object(object), status: status)
         if let allow { response.headers.add("Allow", allow) }
         // A 503 is "not yet" (e.g. no signing key generated yet): say when to try again.

@@ -1,10 +1,12 @@
 import HTTPServer
 import JSON
 import SIWACore
+import ScenarioFormat
 
 /// `/mock/faults`: list rules with counters (GET), add a rule (POST, the scenario file's fault syntax
-/// as JSON), remove one (`DELETE /mock/faults/{id}`) or all (`DELETE /mock/faults`), and reset
-/// counters (`POST /mock/faults/reset`, `POST /mock/faults/{id}/reset`).
+/// as JSON), switch one on or off (`PATCH /mock/faults/{id} {"enabled": bool}`), remove one
+/// (`DELETE /mock/faults/{id}`) or all (`DELETE /mock/faults`), and reset counters
+/// (`POST /mock/faults/reset`, `POST /mock/faults/{id}/reset`).
 package struct FaultsEndpoints: Sendable {
     package let faults: FaultEngine
     package let provider: AppleIdentityProvider
@@ -34,6 +36,7 @@ package struct FaultsEndpoints: Sendable {
                 }
                 return Responses.json(Self.json(status))
             },
+            .control(.patch, "/mock/faults/{id}") { context throws(ControlFailure) in try patch(&context) },
             Route(.delete, "/mock/faults/{id}") { context in
                 let id = context.capture("id")
                 guard faults.remove(id: id) else { return notFound(id, &context) }
@@ -56,10 +59,7 @@ package struct FaultsEndpoints: Sendable {
         let text = String(decoding: context.request.body, as: UTF8.self)
         let rule: FaultRule
         do {
-            var loader = ScenarioLoader()
-            loader.ruleTargets = AppleEndpoints.ruleTargets
-            rule = try loader.loadFault(
-                text, file: "body", scenario: provider.scenario, defaultID: "fault-\(faults.statuses.count + 1)")
+            rule = try Self.rule(from: text, file: "body", provider: provider, faults: faults)
         } catch {
             context.outcome = "invalid_request"
             context.reason = error.diagnostics.map(\.description).joined(separator: "; ")
@@ -83,6 +83,30 @@ package struct FaultsEndpoints: Sendable {
                 status: .conflict)
         }
         return Responses.json(Self.json(FaultStatus(rule: rule, matched: 0, fired: 0)), status: .created)
+    }
+
+    /// One rule from text (YAML or JSON, as `POST /mock/faults` and `AppleIDMock.addFault` take it),
+    /// checked against the active scenario's users and clients; unnamed rules get `fault-N`.
+    package static func rule(
+        from text: String, file: String, provider: AppleIdentityProvider, faults: FaultEngine
+    ) throws(ScenarioDiagnostics) -> FaultRule {
+        var loader = ScenarioLoader()
+        loader.ruleTargets = AppleEndpoints.ruleTargets
+        return try loader.loadFault(
+            text, file: file, scenario: provider.scenario, defaultID: "fault-\(faults.statuses.count + 1)")
+    }
+
+    /// `PATCH /mock/faults/{id} {"enabled": true|false}`: the switch the timeline's `start_fault` and
+    /// `stop_fault` flip; counters are kept.
+    func patch(_ context: inout RequestContext) throws(ControlFailure) -> HTTPResponse {
+        let id = context.capture("id")
+        let body = try context.json(required: true)
+        try body.allowOnly(["enabled"])
+        guard let enabled = try body.bool("enabled") else { throw .invalid("enabled", "is required (true or false)") }
+        guard faults.setEnabled(id: id, enabled), let status = faults.statuses.first(where: { $0.rule.id == id }) else {
+            throw ControlFailure(status: .notFound, error: "not_found", field: "id", "unknown fault '\(id)'")
+        }
+        return Responses.json(Self.json(status))
     }
 
     func notFound(_ id: String, _ context: inout RequestContext) -> HTTPResponse {

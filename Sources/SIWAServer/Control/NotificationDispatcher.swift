@@ -35,6 +35,9 @@ package final class NotificationDispatcher: Sendable {
     struct State {
         var records: [Record] = []
         var nextID = 1
+        /// Told about every attempt (`SIWAMockTesting`'s notification stream), by token.
+        var observers: [Int: @Sendable (Record) -> Void] = [:]
+        var nextObserver = 1
     }
 
     /// Reply bytes read per attempt; the rest is never read (the status line decides the outcome).
@@ -99,6 +102,20 @@ package final class NotificationDispatcher: Sendable {
         }
     }
 
+    /// Calls `handler` (on the delivering thread) with the record after each delivery attempt, until
+    /// `removeObserver` is called with the returned token.
+    package func observeAttempts(_ handler: @escaping @Sendable (Record) -> Void) -> Int {
+        state.withLock { state in
+            defer { state.nextObserver += 1 }
+            state.observers[state.nextObserver] = handler
+            return state.nextObserver
+        }
+    }
+
+    package func removeObserver(_ token: Int) {
+        _ = state.withLock { $0.observers.removeValue(forKey: token) }
+    }
+
     package func record(id: Int) -> Record? { state.withLock { $0.records.first { $0.id == id } } }
 
     private func schedule(id: Int, number: Int, notification: PreparedNotification, after delay: Int64) {
@@ -138,12 +155,14 @@ package final class NotificationDispatcher: Sendable {
         let now = provider.clock.nowMilliseconds
         let delivered = status == 200
         let final = delivered || !retry || number >= max(1, settings.maxAttempts)
-        state.withLock { state in
-            guard let index = state.records.firstIndex(where: { $0.id == id }) else { return }
+        let (updated, observers) = state.withLock { state -> (Record?, [@Sendable (Record) -> Void]) in
+            guard let index = state.records.firstIndex(where: { $0.id == id }) else { return (nil, []) }
             state.records[index].attempts.append(
                 Attempt(number: number, timeMilliseconds: now, status: status, outcome: outcome))
             if final { state.records[index].status = delivered ? "delivered" : "failed" }
+            return (state.records[index], Array(state.observers.values))
         }
+        if let updated { for observer in observers { observer(updated) } }
         journal.append(
             JournalEntry(
                 sequence: 0, kind: "notification", method: "POST", path: notification.url,

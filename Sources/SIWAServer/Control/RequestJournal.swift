@@ -51,21 +51,17 @@ package struct JournalEntry: Sendable, Equatable {
 
     /// The entry as the control API shows it.
     package var json: JSONValue {
-        var object = JSONObject()
-        object["sequence"] = .int(Int64(sequence))
-        object["kind"] = .string(kind)
-        object["time"] = .string(TimeText.rfc3339(milliseconds: timeMilliseconds))
-        object["method"] = .string(method)
-        object["path"] = .string(path)
-        var parameterObject = JSONObject()
-        for (name, value) in parameters { parameterObject[name] = .string(value) }
-        object["parameters"] = .object(parameterObject)
-        object["client_id"] = clientID.map { .string($0) } ?? .null
-        object["user"] = user.map { .string($0) } ?? .null
-        object["status"] = .int(Int64(status))
-        object["outcome"] = .string(outcome)
-        if let reason { object["reason"] = .string(reason) }
-        return .object(object)
+        // Built from one list of pairs (sized once): a journal page renders up to 1,000 of these.
+        var pairs: [(String, JSONValue)] = [
+            ("sequence", .int(Int64(sequence))), ("kind", .string(kind)),
+            ("time", .string(TimeText.rfc3339(milliseconds: timeMilliseconds))), ("method", .string(method)),
+            ("path", .string(path)),
+            ("parameters", .object(JSONObject(parameters.map { ($0.name, .string($0.value)) }))),
+            ("client_id", clientID.map { .string($0) } ?? .null), ("user", user.map { .string($0) } ?? .null),
+            ("status", .int(Int64(status))), ("outcome", .string(outcome)),
+        ]
+        if let reason { pairs.append(("reason", .string(reason))) }
+        return .object(JSONObject(pairs))
     }
 }
 

@@ -4,20 +4,23 @@ import SIWACore
 /// Users as the control API reads and writes them (snake_case fields, enum names as strings).
 enum UserJSON {
     static func render(_ user: UserProfile, provider: AppleIdentityProvider) -> JSONValue {
-        var object = JSONObject()
-        object["id"] = .string(user.id)
-        object["sub"] = .string(user.sub)
-        object["email"] = .string(user.email)
-        object["email_verified"] = .bool(user.emailVerified)
-        object["private_email"] = .bool(user.privateEmail)
-        object["relay_email"] = user.relayEmail.map { .string($0) } ?? .null
-        object["email_forwarding"] = .bool(user.emailForwardingEnabled)
-        object["first_name"] = .string(user.name.firstName)
-        object["last_name"] = .string(user.name.lastName)
-        object["real_user_status"] = .string(name(of: user.realUserStatus))
-        object["credential_state"] = .string(name(of: user.credentialState))
-        object["authorized_app_groups"] = .array(provider.store.consentGroupIDs(userID: user.id).map { .string($0) })
-        return .object(object)
+        // Built from one list of pairs (sized once): `GET /mock/users` renders up to 100,000 of these.
+        let perClient = provider.credentialStates(of: user).map { ($0.clientID, JSONValue.string(name(of: $0.state))) }
+        return .object(
+            JSONObject([
+                ("id", .string(user.id)), ("sub", .string(user.sub)), ("email", .string(user.email)),
+                ("email_verified", .bool(user.emailVerified)), ("private_email", .bool(user.privateEmail)),
+                ("relay_email", user.relayEmail.map { .string($0) } ?? .null),
+                ("email_forwarding", .bool(user.emailForwardingEnabled)),
+                ("first_name", .string(user.name.firstName)), ("last_name", .string(user.name.lastName)),
+                ("real_user_status", .string(name(of: user.realUserStatus))),
+                ("credential_state", .string(name(of: user.credentialState))),
+                (
+                    "authorized_app_groups",
+                    .array(provider.store.consentGroupIDs(userID: user.id).map { .string($0) })
+                ),
+                ("credential_states", .object(JSONObject(perClient))),
+            ]))
     }
 
     static func name(of status: RealUserStatus) -> String {

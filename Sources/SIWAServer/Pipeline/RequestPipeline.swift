@@ -13,8 +13,9 @@ package final class RequestPipeline: HTTPResponder {
     // A class: the chain's closures capture it by reference instead of copying its fields per request.
     let table: RouteTable
     let provider: AppleIdentityProvider
-    /// `--admin-token`: required on `/mock/` routes that are not public.
-    let adminToken: String?
+    /// `--admin-token` (a bearer token, or the dashboard's cookie): required on `/mock/` routes that are
+    /// not public.
+    let access: AdminAccess?
     /// Fault rules and timeline around Apple's endpoints; nil serves them plain.
     let faults: FaultStage?
     /// Where exchanges are journaled; nil keeps no journal.
@@ -22,12 +23,12 @@ package final class RequestPipeline: HTTPResponder {
     let log: @Sendable (String) -> Void
 
     init(
-        table: RouteTable, provider: AppleIdentityProvider, adminToken: String? = nil, faults: FaultStage? = nil,
+        table: RouteTable, provider: AppleIdentityProvider, access: AdminAccess? = nil, faults: FaultStage? = nil,
         recorder: JournalRecorder? = nil, log: @escaping @Sendable (String) -> Void
     ) {
         self.table = table
         self.provider = provider
-        self.adminToken = adminToken
+        self.access = access
         self.faults = faults
         self.recorder = recorder
         self.log = log
@@ -64,11 +65,19 @@ package final class RequestPipeline: HTTPResponder {
     func dispatch(_ context: inout RequestContext, surface: RouteSurface) -> HTTPResponse {
         let request = context.request
         let match = table.match(request.method, request.path)
-        if surface == .control, let adminToken, !match.isPublic, !Self.presents(adminToken, in: request) {
-            return context.refuse(
-                ControlFailure(
-                    status: .unauthorized, error: "unauthorized", field: "Authorization",
-                    "control calls need Authorization: Bearer <admin token>"))
+        if surface == .control, let access, !match.isPublic {
+            switch access.verdict(for: request) {
+            case .granted:
+                break
+            case .missing:
+                return context.refuse(
+                    ControlFailure(
+                        status: .unauthorized, error: "unauthorized", field: "Authorization",
+                        "control calls need Authorization: Bearer <admin token> (or the dashboard's sign-in)"))
+            case .crossOrigin(let reason):
+                return context.refuse(
+                    ControlFailure(status: .forbidden, error: "cross_origin", field: AdminAccess.proofHeader, reason))
+            }
         }
         switch match {
         case .found(let route, let captures):
@@ -114,16 +123,5 @@ package final class RequestPipeline: HTTPResponder {
         {
             context.user = provider.user(named: name)?.id
         }
-    }
-
-    /// Constant-time comparison of the bearer token with the admin token.
-    static func presents(_ token: String, in request: HTTPRequest) -> Bool {
-        guard let header = request.headers["Authorization"], header.hasPrefix("Bearer ") else { return false }
-        let given = Array(header.utf8.dropFirst(7))
-        let expected = Array(token.utf8)
-        guard given.count == expected.count else { return false }
-        var difference: UInt8 = 0
-        for (a, b) in zip(given, expected) { difference |= a ^ b }
-        return difference == 0
     }
 }

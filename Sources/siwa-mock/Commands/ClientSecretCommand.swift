@@ -1,5 +1,6 @@
 import JOSE
 import JSON
+import SIWACore
 
 /// `siwa-mock client-secret`: the ES256 JWT a backend sends as `client_secret`
 /// (https://developer.apple.com/documentation/accountorganizationaldatasharing/creating-a-client-secret).
@@ -12,7 +13,7 @@ struct ClientSecretCommand: Command {
             --key-id KEY1234567 --key scenarios/keys/AuthKey_KEY1234567.p8
         """
     /// Apple refuses secrets whose `exp` is more than 15777000 s (about six months) ahead.
-    static let maximumLifetime = 15_777_000
+    static let maximumLifetime = Int(ClientSecretSigner.maximumLifetimeSeconds)
     static let defaultLifetime = 15_552_000
     static let teamID = Option.optional(
         "team-id", "team-id", help: "Your 10-character Team ID (the `iss` claim).", required: true, parser: .nonEmpty)
@@ -51,13 +52,10 @@ struct ClientSecretCommand: Command {
         } catch {
             throw RuntimeError("\(keyPath): \(error.message)")
         }
-        let now = WallClock.now()
-        let header: JSONObject = JSONObject([("alg", .string("ES256")), ("kid", .string(keyID))])
-        let claims = JSONObject([
-            ("iss", .string(teamID)), ("iat", .int(now)), ("exp", .int(now + Int64(expiresIn))),
-            ("aud", .string("https://appleid.apple.com")), ("sub", .string(clientID)),
-        ])
-        Console().out(try JWS.sign(header: header, payload: claims, with: key))
+        let secret = try ClientSecretSigner.sign(
+            teamID: teamID, clientID: clientID, keyID: keyID, key: key, issuedAt: WallClock.now(),
+            lifetime: Int64(expiresIn))
+        Console().out(secret)
         return 0
     }
 }

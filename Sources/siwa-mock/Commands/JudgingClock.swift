@@ -6,9 +6,6 @@ import JSON
 /// carries the mock's time, so judging it by the wall clock would call a fresh token "from the future"
 /// and an expired one valid (docs/troubleshooting.md, "The mock clock and your backend").
 struct JudgingClock {
-    /// Tolerance for an `iat` slightly ahead of now (clocks a little apart), as most JWT libraries allow.
-    static let leewaySeconds: Int64 = 60
-
     var now: Int64
     var description: String
 

@@ -116,7 +116,6 @@ struct ServeCommand: Command {
         // and only the main thread's sigwait sees SIGTERM/SIGINT.
         SignalWaiter.blockTerminationSignals()
 
-        let scheduler = BackgroundScheduler()
         let responder = LateBoundResponder()
         var watcher: ScenarioWatcher? = nil
         var servers: [(server: EventLoopServer, scheme: String)] = []
@@ -129,35 +128,20 @@ struct ServeCommand: Command {
         }
         let first = servers[0]
         let advertised = publicURL ?? Self.defaultPublicURL(host: host, port: first.server.port, scheme: first.scheme)
-        // RSA keys for `POST /mock/keys/rotate` and key-less scenarios sent over HTTP are made here, on a
-        // background thread, never on an event loop.
-        let keySupply = SigningKeySupply()
-        if !scheduler.repeatEvery(250, { keySupply.refill() }) {
-            log.note("cannot start the key supply thread: key rotation over the control API will be refused")
-        }
+        let mockHost: MockHost
         do {
-            let mock = try MockServer(
-                configuration: .init(
-                    publicURL: advertised, scenario: scenario, clock: Self.clock(for: scenario.clock),
-                    log: { log.note($0) }),
-                options: MockServer.ControlOptions(
-                    adminToken: adminToken, scenarioLoader: { ScenarioFile.loadBody($0, keySupply: keySupply) },
-                    caCertificatePEM: tlsSetup.map { $0.caPEM ?? "" }, scheduler: scheduler,
-                    notificationAllowList: notificationAllowList, scenarioOrigin: origin))
-            mock.apple.provider.takeSigningKeys(from: keySupply)
-            responder.install(mock)
-            if let scenarioFile {
-                watcher = ScenarioWatcher(path: scenarioFile, server: mock, log: log, loadedStamp: loadedStamp)
-                watcher?.start(on: scheduler)
-            }
-            let ticker = MaintenanceTicker(
-                provider: mock.apple.provider,
-                onCollected: { log.note("maintenance: dropped \($0) expired codes and access tokens") })
-            if !ticker.start(on: scheduler) {
-                log.note("expired codes are collected only under load: cannot start a background thread")
-            }
+            mockHost = try MockHost(
+                .init(
+                    publicURL: advertised, scenario: scenario, adminToken: adminToken,
+                    caCertificatePEM: tlsSetup.map { $0.caPEM ?? "" }, notificationAllowList: notificationAllowList,
+                    scenarioOrigin: origin, log: { log.note($0) }))
         } catch {
             throw RuntimeError("\(error)")
+        }
+        responder.install(mockHost.mock)
+        if let scenarioFile {
+            watcher = ScenarioWatcher(path: scenarioFile, server: mockHost.mock, log: log, loadedStamp: loadedStamp)
+            watcher?.start(on: mockHost.scheduler)
         }
         if adminToken == nil && !HTTPServerConfiguration.isLoopback(host: host) {
             log.note(
@@ -175,8 +159,7 @@ struct ServeCommand: Command {
         }
         log.note("received signal \(signal), finishing in-flight requests")
         // Background jobs (a key being generated, a notification attempt) get a moment to finish.
-        scheduler.stop()
-        _ = scheduler.waitUntilIdle(timeoutMilliseconds: 1000)
+        mockHost.stop()
         return 0
     }
 
@@ -212,14 +195,6 @@ struct ServeCommand: Command {
             + "could replace the scenario, users and signing keys through /mock/. Set --admin-token TOKEN "
             + "(SIWA_MOCK_ADMIN_TOKEN), listen on 127.0.0.1, or accept the risk on a network you trust with "
             + "--insecure-control-api (SIWA_MOCK_INSECURE_CONTROL_API=true); see docs/security.md"
-    }
-
-    /// The mock clock a scenario asks for: real time, or starting at `clock.start`, frozen or running.
-    static func clock(for settings: ClockSettings) -> AdjustableClock {
-        let clock = AdjustableClock()
-        if let start = settings.startMilliseconds { clock.set(milliseconds: start) }
-        if settings.frozen { clock.setFrozen(true) }
-        return clock
     }
 
     /// `http://HOST:PORT`, with a wildcard listen address replaced by loopback (clients cannot connect to 0.0.0.0).

@@ -1,6 +1,7 @@
 import HTTPServer
 import JOSE
 import JSON
+import SIWACore
 
 /// `siwa-mock verify`: checks an id_token the way Apple tells backends to (signature against the JWKS,
 /// `iss`, `aud`, `exp`, optionally `nonce`) and prints its header and claims.
@@ -59,25 +60,9 @@ struct VerifyCommand: Command {
         guard response.status == 200, let json = try? JSONValue.parse(response.body), let jwks = try? JWKS(json: json)
         else { throw RuntimeError("\(base)/auth/keys did not return a JWKS (status \(response.status))") }
 
-        var problems: [String] = []
-        if jws.algorithm != "RS256" { problems.append("alg is \(jws.algorithm ?? "missing"), expected RS256") }
-        if let kid = jws.keyID, let jwk = jwks.key(withID: kid), let key = try? RSAPublicKey(jwk: jwk) {
-            if !jws.isSigned(by: key) { problems.append("signature does not verify with key \(kid)") }
-        } else {
-            problems.append("no key in the JWKS for kid \(jws.keyID ?? "(none)")")
-        }
-        if jws.payload["iss"]?.stringValue != issuer { problems.append("iss is not \(issuer)") }
-        if let audience, jws.payload["aud"]?.stringValue != audience { problems.append("aud is not \(audience)") }
         let clock = JudgingClock.read(from: base, adminToken: adminToken)
-        if let exp = jws.payload["exp"]?.intValue {
-            if exp <= clock.now { problems.append("expired at \(exp), \(clock.now - exp) s before now (\(clock.now))") }
-        } else {
-            problems.append("exp is missing")
-        }
-        if let iat = jws.payload["iat"]?.intValue, iat > clock.now + JudgingClock.leewaySeconds {
-            problems.append("issued in the future: iat \(iat) is \(iat - clock.now) s after now (\(clock.now))")
-        }
-        if let nonce, jws.payload["nonce"]?.stringValue != nonce { problems.append("nonce does not match") }
+        let problems = IDTokenVerification.problems(
+            of: jws, keys: jwks, issuer: issuer, audience: audience, nonce: nonce, now: clock.now)
 
         console.out("header: \(JSONValue.object(jws.header).serializedString())")
         console.out("claims: \(JSONValue.object(jws.payload).serializedString())")

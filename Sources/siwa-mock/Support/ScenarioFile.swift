@@ -72,24 +72,3 @@ enum ScenarioFile {
 struct ScenarioFileError: Error {
     var lines: [String]
 }
-
-extension ScenarioFile {
-    /// `PUT /mock/scenario`: scenario text from a request body. It reads no file: `pem_file:` is a
-    /// positioned error (a client could otherwise probe for files or publish any key on the host). Keys
-    /// without a PEM come from `keySupply`, never generated here (this runs on an event loop).
-    @Sendable static func loadBody(
-        _ bytes: [UInt8], keySupply: SigningKeySupply? = nil
-    ) -> Result<Scenario, ScenarioLoadFailure> {
-        guard let text = String(validating: bytes, as: UTF8.self) else {
-            return .failure(ScenarioLoadFailure(errors: ["scenario:1:1: the body is not UTF-8 text"]))
-        }
-        var loader = ScenarioLoader(readFile: nil)
-        loader.ruleTargets = AppleEndpoints.ruleTargets
-        loader.keySupply = keySupply
-        do {
-            return .success(try loader.load(text, file: "scenario"))
-        } catch {
-            return .failure(ScenarioLoadFailure(errors: error.diagnostics.map(\.description)))
-        }
-    }
-}

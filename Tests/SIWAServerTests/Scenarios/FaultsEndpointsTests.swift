@@ -41,6 +41,39 @@ import Testing
         }
     }
 
+    /// `PATCH /mock/faults/{id}` (the dashboard's Enable/Disable): a disabled rule stops firing, counters
+    /// are kept, enabling it again makes it fire; bad bodies and unknown ids change nothing.
+    @Test(arguments: Transport.allCases)
+    func patchSwitchesARuleOffAndOn(_ transport: Transport) throws {
+        try ScenarioHarness.run("default.yaml", transport: transport) { (harness) throws in
+            let added = try harness.send(
+                RequestBuilder.post(
+                    "/mock/faults", body: #"{"id": "keys-503", "match": "GET /auth/keys", "status": 503}"#,
+                    contentType: "application/json"))
+            #expect(added.status == 201, "\(added.text)")
+            #expect(try harness.send(RequestBuilder.get("/auth/keys")).status == 503)
+
+            func patch(_ id: String, _ body: String) throws -> TestResponse {
+                try harness.send(
+                    RequestBuilder.post("/mock/faults/\(id)", body: body, contentType: "application/json")
+                        .with(method: "PATCH"))
+            }
+            let off = try patch("keys-503", #"{"enabled": false}"#)
+            #expect(off.status == 200, "\(off.text)")
+            #expect(off.json?["enabled"] == .bool(false) && off.json?["fired"] == .int(1), "counters kept")
+            #expect(try harness.send(RequestBuilder.get("/auth/keys")).status == 200, "a disabled rule does not fire")
+
+            expectControlError(try patch("keys-503", #"{"enabled": "no"}"#), 400, field: "enabled")
+            expectControlError(try patch("keys-503", #"{}"#), 400, field: "enabled")
+            expectControlError(try patch("keys-503", #"{"enabled": true, "status": 500}"#), 400, field: "status")
+            expectControlError(try patch("nope", #"{"enabled": true}"#), 404, field: "id")
+            #expect(try harness.send(RequestBuilder.get("/auth/keys")).status == 200, "refused patches changed nothing")
+
+            #expect(try patch("keys-503", #"{"enabled": true}"#).json?["enabled"] == .bool(true))
+            #expect(try harness.send(RequestBuilder.get("/auth/keys")).status == 503)
+        }
+    }
+
     @Test func invalidRuleIsRejectedWithPositionedProblems() throws {
         try ScenarioHarness.run("default.yaml", transport: .inProcess) { (harness) throws in
             let response = try harness.send(

@@ -2,22 +2,22 @@ import Background
 import CSys
 import SIWACore
 
-/// Periodic housekeeping for `serve`: every `intervalMilliseconds` on the background scheduler, drops
+/// Periodic housekeeping for every running mock (`serve` and `SIWAMockTesting`, through `MockHost`): every `intervalMilliseconds` on the background scheduler, drops
 /// expired codes and access tokens (so an idle server collects them too) and, when a sweep freed
 /// entries, hands the freed heap back to the OS with glibc's `malloc_trim(0)`.
 ///
 /// SIWACore stays free of threads: the store only sweeps when called; the scheduler owns the timing.
-struct MaintenanceTicker: Sendable {
-    let provider: AppleIdentityProvider
-    var intervalMilliseconds: Int = 15_000
+package struct MaintenanceTicker: Sendable {
+    package let provider: AppleIdentityProvider
+    package var intervalMilliseconds: Int = 15_000
     /// Called after each tick that removed entries, with the count (for logs and tests).
-    var onCollected: @Sendable (Int) -> Void = { _ in }
+    package var onCollected: @Sendable (Int) -> Void = { _ in }
 
     /// One maintenance pass: collect, then trim the heap if anything was freed.
     ///
     /// - Returns: how many entries were removed.
     @discardableResult
-    func tick() -> Int {
+    package func tick() -> Int {
         let removed = provider.collectExpired()
         if removed > 0 {
             _ = csys_malloc_trim()
@@ -26,9 +26,18 @@ struct MaintenanceTicker: Sendable {
         return removed
     }
 
+    package init(
+        provider: AppleIdentityProvider, intervalMilliseconds: Int = 15_000,
+        onCollected: @escaping @Sendable (Int) -> Void = { _ in }
+    ) {
+        self.provider = provider
+        self.intervalMilliseconds = intervalMilliseconds
+        self.onCollected = onCollected
+    }
+
     /// Ticks every `intervalMilliseconds` on `scheduler`; false if no background thread could start.
     @discardableResult
-    func start(on scheduler: BackgroundScheduler) -> Bool {
+    package func start(on scheduler: BackgroundScheduler) -> Bool {
         scheduler.repeatEvery(Int64(intervalMilliseconds)) { [self] in self.tick() }
     }
 }

@@ -3,14 +3,16 @@ import Synchronization
 
 /// Forwards to a responder that is installed after the listener is bound: the public URL in the
 /// discovery document depends on the port the kernel picked for `--port 0`.
-final class LateBoundResponder: HTTPResponder {
+package final class LateBoundResponder: HTTPResponder {
+    package init() {}
+
     private let target = Mutex<(any HTTPResponder)?>(nil)
 
-    func install(_ responder: any HTTPResponder) {
+    package func install(_ responder: any HTTPResponder) {
         target.withLock { $0 = responder }
     }
 
-    func respond(to request: HTTPRequest) -> HTTPResponse {
+    package func respond(to request: HTTPRequest) -> HTTPResponse {
         guard let responder = target.withLock({ $0 }) else {
             return HTTPResponse(
                 status: .serviceUnavailable,

@@ -1,5 +1,6 @@
 /// A minimal reader for the mock's own HTML: the first `<form>`'s method and action and its inputs.
-/// Good enough for pages the mock renders; not a general HTML parser.
+/// Good enough for pages the mock renders (`AuthorizePages`); not a general HTML parser. Tests and
+/// `SIWAMockTesting`'s web sign-in read the form_post page with it, as a browser would submit it.
 package struct HTMLForm: Sendable, Equatable {
     package var method: String
     package var action: String
@@ -58,7 +59,7 @@ package struct HTMLForm: Sendable, Equatable {
 }
 
 extension String {
-    func replacingOccurrences(_ target: String, _ replacement: String) -> String {
+    fileprivate func replacingOccurrences(_ target: String, _ replacement: String) -> String {
         guard !target.isEmpty else { return self }
         var out = ""
         var rest = Substring(self)

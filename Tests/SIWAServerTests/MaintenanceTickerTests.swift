@@ -3,7 +3,7 @@ import SIWACore
 import Synchronization
 import Testing
 
-@testable import siwa_mock
+@testable import SIWAServer
 
 /// The serve command's maintenance tick: an idle server still loses its expired codes and tokens.
 @Suite struct MaintenanceTickerTests {

@@ -1,0 +1,110 @@
+import Background
+import HTTPServer
+import SIWACore
+
+/// One running mock's pieces, wired once for every host: `siwa-mock serve` and the in-process
+/// `SIWAMockTesting` library both build their mock here, so both run the same server with the same
+/// background work (the signing-key supply for `POST /mock/keys/rotate`, the maintenance tick,
+/// notification deliveries) on one `BackgroundScheduler` per mock.
+///
+/// The host binds its own listeners (`EventLoopServer`) with a `LateBoundResponder`, since the public
+/// URL in the discovery document depends on the port the kernel picked, then makes the mock and
+/// installs it.
+package final class MockHost: Sendable {
+    /// What a host decides; the rest is the same for every host.
+    package struct Settings: Sendable {
+        package var publicURL: String
+        package var scenario: Scenario
+        package var adminToken: String?
+        /// With TLS: the local CA certificate (`GET /mock/tls/ca.pem`).
+        package var caCertificatePEM: String?
+        package var notificationAllowList: DestinationAllowList?
+        /// Where the starting scenario came from and its text; nil: the built-in one.
+        package var scenarioOrigin: (source: String, text: String)?
+        /// Log lines (`serve` writes them to stderr; the library keeps them).
+        package var log: @Sendable (String) -> Void
+
+        package init(
+            publicURL: String, scenario: Scenario, adminToken: String? = nil, caCertificatePEM: String? = nil,
+            notificationAllowList: DestinationAllowList? = nil, scenarioOrigin: (source: String, text: String)? = nil,
+            log: @escaping @Sendable (String) -> Void
+        ) {
+            self.publicURL = publicURL
+            self.scenario = scenario
+            self.adminToken = adminToken
+            self.caCertificatePEM = caCertificatePEM
+            self.notificationAllowList = notificationAllowList
+            self.scenarioOrigin = scenarioOrigin
+            self.log = log
+        }
+    }
+
+    package let mock: MockServer
+    package let scheduler: BackgroundScheduler
+    /// RSA keys for `POST /mock/keys/rotate` and key-less scenarios sent over HTTP, made on the
+    /// scheduler's thread, never on an event loop.
+    package let keySupply: SigningKeySupply
+
+    /// Makes the mock and starts its background work.
+    /// - Throws: `ScenarioKeyError` when a scenario key cannot be used.
+    package init(_ settings: Settings) throws(ScenarioKeyError) {
+        let log = settings.log
+        let scheduler = BackgroundScheduler()
+        let keySupply = SigningKeySupply()
+        if !scheduler.repeatEvery(250, { keySupply.refill() }) {
+            log("cannot start the key supply thread: key rotation over the control API will be refused")
+        }
+        mock = try MockServer(
+            configuration: .init(
+                publicURL: settings.publicURL, scenario: settings.scenario,
+                clock: Self.clock(for: settings.scenario.clock), log: log),
+            options: MockServer.ControlOptions(
+                adminToken: settings.adminToken,
+                scenarioLoader: { Self.loadScenario(body: $0, keySupply: keySupply) },
+                caCertificatePEM: settings.caCertificatePEM, scheduler: scheduler,
+                notificationAllowList: settings.notificationAllowList, scenarioOrigin: settings.scenarioOrigin))
+        mock.apple.provider.takeSigningKeys(from: keySupply)
+        let ticker = MaintenanceTicker(
+            provider: mock.apple.provider,
+            onCollected: { log("maintenance: dropped \($0) expired codes and access tokens") })
+        if !ticker.start(on: scheduler) {
+            log("expired codes are collected only under load: cannot start a background thread")
+        }
+        self.scheduler = scheduler
+        self.keySupply = keySupply
+    }
+
+    /// Stops the background work, giving jobs in flight (a key being made, a notification attempt)
+    /// up to `milliseconds` to finish.
+    package func stop(waitingMilliseconds milliseconds: Int64 = 1000) {
+        scheduler.stop()
+        _ = scheduler.waitUntilIdle(timeoutMilliseconds: milliseconds)
+    }
+
+    /// The mock clock a scenario asks for: real time, or starting at `clock.start`, frozen or running.
+    package static func clock(for settings: ClockSettings) -> AdjustableClock {
+        let clock = AdjustableClock()
+        if let start = settings.startMilliseconds { clock.set(milliseconds: start) }
+        if settings.frozen { clock.setFrozen(true) }
+        return clock
+    }
+
+    /// `PUT /mock/scenario`: scenario text from a request body. It reads no file: `pem_file:` is a
+    /// positioned error (a client could otherwise probe for files or publish any key on the host). Keys
+    /// without a PEM come from `keySupply`, never generated here (this runs on an event loop).
+    @Sendable package static func loadScenario(
+        body bytes: [UInt8], keySupply: SigningKeySupply? = nil
+    ) -> Result<Scenario, ScenarioLoadFailure> {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            return .failure(ScenarioLoadFailure(errors: ["scenario:1:1: the body is not UTF-8 text"]))
+        }
+        var loader = ScenarioLoader(readFile: nil)
+        loader.ruleTargets = AppleEndpoints.ruleTargets
+        loader.keySupply = keySupply
+        do {
+            return .success(try loader.load(text, file: "scenario"))
+        } catch {
+            return .failure(ScenarioLoadFailure(errors: error.diagnostics.map(\.description)))
+        }
+    }
+}
