@@ -5,6 +5,7 @@ import PackageDescription
 //   SIWAMockTesting ─► SIWAServer (the same MockHost wiring as `serve`, in the test process)
 //   siwa-mock ─► SIWAServer ─► SIWACore ─► JOSE ─► JSON, COpenSSL
 //                    │             └─────► ScenarioFormat
+//                    ├─────────► SMTP         (sans-I/O SMTP session and message parser; no dependencies)
 //                    ├─────────► HTTPServer ─► CSys
 //                    │                └──────► TLS ─► JOSE, COpenSSL   (memory-BIO sessions; no socket calls)
 //                    └─────────► Background   (the one thread pool and timer helper; no dependencies)
@@ -35,12 +36,13 @@ let package = Package(
         .target(name: "JSON", swiftSettings: swiftSettings),
         .target(name: "JOSE", dependencies: ["COpenSSL", "JSON"], swiftSettings: swiftSettings),
         .target(name: "ScenarioFormat", swiftSettings: swiftSettings),
+        .target(name: "SMTP", swiftSettings: swiftSettings),
         .target(name: "TLS", dependencies: ["COpenSSL", "JOSE"], swiftSettings: swiftSettings),
         .target(name: "HTTPServer", dependencies: ["CSys", "TLS"], swiftSettings: swiftSettings),
         .target(name: "SIWACore", dependencies: ["JOSE", "JSON", "ScenarioFormat"], swiftSettings: swiftSettings),
         .target(
             name: "SIWAServer",
-            dependencies: ["SIWACore", "HTTPServer", "Background", "JOSE", "JSON", "ScenarioFormat", "CSys"],
+            dependencies: ["SIWACore", "HTTPServer", "SMTP", "Background", "JOSE", "JSON", "ScenarioFormat", "CSys"],
             swiftSettings: swiftSettings
         ),
         // Public surface of its own (AuthenticationServices-shaped types); it reaches SIWAServer and
@@ -71,6 +73,7 @@ let package = Package(
         .testTarget(name: "ScenarioFormatTests", dependencies: ["ScenarioFormat"], swiftSettings: swiftSettings),
         .testTarget(
             name: "HTTPServerTests", dependencies: ["HTTPServer", "TLS", "SIWACore"], swiftSettings: swiftSettings),
+        .testTarget(name: "SMTPTests", dependencies: ["SMTP"], swiftSettings: swiftSettings),
         .testTarget(name: "TLSTests", dependencies: ["TLS", "JOSE"], swiftSettings: swiftSettings),
         .testTarget(name: "BackgroundTests", dependencies: ["Background"], swiftSettings: swiftSettings),
         .testTarget(
@@ -107,6 +110,8 @@ if Context.environment["SIWA_FUZZ"] == "1" {
         ("fuzz-client-secret", ["SIWACore", "JOSE"]),
         ("fuzz-http-parser", ["HTTPServer"]),
         ("fuzz-form", ["HTTPServer"]),
+        ("fuzz-smtp", ["SMTP"]),
+        ("fuzz-mail-header", ["SMTP"]),
     ]
     package.targets.append(.target(name: "FuzzDriver", path: "Tests/Fuzz/Sources/FuzzDriver"))
     for target in fuzzTargets {

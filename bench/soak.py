@@ -50,17 +50,16 @@ import re
 import shutil
 import sys
 import tempfile
-import threading
 import time
 from array import array
 from collections import Counter
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "Tests" / "pysupport"))
 from siwatest.client import Client, mint_client_secret  # noqa: E402
 from siwatest.process import MockProcess, raise_fd_limit  # noqa: E402
+from siwatest.receiver import Receiver  # noqa: E402
 from siwatest.runner import COMMON_FLAGS_HELP, add_common_arguments, resolve_binary  # noqa: E402
 from siwatest.scenario import NATIVE_CLIENT, REDIRECT_URI  # noqa: E402
 
@@ -221,40 +220,17 @@ def run_worker(*args) -> None:
     Worker(*args).run()
 
 
-class Receiver:
-    """The notification receiver: answers 200 and keeps each payload's `jti`."""
-
-    def __init__(self) -> None:
-        self.jtis: Counter = Counter()
-        self.bad = 0
-        outer = self
-
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def do_POST(self) -> None:  # noqa: N802 - http.server's name
-                body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
-                try:
-                    claims = json.loads(body)["payload"].split(".")[1]
-                    jti = json.loads(base64.urlsafe_b64decode(claims + "=" * (-len(claims) % 4)))["jti"]
-                    outer.jtis[jti] += 1
-                except (ValueError, KeyError, IndexError):
-                    outer.bad += 1
-                self.send_response(200)
-                self.send_header("Content-Length", "0")
-                self.end_headers()
-
-            def log_message(self, *_: object) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/apple"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+def delivered(bodies: list[bytes]) -> tuple[Counter, int]:
+    """The `jti` of each notification the receiver got (`{"payload": JWS}`), and how many were malformed."""
+    jtis: Counter = Counter()
+    bad = 0
+    for body in bodies:
+        try:
+            claims = json.loads(body)["payload"].split(".")[1]
+            jtis[json.loads(base64.urlsafe_b64decode(claims + "=" * (-len(claims) % 4)))["jti"]] += 1
+        except (ValueError, KeyError, IndexError):
+            bad += 1
+    return jtis, bad
 
 
 class LogTail:
@@ -466,9 +442,11 @@ def main() -> int:
         # Notifications are delivered in the background: give the last ones a moment.
         wanted = Counter(jtis)
         limit = time.monotonic() + 15
-        while time.monotonic() < limit and any(receiver.jtis[j] < n for j, n in wanted.items()):
+        got, bad = delivered(receiver.bodies)
+        while time.monotonic() < limit and any(got[j] < n for j, n in wanted.items()):
             time.sleep(0.2)
-        missing = sum(max(0, n - receiver.jtis[j]) for j, n in wanted.items())
+            got, bad = delivered(receiver.bodies)
+        missing = sum(max(0, n - got[j]) for j, n in wanted.items())
 
         first, last = window(ordered[:window_intervals], sample), window(ordered[-window_intervals:], sample)
         half_peak = max(i.rss_kib for i in ordered[: count // 2]) / 1024
@@ -488,8 +466,8 @@ def main() -> int:
             f"RSS levels off: last window ≤ first half's peak + {args.rss_growth_mib:g} MiB "
             f"({last['rss_max_mib']} vs {half_peak:.1f} MiB)": last["rss_max_mib"] <= half_peak + args.rss_growth_mib,
             f"RSS below {args.rss_bound_mib:g} MiB (peak {rss_peak:.1f} MiB)": rss_peak < args.rss_bound_mib,
-            f"every notification delivered ({len(jtis)} queued, {missing} missing, {receiver.bad} malformed)":
-                len(jtis) > 0 and missing == 0 and receiver.bad == 0,
+            f"every notification delivered ({len(jtis)} queued, {missing} missing, {bad} malformed)":
+                len(jtis) > 0 and missing == 0 and bad == 0,
             "server alive": server.alive,
         }
         if args.mode == "open":

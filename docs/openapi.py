@@ -138,6 +138,29 @@ paths["/mock/ui/logout"] = {"post": {"summary": "Dashboard sign-out: removes the
 paths["/mock/faults/{id}/reset"] = {"parameters": fault_id,
     "post": op("Reset one rule's counters", {"200": fault_list, "404": loose_error("Unknown rule"), **c("401")})}
 nullable = lambda t: {"type": [t, "null"]}
+# The private email relay's mailbox (docs/relay-mail.md).
+mail_props = {"id": S, "time": {"type": "string", "format": "date-time"}, "direction": {"type": "string", "enum": ["to-user", "to-developer"]},
+    "status": {"type": "string", "enum": ["delivered", "rejected", "deferred"]}, "smtp_reply": S, "reason": S, "team": nullable("string"),
+    "user": nullable("string"), "relay_address": S, "delivered_to": nullable("string"), "envelope_from": S, "from": nullable("string"),
+    "rewritten_from": nullable("string"), "subject": nullable("string"), "size": {"type": "integer", "minimum": 0}}
+mail_summary = obj(mail_props, list(mail_props))
+mail_detail_props = dict(mail_props, headers={"type": "array", "items": obj({"name": S, "value": S}, ["name", "value"])},
+    text=nullable("string"), html=nullable("string"), other_parts={"type": "array", "items": S})
+mail_id = [{"name": "id", "in": "path", "required": True, "schema": S}]
+mail_filters = [{"name": n, "in": "query", "required": False, "schema": S} for n in ["relay_address", "real_address", "team", "sender", "since"]] + [
+    {"name": "status", "in": "query", "required": False, "schema": {"type": "string", "enum": ["delivered", "rejected", "deferred"]}}]
+paths["/mock/mail"] = {
+    "get": op("Mail the relay delivered and refused, oldest first", {"200": jresp("Messages", obj({"messages": {"type": "array", "items": mail_summary},
+        "stored": {"type": "integer"}, "stored_bytes": {"type": "integer"}, "dropped": {"type": "integer"}}, ["messages", "stored", "stored_bytes", "dropped"])), **c("400", "401")},
+        parameters=mail_filters),
+    "delete": op("Empty the mailbox and the per-address daily counts", {"200": jresp("Cleared", obj({"cleared": {"type": "integer"}}, ["cleared"])), **c("401")})}
+paths["/mock/mail/{id}.eml"] = {"parameters": mail_id,
+    "get": op("One message as delivered (raw, headers rewritten)", {"200": {"description": "RFC 5322 message", "content": {"message/rfc822": {"schema": S}}}, **c("401", "404")})}
+paths["/mock/mail/{id}"] = {"parameters": mail_id,
+    "get": op("One message: summary, header fields, text and HTML parts", {"200": jresp("Message", obj(mail_detail_props, list(mail_detail_props))), **c("401", "404")})}
+paths["/mock/mail/{id}/reply"] = {"parameters": mail_id,
+    "post": op("Simulate the user's reply: relayed to the developer's own address", {"201": jresp("The reply as delivered", mail_summary), **c("400", "401", "404", "409")},
+        requestBody=jbody(obj({"text": S, "subject": S}), required=False))}
 schemas = {
  "AppleError": obj({"error": {"type": "string", "enum": ["invalid_request", "invalid_client", "invalid_grant", "unauthorized_client", "unsupported_grant_type", "invalid_scope"]}, "error_description": S}, ["error"]),
  "AppGroupList": obj({"app_groups": {"type": "array", "items": obj({"id": S, "primary_app_id": S, "client_ids": {"type": "array", "items": S}, "notification_url": {"type": ["string", "null"]}}, ["id", "primary_app_id", "client_ids", "notification_url"])}}, ["app_groups"]),
@@ -174,7 +197,7 @@ schemas = {
  "Clock": obj({"now": {"type": "string", "format": "date-time"}, "epoch_seconds": {"type": "integer"}, "epoch_milliseconds": {"type": "integer"}, "frozen": {"type": "boolean"}, "controllable": {"type": "boolean"}},
     ["now", "epoch_seconds", "epoch_milliseconds", "frozen", "controllable"]),
  "KeyList": obj({"signing_kid": S, "keys": {"type": "array", "items": obj({"kid": S, "published": {"type": "boolean"}, "signs": {"type": "boolean"}}, ["kid", "published", "signs"])}}, ["signing_kid", "keys"]),
- "JournalEntry": obj({"sequence": {"type": "integer"}, "kind": {"type": "string", "enum": ["request", "notification"]}, "time": {"type": "string", "format": "date-time"}, "method": S, "path": S,
+ "JournalEntry": obj({"sequence": {"type": "integer"}, "kind": {"type": "string", "enum": ["request", "notification", "mail"]}, "time": {"type": "string", "format": "date-time"}, "method": S, "path": S,
     "parameters": {"type": "object", "additionalProperties": S}, "client_id": nullable("string"), "user": nullable("string"), "status": {"type": "integer"}, "outcome": S, "reason": S},
     ["sequence", "kind", "time", "method", "path", "parameters", "client_id", "user", "status", "outcome"]),
  "Notification": obj({"id": {"type": "integer"}, "type": S, "user": S, "app_group": S, "aud": S, "jti": S, "url": S, "status": {"type": "string", "enum": ["pending", "delivered", "failed"]}, "payload": S,

@@ -27,6 +27,8 @@ package struct MockServer: HTTPResponder {
         package var notificationAllowList: DestinationAllowList?
         /// Where the starting scenario came from and its text (`GET /mock/scenario`); nil: the built-in one.
         package var scenarioOrigin: (source: String, text: String)?
+        /// Bounds of the relay's mailbox (`/mock/mail`, docs/limits.md).
+        package var mailboxLimits = Mailbox.Limits()
 
         package init(
             adminToken: String? = nil, scenarioLoader: ControlEndpoints.ScenarioLoader? = nil,
@@ -49,6 +51,8 @@ package struct MockServer: HTTPResponder {
     package let faults: FaultEngine
     /// The scenario's timeline progress.
     package let timeline: TimelineEngine
+    /// What the private email relay delivered and refused (`/mock/mail`; fed by `RelaySMTPService`).
+    package let mailbox: Mailbox
     /// Every route of every surface, behind the one chain.
     package private(set) var pipeline: RequestPipeline
 
@@ -75,6 +79,8 @@ package struct MockServer: HTTPResponder {
         let start = provider.clock.nowMilliseconds
         self.faults = FaultEngine(rules: scenario.faults, seed: scenario.seed, startMilliseconds: start)
         self.timeline = TimelineEngine(entries: scenario.timeline, startMilliseconds: start)
+        let mailbox = Mailbox(limits: options.mailboxLimits)
+        self.mailbox = mailbox
         let stage = FaultStage(
             provider: provider, faults: faults, timeline: timeline, log: log, notify: { _ = notifications.send($0) })
         var table = RouteTable(apple.routes)
@@ -84,6 +90,7 @@ package struct MockServer: HTTPResponder {
         let access = options.adminToken.map(AdminAccess.init(token:))
         for route in control.routes(restartScript: { server.restartScript(with: provider.initialScenario) })
             + FaultsEndpoints(faults: faults, provider: provider).routes + DashboardEndpoints(access: access).routes
+            + MailEndpoints(mailbox: mailbox, provider: provider, journal: journal).routes
         {
             table.add(route)
         }

@@ -24,6 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "pysupport"))
 import file_attacks  # noqa: E402
 import memory_attacks  # noqa: E402
 import notification_attacks  # noqa: E402
+import smtp_attacks  # noqa: E402
 from outcome import Outcome  # noqa: E402
 from siwatest.client import Client, mint_client_secret  # noqa: E402
 from siwatest.process import MockProcess, raise_fd_limit  # noqa: E402
@@ -32,8 +33,9 @@ from siwatest.runner import COMMON_FLAGS_HELP, add_common_arguments, resolve_bin
 HEADER_TIMEOUT_MS = 2000
 IDLE_TIMEOUT_MS = 4000
 MAX_CONNECTIONS = 5000
+SMTP_TIMEOUT_MS = 2000
 SERVE_FLAGS = ["--header-timeout", str(HEADER_TIMEOUT_MS), "--idle-timeout", str(IDLE_TIMEOUT_MS),
-               "--max-connections", str(MAX_CONNECTIONS)]
+               "--max-connections", str(MAX_CONNECTIONS), "--smtp-port", "0", "--smtp-timeout", str(SMTP_TIMEOUT_MS)]
 GOOD_BOUND = 2.0  # seconds: the worst latency the well-behaved client may see during an attack
 IDLE_CONNECTIONS = 3000
 
@@ -386,6 +388,7 @@ def main() -> int:
             lambda: file_attacks.against(server, work / "serve.log", work),
             lambda: memory_attacks.against(server, secret),
             lambda: notification_attacks.against(server),
+            lambda: [smtp_attacks.stalled_and_slow(server.host, server.smtp_port, SMTP_TIMEOUT_MS, GOOD_BOUND, read_until_close)],
         ]
         for attack in attacks:
             good = GoodClient(server.host, server.port, secret)

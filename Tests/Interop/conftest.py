@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
 import time
@@ -10,23 +9,12 @@ from pathlib import Path
 
 import pytest
 from siwatest.process import READY_PREFIX, STARTUP_TIMEOUT, read_ready_line
-from siwatest.runner import DEFAULT_BINARY
 from siwatest.scenario import REPO_ROOT
 
 SHUTDOWN_TIMEOUT = 5.0
 
 
-def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addoption("--binary", default=os.environ.get("SIWA_MOCK_BINARY"),
-                     help="siwa-mock executable (default: .build/release/siwa-mock)")
-
-
-@pytest.fixture(scope="session")
-def binary(request: pytest.FixtureRequest) -> Path:
-    path = Path(request.config.getoption("--binary") or DEFAULT_BINARY)
-    if not os.access(path, os.X_OK):
-        pytest.fail(f"siwa-mock binary not found or not executable: {path}")
-    return path
+pytest_plugins = ("siwatest.pytest_binary",)
 
 
 class MockServer:

@@ -14,24 +14,4 @@ flags go to pytest (e.g. -k web_flow, -q).
 $SIWA_COMMON_FLAGS_HELP
 EOF
 }
-binary=""
-while [[ $# -gt 0 ]]; do
-    case "$1" in
-        --binary) [[ $# -ge 2 ]] || { usage >&2; exit 64; }; binary="$2"; shift 2 ;;
-        -h|--help) usage; exit 0 ;;
-        *) break ;;
-    esac
-done
-binary="$(siwa_resolve_binary "$binary")"
-venv="$("$here/../pysupport/venv.sh" "$here")"
-
-cd "$here"
-set +e
-"$venv/bin/python" -m pytest -c "$here/pytest.ini" --rootdir "$here" -p no:cacheprovider "--binary=$binary" "$@"
-rc=$?
-set -e
-if [[ $rc -eq 5 ]]; then
-    echo "error: pytest collected no tests" >&2
-    exit 1
-fi
-exit $rc
+siwa_run_pytest_suite "$here" "$@"

@@ -22,3 +22,28 @@ siwa_resolve_binary() {
     [[ -x "$path" ]] || { echo "error: siwa-mock binary not executable: $path" >&2; exit 1; }
     realpath "$path"
 }
+
+# siwa_run_pytest_suite SUITE_DIR [--binary PATH] [-h] [pytest args...]: the one runner of the pytest
+# suites (Interop, Mail). Takes the common flags (`-h` calls the suite's `usage`), makes the suite's venv,
+# runs pytest with the rest and exits with its status (1 when it collected no test).
+siwa_run_pytest_suite() {
+    local here="$1"; shift
+    local binary=""
+    while [[ $# -gt 0 ]]; do
+        case "$1" in
+            --binary) [[ $# -ge 2 ]] || { usage >&2; exit 64; }; binary="$2"; shift 2 ;;
+            -h|--help) usage; exit 0 ;;
+            *) break ;;
+        esac
+    done
+    binary="$(siwa_resolve_binary "$binary")"
+    local venv rc=0
+    venv="$("$SIWA_REPO_ROOT/Tests/pysupport/venv.sh" "$here")"
+    cd "$here"
+    "$venv/bin/python" -m pytest -c "$here/pytest.ini" --rootdir "$here" -p no:cacheprovider "--binary=$binary" "$@" || rc=$?
+    if [[ $rc -eq 5 ]]; then
+        echo "error: pytest collected no tests" >&2
+        exit 1
+    fi
+    exit $rc
+}

@@ -58,6 +58,8 @@ final class Connection {
     var armedDeadline: Int64 = .max
     /// The TLS session on a TLS listener: ciphertext in `outbound`, plaintext through the parser.
     var tls: TLSSession? = nil
+    /// The protocol session on a `StreamService` server (SMTP): plaintext goes here, not to `parser`.
+    var stream: (any StreamSession)? = nil
 
     init(fd: Int32, serial: UInt64, remoteAddress: String, limits: HTTPRequestParser.Limits, interest: UInt32) {
         self.fd = fd

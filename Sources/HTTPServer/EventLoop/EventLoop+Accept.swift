@@ -37,7 +37,7 @@ extension EventLoop {
         let open = context.connectionCount.wrappingAdd(1, ordering: .relaxed).newValue
         guard open <= limit else {
             context.connectionCount.wrappingSubtract(1, ordering: .relaxed)
-            Self.refuseOverCapacity(fd)
+            Self.refuseOverCapacity(fd, reply: context.stream?.overCapacityReply ?? Self.overCapacityResponse)
             return
         }
         Syscall.setNoDelay(fd)
@@ -68,6 +68,7 @@ extension EventLoop {
                 connection, now + MonotonicClock.nanoseconds(milliseconds: configuration.idleTimeoutMilliseconds),
                 .idle)
         }
+        if let service = context.stream { attachStream(connection, service: service) }
     }
 
     static let overCapacityResponse: [UInt8] = {
@@ -77,9 +78,9 @@ extension EventLoop {
         return bytes
     }()
 
-    /// One non-blocking attempt to send the 503, then close.
-    static func refuseOverCapacity(_ fd: Int32) {
-        overCapacityResponse.withUnsafeBytes { bytes in
+    /// One non-blocking attempt to send the refusal (HTTP 503, or the stream service's), then close.
+    static func refuseOverCapacity(_ fd: Int32, reply: [UInt8]) {
+        reply.withUnsafeBytes { bytes in
             _ = send(fd, bytes.baseAddress, bytes.count, csys_MSG_NOSIGNAL)
         }
         _ = shutdown(fd, Int32(SHUT_WR))

@@ -44,7 +44,7 @@ extension EventLoop {
             if let tls = connection.tls {
                 guard decryptInput(connection, tls: tls, count: count) else { return false }
             } else {
-                connection.parser.append(UnsafeRawBufferPointer(rebasing: readBuffer[0..<count]))
+                guard deliver(connection, UnsafeRawBufferPointer(rebasing: readBuffer[0..<count])) else { return false }
             }
             total += count
             if connection.peerClosed { break }
@@ -55,6 +55,10 @@ extension EventLoop {
 
     /// Answers every complete buffered request in order until the connection is busy or needs more bytes.
     func processRequests(_ connection: Connection) {
+        if connection.stream != nil {
+            finishStreamInput(connection)
+            return
+        }
         while isOpen(connection) && connection.isReading {
             switch connection.parser.next() {
             case .needMoreData:

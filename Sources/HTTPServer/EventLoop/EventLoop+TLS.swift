@@ -27,7 +27,9 @@ extension EventLoop {
         reading: while true {
             switch tls.read(into: readBuffer) {
             case .bytes(let plain):
-                connection.parser.append(UnsafeRawBufferPointer(rebasing: readBuffer[0..<plain]))
+                guard deliver(connection, UnsafeRawBufferPointer(rebasing: readBuffer[0..<plain])) else {
+                    return false
+                }
             case .needMoreData:
                 break reading
             case .closed:

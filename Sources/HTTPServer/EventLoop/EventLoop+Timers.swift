@@ -32,7 +32,13 @@ extension EventLoop {
 
     func fire(_ kind: Connection.DeadlineKind, for connection: Connection) {
         switch kind {
-        case .idle, .handshake, .header, .body, .writeStall, .linger:
+        case .idle, .handshake, .header, .body:
+            if let session = connection.stream {
+                expireStream(connection, session: session)
+            } else {
+                close(connection)
+            }
+        case .writeStall, .linger:
             close(connection)
         case .delayedResponse:
             sendDelayedResponse(connection)

@@ -48,6 +48,17 @@ public final class EventLoopServer: @unchecked Sendable {
         self.init(configuration: configuration, responder: responder, onExchanges: batch, onDiagnostic: onDiagnostic)
     }
 
+    /// A server for another protocol (SMTP) on the same event loops: each connection gets a session
+    /// from `service`; `configuration.idleTimeoutMilliseconds` bounds the time between replies.
+    public init(
+        configuration: HTTPServerConfiguration, stream service: any StreamService,
+        onDiagnostic: (@Sendable (HTTPServerDiagnostic) -> Void)? = nil
+    ) {
+        context = ServerContext(
+            configuration: configuration, responder: UnreachableResponder(), onExchanges: nil,
+            onDiagnostic: onDiagnostic, stream: service)
+    }
+
     deinit { shutdown() }
 
     /// Binds the listeners and starts the event-loop threads.

@@ -4,6 +4,8 @@ import Synchronization
 final class ServerContext: Sendable {
     let configuration: HTTPServerConfiguration
     let responder: any HTTPResponder
+    /// Set on a server for another protocol: connections get its sessions instead of the HTTP parser.
+    let stream: (any StreamService)?
     let onExchanges: (@Sendable ([HTTPExchangeRecord]) -> Void)?
     let onDiagnostic: (@Sendable (HTTPServerDiagnostic) -> Void)?
     /// Open connections across all loops, for `maxConnections`.
@@ -14,8 +16,9 @@ final class ServerContext: Sendable {
     init(
         configuration: HTTPServerConfiguration, responder: any HTTPResponder,
         onExchanges: (@Sendable ([HTTPExchangeRecord]) -> Void)?,
-        onDiagnostic: (@Sendable (HTTPServerDiagnostic) -> Void)? = nil
+        onDiagnostic: (@Sendable (HTTPServerDiagnostic) -> Void)? = nil, stream: (any StreamService)? = nil
     ) {
+        self.stream = stream
         self.onDiagnostic = onDiagnostic
         self.configuration = configuration
         self.responder = responder
@@ -25,5 +28,13 @@ final class ServerContext: Sendable {
     var parserLimits: HTTPRequestParser.Limits {
         HTTPRequestParser.Limits(
             maxHeaderBytes: configuration.maxHeaderBytes, maxBodyBytes: configuration.maxBodyBytes)
+    }
+}
+
+/// The responder of a stream server: its connections never reach the HTTP parser, so it is never
+/// asked; if it were, the answer says so instead of pretending.
+struct UnreachableResponder: HTTPResponder {
+    func respond(to request: HTTPRequest) -> HTTPResponse {
+        HTTPResponse.plainText(status: .internalServerError, "this port does not speak HTTP")
     }
 }

@@ -21,6 +21,20 @@ package enum TimeText {
             + "\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2)).\(pad(millis, 3))Z"
     }
 
+    /// `Tue, 01 Dec 2026 04:00:00 +0000`: the date-time of mail header fields (RFC 5322 §3.3), UTC.
+    package static func rfc5322(milliseconds: Int64) -> String {
+        let seconds = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
+        let days = seconds >= 0 ? seconds / 86400 : (seconds - 86399) / 86400
+        let secondOfDay = seconds - days * 86400
+        let (year, month, day) = civil(fromDays: days)
+        let weekdays = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"]  // 1970-01-01 was a Thursday
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        func pad(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let weekday = weekdays[Int(((days % 7) + 7) % 7)]
+        return "\(weekday), \(pad(day)) \(months[Int(month - 1)]) \(year) \(pad(secondOfDay / 3600)):"
+            + "\(pad(secondOfDay / 60 % 60)):\(pad(secondOfDay % 60)) +0000"
+    }
+
     static func civil(fromDays days: Int64) -> (Int64, Int64, Int64) {
         let z = days + 719468
         let era = (z >= 0 ? z : z - 146096) / 146097

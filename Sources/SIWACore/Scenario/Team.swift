@@ -5,10 +5,14 @@ package struct Team: Sendable, Equatable {
     /// Public halves of the team's `.p8` keys. When empty, client-secret signatures cannot be checked
     /// (claims still are) and the server logs that once.
     package var clientSecretKeys: [ClientSecretKey]
+    /// Registered email sources for the private email relay (`email_sources:`); empty: every
+    /// message to the team's relay addresses is refused as an unauthorized sender.
+    package var emailSources: [EmailSource]
 
-    package init(id: String, clientSecretKeys: [ClientSecretKey] = []) {
+    package init(id: String, clientSecretKeys: [ClientSecretKey] = [], emailSources: [EmailSource] = []) {
         self.id = id
         self.clientSecretKeys = clientSecretKeys
+        self.emailSources = emailSources
     }
 }
 

@@ -2,15 +2,17 @@ import JOSE
 import ScenarioFormat
 
 extension ScenarioLoader {
-    /// `teams: [{id, keys: [{id, pem | pem_file}]}]`; each PEM is parsed here so a bad one is reported
-    /// at its position.
+    /// `teams: [{id, keys: [{id, pem | pem_file}], account, email_sources}]`; each PEM is parsed here
+    /// so a bad one is reported at its position.
     func readTeams(_ node: Node?, _ context: LoadContext) -> [Team] {
         guard let items = context.sequence(node, at: "teams") else { return [] }
         return items.enumerated().compactMap { index, item -> Team? in
             let path = "teams[\(index)]"
-            guard let map = context.mapping(item, allowed: ["id", "keys"], at: path) else { return nil }
+            guard let map = context.mapping(item, allowed: ["id", "keys", "account", "email_sources"], at: path)
+            else { return nil }
             guard let id = readRequiredString(map, "id", path: path, context) else { return nil }
             var team = Team(id: id)
+            team.emailSources = readEmailSources(map, path: path, context)
             for (keyIndex, keyNode) in (context.sequence(map.optional("keys"), at: "\(path).keys") ?? []).enumerated() {
                 let keyPath = "\(path).keys[\(keyIndex)]"
                 guard let keyMap = context.mapping(keyNode, allowed: ["id", "pem", "pem_file"], at: keyPath),

@@ -1,6 +1,7 @@
 import HTTPServer
 
-/// A route's path: literal segments and `{name}` captures, e.g. `/mock/users/{user}`.
+/// A route's path: literal segments and `{name}` captures, e.g. `/mock/users/{user}`. A capture may
+/// end in a literal suffix (`/mock/mail/{id}.eml`); declare such a route before the plain `{id}` one.
 ///
 /// A capture matches one non-empty segment and is percent-decoded (`alice%40example.com` →
 /// `alice@example.com`; a malformed escape stays as sent). Literal paths are looked up by exact string
@@ -8,7 +9,8 @@ import HTTPServer
 package struct PathPattern: Sendable, Hashable, CustomStringConvertible {
     enum Segment: Sendable, Hashable {
         case literal(String)
-        case capture(String)
+        /// `{name}suffix`: the segment must end in `suffix` (maybe ""), which is not captured.
+        case capture(String, suffix: String)
     }
 
     let segments: [Segment]
@@ -18,8 +20,11 @@ package struct PathPattern: Sendable, Hashable, CustomStringConvertible {
     package init(_ text: String) {
         description = text
         segments = text.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { part in
-            part.hasPrefix("{") && part.hasSuffix("}") && part.count > 2
-                ? .capture(String(part.dropFirst().dropLast())) : .literal(String(part))
+            guard part.hasPrefix("{"), let close = part.firstIndex(of: "}"), part.index(after: part.startIndex) < close
+            else { return .literal(String(part)) }
+            return .capture(
+                String(part[part.index(after: part.startIndex)..<close]),
+                suffix: String(part[part.index(after: close)...]))
         }
     }
 
@@ -37,9 +42,9 @@ package struct PathPattern: Sendable, Hashable, CustomStringConvertible {
             switch segment {
             case .literal(let literal):
                 guard part == literal else { return nil }
-            case .capture(let name):
-                guard !part.isEmpty else { return nil }
-                captures[name] = Self.percentDecoded(part)
+            case .capture(let name, let suffix):
+                guard part.count > suffix.count, part.hasSuffix(suffix) else { return nil }
+                captures[name] = Self.percentDecoded(part.dropLast(suffix.count))
             }
         }
         return captures

@@ -7,8 +7,8 @@ struct CommandLineTool {
     static let allCommands: [any Command.Type] = [
         ServeCommand.self, CheckCommand.self, HealthCommand.self, CACommand.self, ClientSecretCommand.self,
         KeygenCommand.self, VerifyCommand.self, CredentialCommand.self, NotifyCommand.self, ClockCommand.self,
-        RequestsCommand.self, ResetCommand.self, UsersCommand.self, KeysCommand.self, FaultsCommand.self,
-        AASACommand.self,
+        RequestsCommand.self, MailCommand.self, ResetCommand.self, UsersCommand.self, KeysCommand.self,
+        FaultsCommand.self, AASACommand.self,
     ]
 
     var commands: [any Command.Type]

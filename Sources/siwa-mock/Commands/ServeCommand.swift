@@ -15,6 +15,9 @@ struct ServeCommand: Command {
         to stderr. SIGTERM or SIGINT finish in-flight requests and exit 0. SIGHUP reloads --scenario
         (without one it is logged and ignored).
 
+        --smtp-port adds the private email relay's SMTP listener and one more ready line
+        `siwa-mock smtp listening on HOST:PORT`; with --tls it offers STARTTLS (docs/relay-mail.md).
+
         --tls without --tls-cert/--tls-key creates a local CA in the TLS directory (--tls-dir, else
         --state-dir, else ~/.local/state/siwa-mock; reused across restarts) and a certificate for
         appleid.apple.com, appleid.cdn-apple.com, localhost, 127.0.0.1, ::1 and every --tls-name. `siwa-mock ca` prints the CA; GET /mock/tls/ca.pem serves it.
@@ -61,7 +64,7 @@ struct ServeCommand: Command {
             host.spec, port.spec, publicURL.spec, stateDirectory.spec, adminToken.spec, insecureControlAPI.spec,
             scenario.spec, notificationAllow.spec,
         ]
-        + TLSOptions.specs + LogOptions.specs + LimitOptions.specs
+        + TLSOptions.specs + SMTPOptions.specs + LogOptions.specs + LimitOptions.specs
 
     var host: String
     var port: Int
@@ -73,6 +76,7 @@ struct ServeCommand: Command {
     var scenarioFile: String?
     var notificationAllowList: DestinationAllowList?
     var tls: TLSOptions
+    var smtp: SMTPOptions
     var logSettings: LogSettings
     var limits: LimitOptions
 
@@ -89,6 +93,7 @@ struct ServeCommand: Command {
         scenarioFile = try arguments.read(Self.scenario)
         notificationAllowList = try arguments.read(Self.notificationAllow)
         tls = try TLSOptions(arguments)
+        smtp = try SMTPOptions(arguments)
         logSettings = try LogOptions.settings(arguments)
         limits = try LimitOptions(arguments)
     }
@@ -119,7 +124,8 @@ struct ServeCommand: Command {
         let responder = LateBoundResponder()
         var watcher: ScenarioWatcher? = nil
         var servers: [(server: EventLoopServer, scheme: String)] = []
-        defer { EventLoopServer.shutdown(servers.map(\.server)) }
+        var smtpServer: EventLoopServer? = nil
+        defer { EventLoopServer.shutdown(servers.map(\.server) + (smtpServer.map { [$0] } ?? [])) }
         if !tls.noHTTP {
             servers.append((try start(port: port, tls: nil, responder: responder, log: log), "http"))
         }
@@ -139,6 +145,8 @@ struct ServeCommand: Command {
             throw RuntimeError("\(error)")
         }
         responder.install(mockHost.mock)
+        smtpServer = try smtp.start(
+            host: host, mock: mockHost.mock, tls: tlsSetup?.context, limits: limits, log: log)
         if let scenarioFile {
             watcher = ScenarioWatcher(path: scenarioFile, server: mockHost.mock, log: log, loadedStamp: loadedStamp)
             watcher?.start(on: mockHost.scheduler)
@@ -152,6 +160,7 @@ struct ServeCommand: Command {
         for (server, scheme) in servers {
             Console().out("siwa-mock listening on \(scheme)://\(Self.urlHost(host)):\(server.port)")
         }
+        if let smtpServer { Console().out("siwa-mock smtp listening on \(Self.urlHost(host)):\(smtpServer.port)") }
         let signal = SignalWaiter.waitForTermination { [watcher] in
             guard let watcher else { return log.note("received SIGHUP: no --scenario to reload, ignoring it") }
             log.note("received SIGHUP: reloading \(watcher.path)")

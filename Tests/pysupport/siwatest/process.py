@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 READY_PREFIX = "siwa-mock listening on http://"
+SMTP_READY_PREFIX = "siwa-mock smtp listening on "
 STARTUP_TIMEOUT = 15.0
 
 
@@ -55,8 +56,8 @@ class MockProcess:
         with open(log_path, "wb") as log:
             self.proc = subprocess.Popen([str(binary), "--host", "127.0.0.1", "--port", "0", *extra],
                                          stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=log)
-        # With --tls a second ready line names the HTTPS port.
-        wanted = 2 if "--tls" in extra else 1
+        # With --tls a second ready line names the HTTPS port; with --smtp-port a last one the SMTP port.
+        wanted = 1 + ("--tls" in extra) + ("--smtp-port" in extra)
         try:
             lines = read_ready_lines(self.proc, time.monotonic() + STARTUP_TIMEOUT, wanted)
         except (TimeoutError, RuntimeError) as error:
@@ -66,7 +67,11 @@ class MockProcess:
         assert lines[0].startswith(READY_PREFIX), lines[0]
         host, _, port = lines[0][len(READY_PREFIX):].rpartition(":")
         self.host, self.port = host, int(port)
-        self.tls_port = int(lines[1].rpartition(":")[2]) if wanted == 2 else None
+        self.tls_port = int(lines[1].rpartition(":")[2]) if "--tls" in extra else None
+        self.smtp_port = None
+        if "--smtp-port" in extra:
+            assert lines[-1].startswith(SMTP_READY_PREFIX), lines[-1]
+            self.smtp_port = int(lines[-1].rpartition(":")[2])
 
     @property
     def alive(self) -> bool:

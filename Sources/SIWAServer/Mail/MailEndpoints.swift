@@ -1,0 +1,96 @@
+import HTTPServer
+import JSON
+import SIWACore
+import SMTP
+import ScenarioFormat
+
+/// The mailbox under `/mock/mail` (docs/relay-mail.md): what the relay delivered and refused, each
+/// message parsed or raw, and a simulated user reply. Routes join the one route table.
+package struct MailEndpoints: Sendable {
+    let mailbox: Mailbox
+    let provider: AppleIdentityProvider
+    let journal: RequestJournal
+
+    package init(mailbox: Mailbox, provider: AppleIdentityProvider, journal: RequestJournal) {
+        self.mailbox = mailbox
+        self.provider = provider
+        self.journal = journal
+    }
+
+    package var routes: [Route] {
+        [
+            .control(.get, "/mock/mail") { (context) throws(ControlFailure) in try list(&context) },
+            .control(.delete, "/mock/mail") { _ in
+                ControlEndpoints.ok(JSONObject([("cleared", .int(Int64(mailbox.clear(resettingCounters: true))))]))
+            },
+            // Before `{id}`: `m1.eml` must reach the raw message, not be taken as an id.
+            .control(.get, "/mock/mail/{id}.eml") { (context) throws(ControlFailure) in
+                let record = try find(context.capture("id"))
+                return HTTPResponse(
+                    status: .ok, headers: HTTPHeaders([("Content-Type", "message/rfc822")]), body: record.raw)
+            },
+            .control(.get, "/mock/mail/{id}") { (context) throws(ControlFailure) in
+                detail(try find(context.capture("id")))
+            },
+            .control(.post, "/mock/mail/{id}/reply") { (context) throws(ControlFailure) in try reply(&context) },
+        ]
+    }
+
+    func find(_ id: String) throws(ControlFailure) -> MailRecord {
+        guard let record = mailbox.record(id: id) else {
+            throw ControlFailure(
+                status: .notFound, error: "not_found", field: "id", "no message '\(id)' in the mailbox")
+        }
+        return record
+    }
+
+    /// `GET /mock/mail?relay_address=&real_address=&team=&sender=&status=&since=`: oldest first.
+    func list(_ context: inout RequestContext) throws(ControlFailure) -> HTTPResponse {
+        let query = try context.query()
+        var since: Int64? = nil
+        if let text = query["since"] {
+            do throws(TimeSyntax.Failure) {
+                since = try TimeSyntax.timestamp(text).millisecondsSinceEpoch
+            } catch {
+                throw .invalid("since", error.message)
+            }
+        }
+        let status = query["status"]
+        if let status, !["delivered", "rejected", "deferred"].contains(status) {
+            throw .invalid("status", "must be delivered, rejected or deferred")
+        }
+        let relay = query["relay_address"]?.lowercased()
+        let real = query["real_address"]?.lowercased()
+        let sender = query["sender"]?.lowercased()
+        let team = query["team"]
+        let records = mailbox.records { record in
+            (relay == nil || record.relayAddress.lowercased() == relay)
+                && (real == nil || record.deliveredTo?.lowercased() == real)
+                && (team == nil || record.teamID == team)
+                && (sender == nil || record.envelopeSender.lowercased() == sender
+                    || record.headerFrom?.lowercased() == sender)
+                && (since.map { record.timeMilliseconds >= $0 } ?? true)
+                && (status == nil || record.statusName == status)
+        }
+        let usage = mailbox.usage
+        return ControlEndpoints.ok(
+            JSONObject([
+                ("messages", .array(records.map { .object($0.summaryJSON) })),
+                ("stored", .int(Int64(usage.records))), ("stored_bytes", .int(Int64(usage.bytes))),
+                ("dropped", .int(Int64(usage.dropped))),
+            ]))
+    }
+
+    /// One message: the summary, every header field, the text and HTML parts.
+    func detail(_ record: MailRecord) -> HTTPResponse {
+        var object = record.summaryJSON
+        let message = MailMessage(parsing: record.raw)
+        object["headers"] = .array(
+            message.fields.map { .object(JSONObject([("name", .string($0.name)), ("value", .string($0.value))])) })
+        let parts = message.textParts
+        object["text"] = parts.text.map { .string($0) } ?? .null
+        object["html"] = parts.html.map { .string($0) } ?? .null
+        object["other_parts"] = .array(parts.otherTypes.map { .string($0) })
+        return ControlEndpoints.ok(object)
+    }
+}

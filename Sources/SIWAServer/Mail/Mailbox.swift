@@ -1,0 +1,108 @@
+import SIWACore
+import Synchronization
+
+/// What the relay delivered and refused, newest last, bounded in entries and bytes (oldest dropped,
+/// docs/limits.md), plus the per-address daily counters behind Apple's 100-a-day limit (kept apart
+/// from the records, so dropping old records never resets a count).
+package final class Mailbox: Sendable {
+    package struct Limits: Sendable {
+        package var maxRecords = 1000
+        package var maxBytes = 64 * 1024 * 1024
+        package init() {}
+    }
+
+    struct State {
+        var records: [MailRecord] = []
+        var bytes = 0
+        var nextID = 1
+        /// relay address (lowercased) → (UTC day number, messages that day).
+        var daily: [String: (day: Int64, count: Int)] = [:]
+        var dropped = 0
+    }
+
+    let state = Mutex(State())
+    package let limits: Limits
+
+    package init(limits: Limits = Limits()) {
+        self.limits = limits
+    }
+
+    /// The mock clock's UTC day.
+    static func day(_ milliseconds: Int64) -> Int64 {
+        milliseconds >= 0 ? milliseconds / 86_400_000 : (milliseconds - 86_399_999) / 86_400_000
+    }
+
+    /// Messages `relayAddress` took on the day of `milliseconds`.
+    package func deliveredToday(_ relayAddress: String, at milliseconds: Int64) -> Int {
+        let key = relayAddress.lowercased()
+        return state.withLock { state in
+            guard let entry = state.daily[key], entry.day == Self.day(milliseconds) else { return 0 }
+            return entry.count
+        }
+    }
+
+    /// Counts one message for `relayAddress` if it is under `limit` today; false when it is not.
+    /// Check and count are one step, so parallel connections cannot pass the limit together.
+    package func reserveDelivery(_ relayAddress: String, at milliseconds: Int64, limit: Int) -> Bool {
+        let key = relayAddress.lowercased()
+        let today = Self.day(milliseconds)
+        return state.withLock { state in
+            var entry = state.daily[key] ?? (today, 0)
+            if entry.day != today { entry = (today, 0) }
+            guard entry.count < limit else { return false }
+            entry.count += 1
+            state.daily[key] = entry
+            return true
+        }
+    }
+
+    /// Stores a record under a fresh id (returned), dropping the oldest beyond the limits. A single
+    /// record larger than the byte cap keeps its metadata and loses its raw bytes.
+    @discardableResult
+    package func add(_ make: (String) -> MailRecord) -> MailRecord {
+        state.withLock { state in
+            var record = make("m\(state.nextID)")
+            state.nextID += 1
+            if record.approximateBytes > limits.maxBytes { record.raw = [] }
+            state.records.append(record)
+            state.bytes += record.approximateBytes
+            var drop = 0
+            while state.records.count - drop > limits.maxRecords || state.bytes > limits.maxBytes {
+                state.bytes -= state.records[drop].approximateBytes
+                drop += 1
+            }
+            if drop > 0 {
+                state.records.removeFirst(drop)
+                state.dropped += drop
+            }
+            return record
+        }
+    }
+
+    package func record(id: String) -> MailRecord? {
+        state.withLock { state in state.records.first { $0.id == id } }
+    }
+
+    /// Records oldest first that pass `filter`.
+    package func records(where filter: (MailRecord) -> Bool = { _ in true }) -> [MailRecord] {
+        state.withLock { $0.records }.filter(filter)
+    }
+
+    /// Bytes held and records dropped so far (for `GET /mock/mail`).
+    package var usage: (records: Int, bytes: Int, dropped: Int) {
+        state.withLock { ($0.records.count, $0.bytes, $0.dropped) }
+    }
+
+    /// Forgets every record (the daily counters stay: the relay still remembers today's traffic);
+    /// returns how many there were.
+    @discardableResult
+    package func clear(resettingCounters: Bool = false) -> Int {
+        state.withLock { state in
+            let count = state.records.count
+            state.records.removeAll()
+            state.bytes = 0
+            if resettingCounters { state.daily.removeAll() }
+            return count
+        }
+    }
+}

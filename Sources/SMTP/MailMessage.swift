@@ -1,0 +1,81 @@
+/// An Internet message split into its header fields and body (RFC 5322 §2.2, §3.6), tolerant of
+/// what real mailers send: LF or CRLF line endings, folded fields, and a malformed line ending the
+/// header section (kept in the body, as RFC 5322 §2.1 leaves undefined).
+package struct MailMessage: Sendable, Equatable {
+    package struct Field: Sendable, Equatable {
+        /// As written (`From`, `DKIM-Signature`).
+        package var name: String
+        /// Unfolded: CRLF + whitespace joined into one line (RFC 5322 §2.2.3), outer spaces trimmed.
+        package var value: String
+    }
+
+    /// Most header fields kept; later ones are ignored (a message cannot grow the parse unboundedly).
+    package static let maxFields = 1000
+
+    package var fields: [Field]
+    /// Where the body starts in the parsed bytes.
+    package var bodyOffset: Int
+    package var body: ArraySlice<UInt8>
+
+    /// The first field named `name` (case-insensitive).
+    package func field(_ name: String) -> String? {
+        let lowered = name.lowercased()
+        return fields.first { $0.name.lowercased() == lowered }?.value
+    }
+
+    /// Every field named `name`, in order.
+    package func fields(named name: String) -> [String] {
+        let lowered = name.lowercased()
+        return fields.filter { $0.name.lowercased() == lowered }.map(\.value)
+    }
+
+    package init(parsing bytes: ArraySlice<UInt8>) {
+        var fields: [Field] = []
+        var index = bytes.startIndex
+        var current: (name: String, value: [UInt8])? = nil
+        func flush() {
+            guard let field = current else { return }
+            current = nil
+            guard fields.count < Self.maxFields else { return }
+            fields.append(Field(name: field.name, value: Self.trimmed(field.value)))
+        }
+        while index < bytes.endIndex {
+            let lineEnd = bytes[index...].firstIndex(of: 10) ?? bytes.endIndex
+            var content = bytes[index..<lineEnd]
+            if content.last == 13 { content = content.dropLast() }
+            let next = lineEnd == bytes.endIndex ? lineEnd : lineEnd + 1
+            if content.isEmpty {
+                index = next
+                break
+            }
+            if content.first == 32 || content.first == 9 {
+                // A continuation line: part of the field before it.
+                if current != nil {
+                    current!.value.append(32)
+                    current!.value.append(contentsOf: content.drop(while: { $0 == 32 || $0 == 9 }))
+                    index = next
+                    continue
+                }
+                break
+            }
+            guard let colon = content.firstIndex(of: UInt8(ascii: ":")), colon > content.startIndex,
+                content[..<colon].allSatisfy({ $0 > 32 && $0 < 127 })
+            else { break }
+            flush()
+            current = (String(decoding: content[..<colon], as: UTF8.self), Array(content[(colon + 1)...]))
+            index = next
+        }
+        flush()
+        self.fields = fields
+        self.bodyOffset = index
+        self.body = bytes[index...]
+    }
+
+    package init(parsing bytes: [UInt8]) { self.init(parsing: bytes[...]) }
+
+    static func trimmed(_ bytes: [UInt8]) -> String {
+        let start = bytes.firstIndex { $0 != 32 && $0 != 9 } ?? bytes.endIndex
+        let end = (bytes.lastIndex { $0 != 32 && $0 != 9 }).map { $0 + 1 } ?? start
+        return String(decoding: bytes[start..<max(start, end)], as: UTF8.self)
+    }
+}

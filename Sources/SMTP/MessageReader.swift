@@ -1,0 +1,71 @@
+/// The DATA phase as a byte state machine: undoes dot-stuffing, finds the end-of-data line and
+/// bounds the kept size (RFC 5321 §4.1.1.4, §4.5.2).
+///
+/// Only `<CRLF>.<CRLF>` ends the message; a bare LF before or after the dot does not (the "SMTP
+/// smuggling" ambiguity, CVE-2023-51764), it is kept as message content.
+struct MessageReader {
+    enum Position {
+        /// At the start of a line (also right after 354).
+        case lineStart
+        case inLine
+        /// A CR inside a line.
+        case afterCR
+        /// The line began with `.`.
+        case afterDot
+        /// `.` then CR at the start of a line: LF ends the message.
+        case afterDotCR
+    }
+
+    let limit: Int
+    var position = Position.lineStart
+    var data: [UInt8] = []
+    /// Bytes of content seen, kept or not.
+    var size = 0
+
+    init(limit: Int) { self.limit = limit }
+
+    var isOversized: Bool { size > limit }
+
+    mutating func emit(_ byte: UInt8) {
+        size += 1
+        if size <= limit { data.append(byte) }
+    }
+
+    /// Consumes bytes from `start`; returns where it stopped and whether the message ended there.
+    mutating func consume(_ bytes: UnsafeRawBufferPointer, from start: Int) -> (Int, Bool) {
+        var index = start
+        while index < bytes.count {
+            let byte = bytes[index]
+            index += 1
+            switch position {
+            case .lineStart:
+                if byte == UInt8(ascii: ".") {
+                    position = .afterDot
+                } else {
+                    emit(byte)
+                    position = byte == 13 ? .afterCR : .inLine
+                }
+            case .inLine:
+                emit(byte)
+                if byte == 13 { position = .afterCR }
+            case .afterCR:
+                emit(byte)
+                position = byte == 10 ? .lineStart : byte == 13 ? .afterCR : .inLine
+            case .afterDot:
+                // A leading dot is removed (transparency); the rest of the line is content.
+                if byte == 13 {
+                    position = .afterDotCR
+                } else {
+                    emit(byte)
+                    position = .inLine
+                }
+            case .afterDotCR:
+                if byte == 10 { return (index, true) }
+                emit(13)
+                emit(byte)
+                position = byte == 13 ? .afterCR : .inLine
+            }
+        }
+        return (index, false)
+    }
+}
