@@ -9,6 +9,7 @@ import PackageDescription
 //                    ├─────────► HTTPServer ─► CSys
 //                    │                └──────► TLS ─► JOSE, COpenSSL   (memory-BIO sessions; no socket calls)
 //                    └─────────► Background   (the one thread pool and timer helper; no dependencies)
+//   siwa-mock ─► RedisStore ─► SIWACore, HTTPServer   (GrantStore in Redis; HTTPServer/Redis has the RESP client)
 // TLS uses JOSE's OpenSSL support layer (error queue, memory BIOs, the PEM key reader) through `package`
 // access; only JOSE and TLS import COpenSSL, and no OpenSSL type is in a public signature.
 // SIWACore and HTTPServer never import each other; only HTTPServer makes socket syscalls;
@@ -38,8 +39,10 @@ let package = Package(
         .target(name: "ScenarioFormat", swiftSettings: swiftSettings),
         .target(name: "SMTP", swiftSettings: swiftSettings),
         .target(name: "TLS", dependencies: ["COpenSSL", "JOSE"], swiftSettings: swiftSettings),
-        .target(name: "HTTPServer", dependencies: ["CSys", "TLS"], swiftSettings: swiftSettings),
+        .target(name: "HTTPServer", dependencies: ["CSys", "TLS", "JOSE"], swiftSettings: swiftSettings),
         .target(name: "SIWACore", dependencies: ["JOSE", "JSON", "ScenarioFormat"], swiftSettings: swiftSettings),
+        // The shared state store of docs/scale-out.md: SIWACore's GrantStore over HTTPServer's Redis client.
+        .target(name: "RedisStore", dependencies: ["SIWACore", "HTTPServer"], swiftSettings: swiftSettings),
         .target(
             name: "SIWAServer",
             dependencies: ["SIWACore", "HTTPServer", "SMTP", "Background", "JOSE", "JSON", "ScenarioFormat", "CSys"],
@@ -56,6 +59,7 @@ let package = Package(
             name: "siwa-mock",
             dependencies: [
                 "SIWAServer", "SIWACore", "HTTPServer", "Background", "TLS", "JOSE", "JSON", "ScenarioFormat", "CSys",
+                "RedisStore",
             ],
             swiftSettings: swiftSettings,
             // The binary the README builds (`swift build -c release`) is the fast one: the Swift runtime
@@ -64,7 +68,7 @@ let package = Package(
         ),
         .target(
             name: "SIWATestSupport",
-            dependencies: ["SIWAServer", "SIWACore", "HTTPServer", "Background", "JOSE", "JSON"],
+            dependencies: ["SIWAServer", "SIWACore", "HTTPServer", "Background", "JOSE", "JSON", "RedisStore"],
             path: "Tests/SIWATestSupport",
             swiftSettings: swiftSettings
         ),
@@ -84,6 +88,11 @@ let package = Package(
         .testTarget(
             name: "SIWAServerTests",
             dependencies: ["SIWAServer", "SIWACore", "HTTPServer", "Background", "JOSE", "JSON", "SIWATestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "RedisStoreTests",
+            dependencies: ["RedisStore", "SIWACore", "HTTPServer", "SIWATestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -112,6 +121,7 @@ if Context.environment["SIWA_FUZZ"] == "1" {
         ("fuzz-form", ["HTTPServer"]),
         ("fuzz-smtp", ["SMTP"]),
         ("fuzz-mail-header", ["SMTP"]),
+        ("fuzz-resp", ["HTTPServer"]),
     ]
     package.targets.append(.target(name: "FuzzDriver", path: "Tests/Fuzz/Sources/FuzzDriver"))
     for target in fuzzTargets {

@@ -31,5 +31,7 @@ public struct HTTPResponse: Sendable {
         case truncatedBody
         /// Send the response `chunkSize` bytes at a time, `intervalMilliseconds` apart.
         case slowBody(chunkSize: Int, intervalMilliseconds: Int)
+        /// The response is finished on another thread (`DeferredResponse`); this one is a placeholder.
+        case deferred(DeferredResponse)
     }
 }

@@ -42,7 +42,7 @@ extension AppleEndpoints {
             let response = try provider.authorize(authorization, as: user, in: snapshot)
             return deliver(response.parameters, for: authorization)
         } catch {
-            return context.refuse(.internal("id_token signing failed: \(error.message)"), log: log)
+            return context.refuse(error, log: log)
         }
     }
 

@@ -26,7 +26,12 @@ extension AppleEndpoints {
         }
         context.user = user.id
         let groupID = scenario.consentGroupID(forClient: authorization.clientID)
-        let returning = snapshot.store.hasConsent(userID: user.id, consentGroupID: groupID)
+        let returning: Bool
+        do throws(StoreUnavailable) {
+            returning = try snapshot.store.hasConsent(userID: user.id, consentGroupID: groupID)
+        } catch {
+            return context.refuse(.unavailable(error), log: log)
+        }
         let asksChoices = !returning && authorization.scopes.contains { $0 == .name || $0 == .email }
         guard value("consent") == "continue" else {
             let relay = scenario.view(
@@ -56,7 +61,7 @@ extension AppleEndpoints {
             let response = try provider.authorize(authorization, as: user, in: snapshot, choices: choices)
             return deliver(response.parameters, for: authorization)
         } catch {
-            return context.refuse(.internal("id_token signing failed: \(error.message)"), log: log)
+            return context.refuse(error, log: log)
         }
     }
 }

@@ -20,11 +20,15 @@ package struct AppleEndpoints: HTTPResponder {
         package var random: (any RandomSource)?
         /// Receives one line per notable event (unexpected 500s, unchecked client-secret signatures).
         package var log: @Sendable (String) -> Void
+        /// Where consents, codes and tokens live; nil keeps them in memory (docs/scale-out.md).
+        package var storeFactory: GrantStoreFactory?
 
         package init(
             publicURL: String, scenario: Scenario = .builtIn, clock: any SIWAClock = SystemClock(),
-            random: (any RandomSource)? = nil, log: @escaping @Sendable (String) -> Void = { _ in }
+            random: (any RandomSource)? = nil, log: @escaping @Sendable (String) -> Void = { _ in },
+            storeFactory: GrantStoreFactory? = nil
         ) {
+            self.storeFactory = storeFactory
             self.publicURL = publicURL
             self.scenario = scenario
             self.clock = clock
@@ -44,7 +48,8 @@ package struct AppleEndpoints: HTTPResponder {
     /// - Throws: `ScenarioKeyError` when a PEM in the scenario cannot be parsed.
     package init(configuration: Configuration) throws(ScenarioKeyError) {
         let provider = try AppleIdentityProvider(
-            scenario: configuration.scenario, clock: configuration.clock, random: configuration.random)
+            scenario: configuration.scenario, clock: configuration.clock, random: configuration.random,
+            storeFactory: configuration.storeFactory)
         self.init(provider: provider, publicURL: configuration.publicURL, log: configuration.log)
     }
 

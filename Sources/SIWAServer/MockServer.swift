@@ -29,12 +29,17 @@ package struct MockServer: HTTPResponder {
         package var scenarioOrigin: (source: String, text: String)?
         /// Bounds of the relay's mailbox (`/mock/mail`, docs/limits.md).
         package var mailboxLimits = Mailbox.Limits()
+        /// Threads that serve requests waiting on a shared store, so event loops never block on it;
+        /// nil answers every request on its event loop (the in-memory store never waits).
+        package var storeWorkers: BackgroundScheduler?
 
         package init(
             adminToken: String? = nil, scenarioLoader: ControlEndpoints.ScenarioLoader? = nil,
             journalCapacity: Int = 1000, caCertificatePEM: String? = nil, scheduler: BackgroundScheduler? = nil,
-            notificationAllowList: DestinationAllowList? = nil, scenarioOrigin: (source: String, text: String)? = nil
+            notificationAllowList: DestinationAllowList? = nil, scenarioOrigin: (source: String, text: String)? = nil,
+            storeWorkers: BackgroundScheduler? = nil
         ) {
+            self.storeWorkers = storeWorkers
             self.scenarioOrigin = scenarioOrigin
             self.adminToken = adminToken
             self.scenarioLoader = scenarioLoader
@@ -101,7 +106,8 @@ package struct MockServer: HTTPResponder {
         }
         pipeline = RequestPipeline(
             table: table, provider: provider, access: access, faults: stage,
-            recorder: JournalRecorder(provider: provider, journal: journal), log: log)
+            recorder: JournalRecorder(provider: provider, journal: journal), log: log,
+            storeWorkers: options.storeWorkers)
         // Weak: the provider owns this observer, and the dispatcher holds the provider.
         provider.observeUserEvents { [weak provider, weak notifications] event in
             guard let provider, let notifications, provider.scenario.settings.notifications.sendOnUserChanges

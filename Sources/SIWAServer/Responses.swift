@@ -63,6 +63,15 @@ enum Responses {
         return response
     }
 
+    /// 503 with an empty body and `Retry-After: 1`: the shared state store is unreachable
+    /// (docs/scale-out.md, "Failure modes"; what a backend sees when Apple's service is down).
+    static func storeUnavailable() -> HTTPResponse {
+        var headers = HTTPHeaders()
+        headers.add("Retry-After", "1")
+        headers.add("Cache-Control", "no-store")
+        return HTTPResponse(status: .serviceUnavailable, headers: headers)
+    }
+
     static func internalError() -> HTTPResponse {
         json(.object(JSONObject([("error", .string("server_error"))])), status: .internalServerError)
     }

@@ -16,7 +16,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from outcome import Outcome
+from outcome import Outcome, guarded
 from siwatest.process import MockProcess
 from siwatest.scenario import REPO_ROOT
 
@@ -97,14 +97,6 @@ def sighup(server: MockProcess, log_path: Path) -> Outcome:
     out.observed = ("logged" if logged else "NOT logged") + (f", health {status}" if status else ", process DIED")
     out.ok = logged and status == 200 and server.alive
     return out
-
-
-def guarded(attack, name: str) -> Outcome:
-    """Runs one attack; an exception (a hang timing out, a dead server) is that attack's failure."""
-    try:
-        return attack()
-    except Exception as error:  # noqa: BLE001 - every failure is reported
-        return Outcome(name, "(see the attack)", observed=f"raised {error!r}")
 
 
 def against(server: MockProcess, log_path: Path, work: Path) -> list[Outcome]:
@@ -211,6 +203,15 @@ def own_servers(binary: Path, work: Path) -> list[Outcome]:
     (link_dir / "tls-key.pem").symlink_to(victim)
     (link_dir / "tls-cert.pem").write_text("x")
     (link_dir / "tls-cert.pem").chmod(0o600)
+    # A state directory of our own (0700) with a planted key under the scenario's kid: as a symlink to a
+    # host key, and as a world-writable file.
+    linked_state = work / "linked-state"
+    linked_state.mkdir(mode=0o700)
+    (linked_state / "signing-Aj3F8kLq2X.pem").symlink_to(HOST_KEY)
+    loose_state = work / "loose-state"
+    loose_state.mkdir(mode=0o700)
+    (loose_state / "signing-Aj3F8kLq2X.pem").write_text(HOST_KEY.read_text())
+    (loose_state / "signing-Aj3F8kLq2X.pem").chmod(0o666)
     fifo = work / "scenario.fifo"
     os.mkfifo(fifo)
     outcomes = [
@@ -223,6 +224,12 @@ def own_servers(binary: Path, work: Path) -> list[Outcome]:
         refused_start(binary, ["serve", "--port", "0", "--state-dir", str(open_dir)], {}, 1,
                       "is writable by group and others (mode 0777)",
                       "world-writable --state-dir with a planted signing key", "refused (exit 1); key not adopted"),
+        refused_start(binary, ["serve", "--port", "0", "--state-dir", str(linked_state)], {}, 1,
+                      "signing-Aj3F8kLq2X.pem is a symbolic link",
+                      "--state-dir (0700) whose signing key is a symlink to a host key", "refused (exit 1); not followed"),
+        refused_start(binary, ["serve", "--port", "0", "--state-dir", str(loose_state)], {}, 1,
+                      "signing-Aj3F8kLq2X.pem is writable by",
+                      "--state-dir (0700) with a planted world-writable signing key", "refused (exit 1); not adopted"),
         refused_start(binary, ["serve", "--port", "0", "--tls", "--tls-port", "0", "--tls-dir", str(link_dir)], {},
                       1, "tls-key.pem is a symbolic link",
                       "TLS directory whose tls-key.pem is a symlink to another file", "refused (exit 1)"),
@@ -230,8 +237,8 @@ def own_servers(binary: Path, work: Path) -> list[Outcome]:
                       "a FIFO, not a regular file", "--scenario naming a FIFO", "refused at once (exit 1)"),
     ]
     if victim.read_text() != "victim":
-        outcomes[3].ok = False
-        outcomes[3].notes.append("the symlink's target was overwritten")
+        outcomes[5].ok = False
+        outcomes[5].notes.append("the symlink's target was overwritten")
     outcomes.append(guarded(lambda: tls_handshakes(binary, work), "stalled TLS handshakes"))
     outcomes.append(guarded(lambda: log_forging(binary, work), "log forging through a reload error"))
     return outcomes

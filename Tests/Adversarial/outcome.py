@@ -14,3 +14,11 @@ class Outcome:
     good_requests: int = 0
     good_worst: float = 0.0
     notes: list[str] = field(default_factory=list)
+
+
+def guarded(attack, name: str) -> Outcome:
+    """Runs one attack; an exception (a hang timing out, a dead server) is that attack's failure."""
+    try:
+        return attack()
+    except Exception as error:  # noqa: BLE001 - every failure is reported
+        return Outcome(name, "(see the attack)", observed=f"raised {error!r}")

@@ -22,6 +22,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "pysupport"))
 import file_attacks  # noqa: E402
+import memory_attacks  # noqa: E402
+import notification_attacks  # noqa: E402
 import smtp_attacks  # noqa: E402
 from outcome import Outcome  # noqa: E402
 from siwatest.client import Client, mint_client_secret  # noqa: E402
@@ -384,6 +386,8 @@ def main() -> int:
             lambda: [idle_keepalive(server.port, server)],
             lambda: smuggling(server.port),
             lambda: file_attacks.against(server, work / "serve.log", work),
+            lambda: memory_attacks.against(server, secret),
+            lambda: notification_attacks.against(server),
             lambda: [smtp_attacks.stalled_and_slow(server.host, server.smtp_port, SMTP_TIMEOUT_MS, GOOD_BOUND, read_until_close)],
         ]
         for attack in attacks:
@@ -415,7 +419,8 @@ def main() -> int:
         rc = server.stop()
     if rc != 0:
         print(f"FAIL siwa-mock exited {rc} after SIGTERM; log tail:\n{(work / 'serve.log').read_text()[-2000:]}")
-    for result in [flood(args.binary, secret, work)] + file_attacks.own_servers(args.binary, work):
+    for result in ([flood(args.binary, secret, work)] + file_attacks.own_servers(args.binary, work)
+                   + memory_attacks.own_servers(args.binary, work)):
         outcomes.append(result)
         print(("PASS " if result.ok else "FAIL ") + f"{result.name}: {result.observed}"
               + (f" [{'; '.join(result.notes)}]" if result.notes else ""), flush=True)

@@ -103,6 +103,32 @@ import Testing
         #expect(provider.scenario.users.count == 40_100)
     }
 
+    /// Runtime key additions stop at `maximumSigningKeys` with a conflict: added keys are never dropped,
+    /// so a rotation loop grew the key set, `/auth/keys` and the cost of every key change without bound.
+    @Test func signingKeysStopAtTheirCap() throws {
+        let provider = try TestFixtures.provider(clock: TestFixtures.clock())
+        let pem = Scenario.BuiltInKeys.signingKeyPb7Yt1ZcQ9
+        let cap = AppleIdentityProvider.maximumSigningKeys
+        for i in provider.scenario.signingKeys.keys.count..<cap {
+            try provider.addSigningKey(SigningKey(kid: "K\(i)", privateKeyPEM: pem, published: false))
+        }
+        #expect(provider.scenario.signingKeys.keys.count == cap)
+        for attempt in [
+            { try provider.addSigningKey(SigningKey(kid: "over", privateKeyPEM: pem, signs: true)) },
+            { try provider.rotateSigningKey() },
+        ] {
+            do {
+                _ = try attempt()
+                Issue.record("a key beyond the cap was added")
+            } catch {
+                let refusal = error as? ProviderChangeError
+                #expect(refusal?.kind == .conflict && refusal?.message.contains("at most \(cap) signing keys") == true)
+            }
+        }
+        #expect(provider.scenario.signingKeys.keys.count == cap)
+        #expect(provider.snapshot.keys.signingKID == "Aj3F8kLq2X", "the signer did not change")
+    }
+
     @Test func codeAndTokenTablesStayUnderTheirByteCaps() throws {
         var limits = IdentityStore.Limits()
         limits.maxCodeBytes = 256 * 1024

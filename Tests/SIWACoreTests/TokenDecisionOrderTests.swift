@@ -16,8 +16,11 @@ import Testing
         secrets = try ClientSecretMaker()
     }
 
+    /// The provider's default in-memory store.
+    var store: IdentityStore { provider.store as! IdentityStore }
+
     func code() -> String {
-        provider.store.authorize(
+        store.authorize(
             userID: "alice", clientID: Self.web, consentGroupID: "com.example.app", requestedScopes: [],
             redirectURI: TestKeys.redirectURI, nonce: nil, now: clock.nowSeconds
         ).code
@@ -91,7 +94,7 @@ import Testing
         ])
         #expect(other.failure?.error == .tokenClientMismatch(issuedTo: Self.native))
         #expect(other.failure?.reason == "issued to client_id 'com.example.web'")
-        #expect(provider.store.liveTokenOwner(refresh, now: clock.nowSeconds) == Self.web, "still live")
+        #expect(store.liveTokenOwner(refresh, now: clock.nowSeconds) == Self.web, "still live")
     }
 
     @Test func nonFormBodiesFollowTheSwitch() throws {
@@ -122,9 +125,9 @@ import Testing
     @Test func lookUpChangesNothing() throws {
         let code = code()
         clock.advance(seconds: 300)
-        #expect(provider.store.lookUpCode(code, now: clock.nowSeconds) == .expired)
-        #expect(provider.store.lookUpCode(code, now: clock.nowSeconds - 1) != .expired, "the lookup did not mark it")
-        #expect(provider.store.lookUpCode("nope", now: clock.nowSeconds) == .unknown)
-        #expect(provider.store.lookUpRefreshToken("nope") == .unknown)
+        #expect(store.lookUpCode(code, now: clock.nowSeconds) == .expired)
+        #expect(store.lookUpCode(code, now: clock.nowSeconds - 1) != .expired, "the lookup did not mark it")
+        #expect(store.lookUpCode("nope", now: clock.nowSeconds) == .unknown)
+        #expect(store.lookUpRefreshToken("nope") == .unknown)
     }
 }

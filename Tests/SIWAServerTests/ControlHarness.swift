@@ -29,7 +29,7 @@ struct ControlHarness {
         let server = try MockServer(
             configuration: AppleEndpoints.Configuration(
                 publicURL: "http://127.0.0.1:8080", scenario: scenario, clock: clock, random: TestFixtures.random(),
-                log: { log.record($0) }),
+                log: { log.record($0) }, storeFactory: TestStore.factory()),
             options: options)
         let secrets = try ClientSecretMaker()
         try transport.withClient(server) { client in

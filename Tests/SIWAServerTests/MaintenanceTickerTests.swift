@@ -20,11 +20,12 @@ import Testing
     /// Issues a code for alice; with `redeem`, turns it into an access and a refresh token.
     func authorize(redeem: Bool) {
         let now = clock.nowSeconds
-        let (code, _) = provider.store.authorize(
+        let store = provider.store as! IdentityStore
+        let (code, _) = store.authorize(
             userID: "alice", clientID: Self.web, consentGroupID: "com.example.app", requestedScopes: [],
             redirectURI: Self.uri, nonce: nil, now: now)
         if redeem {
-            let result = provider.store.redeemCode(code, clientID: Self.web, redirectURI: Self.uri, now: now)
+            let result = store.redeemCode(code, clientID: Self.web, redirectURI: Self.uri, now: now)
             #expect((try? result.get()) != nil)
         }
     }

@@ -25,7 +25,7 @@ package enum TestFixtures {
         let endpoints = try AppleEndpoints(
             configuration: AppleEndpoints.Configuration(
                 publicURL: publicURL, scenario: scenario, clock: clock, random: random(),
-                log: { line in log.record(line) }))
+                log: { line in log.record(line) }, storeFactory: TestStore.factory()))
         return (endpoints, clock, log)
     }
 }

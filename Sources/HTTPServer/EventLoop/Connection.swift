@@ -16,6 +16,10 @@ final class Connection {
         /// `Delivery.slowBody`: `outbound` leaves `chunkSize` bytes per tick.
         /// → `.reading` / `.lingering` (all sent), → closed (peer gone).
         case dribbling(chunkSize: Int, interval: Int64)
+        /// `Delivery.deferred`: waiting for another thread to finish the response.
+        /// → `.writing` (or any delivery of the finished response), → closed (peer gone: the answer is dropped).
+        case awaiting(
+            method: HTTPMethod, target: String, started: Int64, includeBody: Bool, keepAlive: Bool, http10: Bool)
         /// Final response sent and write side shut; input is discarded until EOF or the deadline.
         /// → closed.
         case lingering

@@ -19,7 +19,7 @@ extension EventLoop {
             processRequests(connection)
         case .lingering:
             discardInput(connection)
-        case .writing, .delayed, .dribbling:
+        case .writing, .delayed, .dribbling, .awaiting:
             // Input interest is off while busy, so only HUP/ERR get here: the peer is gone entirely.
             if flags & (csys_EPOLLHUP | csys_EPOLLERR) != 0 { close(connection) }
         }

@@ -6,14 +6,37 @@ extension EventLoop {
     func respond(_ connection: Connection, to request: HTTPRequest) {
         let started = context.onExchanges == nil ? now : MonotonicClock.now()
         let response = context.responder.respond(to: request)
-        let includeBody = request.method != "HEAD"
-        if !request.keepAlive || response.asksToClose { connection.closeAfterWrite = true }
-        let keepAliveHeader = request.version == .http10 && !connection.closeAfterWrite
+        deliver(
+            response, on: connection, method: request.method, target: request.target, started: started,
+            includeBody: request.method != "HEAD", keepAlive: request.keepAlive, http10: request.version == .http10)
+    }
+
+    /// Sends a response the way its `Delivery` says (or waits for a deferred one).
+    func deliver(
+        _ response: HTTPResponse, on connection: Connection, method: HTTPMethod, target: String, started: Int64,
+        includeBody: Bool, keepAlive: Bool, http10: Bool
+    ) {
+        if case .deferred(let pending) = response.delivery {
+            connection.phase = .awaiting(
+                method: method, target: target, started: started, includeBody: includeBody, keepAlive: keepAlive,
+                http10: http10)
+            setInterest(connection, 0)
+            connection.deadline = .max
+            let (inbox, fd, serial) = (inbox, connection.fd, connection.serial)
+            pending.whenFulfilled { inbox.post(LoopInbox.Item(fd: fd, serial: serial, response: $0)) }
+            return
+        }
+        if !keepAlive || response.asksToClose { connection.closeAfterWrite = true }
+        let keepAliveHeader = http10 && !connection.closeAfterWrite
         connection.exchange = Connection.Exchange(
-            method: request.method, target: request.target, status: response.status, started: started,
-            logFields: response.logFields)
+            method: method, target: target, status: response.status, started: started, logFields: response.logFields)
 
         switch response.delivery {
+        case .deferred:
+            // A deferred response cannot finish as another deferred one: answer 500 rather than hang.
+            send(
+                HTTPResponse.plainText(status: .internalServerError, "internal error"), on: connection,
+                includeBody: includeBody, keepAliveHeader: keepAliveHeader)
         case .normal:
             send(response, on: connection, includeBody: includeBody, keepAliveHeader: keepAliveHeader)
         case .delayed(let milliseconds):
@@ -70,6 +93,24 @@ extension EventLoop {
         else { return }
         connection.phase = .writing
         flushResponse(connection)
+    }
+
+    /// Sends responses other threads finished, to connections that are still the ones that asked.
+    func deliverFinishedResponses() {
+        for item in inbox.take() {
+            guard Int(item.fd) < connections.count, let connection = connections[Int(item.fd)],
+                connection.serial == item.serial,
+                case .awaiting(let method, let target, let started, let includeBody, let keepAlive, let http10) =
+                    connection.phase
+            else { continue }
+            var response = item.response
+            if case .deferred = response.delivery { response.delivery = .normal }
+            deliver(
+                response, on: connection, method: method, target: target, started: started, includeBody: includeBody,
+                keepAlive: keepAlive, http10: http10)
+            if isOpen(connection) && connection.isReading { processRequests(connection) }
+        }
+        reportExchanges()
     }
 
     /// The delay of `Delivery.delayed` is over: send the response normally.

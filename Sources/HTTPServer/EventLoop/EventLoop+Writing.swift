@@ -62,7 +62,7 @@ extension EventLoop {
         case .reading:
             // A `100 Continue` that did not fit at once.
             if case .complete = flush(connection) { setInterest(connection, csys_EPOLLIN | csys_EPOLLRDHUP) }
-        case .delayed, .dribbling, .lingering:
+        case .delayed, .dribbling, .lingering, .awaiting:
             break
         }
     }

@@ -17,6 +17,8 @@ final class EventLoop {
     let context: ServerContext
     let epollFD: Int32
     let wakeFD: Int32
+    /// Responses finished on other threads (`DeferredResponse`), delivered on wake-up.
+    let inbox: LoopInbox
     var listenerFD: Int32
     /// Connections indexed by descriptor (descriptors are small and dense).
     var connections: [Connection?] = []
@@ -47,6 +49,7 @@ final class EventLoop {
         }
         self.epollFD = epollFD
         self.wakeFD = wakeFD
+        self.inbox = LoopInbox(wakeFD: wakeFD)
         readBuffer = .allocate(byteCount: Self.readBufferSize, alignment: 16)
         eventDatas = Array(repeating: 0, count: Int(Self.maxEvents))
         eventFlags = Array(repeating: 0, count: Int(Self.maxEvents))
@@ -84,7 +87,9 @@ final class EventLoop {
                 let flags = eventFlags[i]
                 switch data {
                 case Self.listenerToken: acceptConnections()
-                case Self.wakeToken: drainWake()
+                case Self.wakeToken:
+                    drainWake()
+                    deliverFinishedResponses()
                 default: handleEvent(fd: Int32(truncatingIfNeeded: data), flags: flags)
                 }
             }
@@ -92,6 +97,7 @@ final class EventLoop {
             resumeListenerIfDue()
             reportExchanges()
         }
+        inbox.close()
         closeAll()
         reportExchanges()
     }

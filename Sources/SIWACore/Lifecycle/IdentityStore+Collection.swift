@@ -25,11 +25,29 @@ extension IdentityStore {
 
     /// Codes go at their deadline whatever their state (a reused code older than its lifetime is then
     /// reported as expired); access tokens at theirs; over-full tables lose their oldest entries.
+    ///
+    /// Costs what expired (`ExpiryQueue`), plus an occasional rebuild of a queue whose stale entries
+    /// (removed or evicted keys) outnumber the table's, so the queue stays within twice the table.
     func sweep(_ state: inout State, now: Int64) {
         state.mutationsSinceSweep = 0
-        for code in state.codes.compactMap({ $0.value.expiresAt > now ? nil : $0.key }) { state.removeCode(code) }
-        for token in state.accessTokens.compactMap({ $0.value.expiresAt > now ? nil : $0.key }) {
-            state.removeAccessToken(token)
+        let expiredCodes = state.codeExpiries.popExpired(now: now)
+        let expiredTokens = state.accessTokenExpiries.popExpired(now: now)
+        state.expiryVisits += expiredCodes.count + expiredTokens.count
+        for entry in expiredCodes where state.codes[entry.key]?.sequence == entry.sequence {
+            state.removeCode(entry.key)
+        }
+        for entry in expiredTokens where state.accessTokens[entry.key]?.sequence == entry.sequence {
+            state.removeAccessToken(entry.key)
+        }
+        if state.codeExpiries.count > 2 * state.codes.count + 1024 {
+            state.codeExpiries.rebuild(
+                state.codes.map { .init(expiresAt: $0.value.expiresAt, key: $0.key, sequence: $0.value.sequence) })
+        }
+        if state.accessTokenExpiries.count > 2 * state.accessTokens.count + 1024 {
+            state.accessTokenExpiries.rebuild(
+                state.accessTokens.map {
+                    .init(expiresAt: $0.value.expiresAt, key: $0.key, sequence: $0.value.sequence)
+                })
         }
         // A table over its entry or byte cap keeps its newest entries, up to half of both caps.
         if state.codes.count > limits.maxCodes || state.bytes.codes > limits.maxCodeBytes {

@@ -11,12 +11,14 @@ struct GrantKeys: Sendable {
 /// always names exactly the entries of that pair (client_credentials tokens have no user: not indexed).
 extension IdentityStore.State {
     mutating func insertCode(_ code: String, _ record: CodeRecord) {
+        codeExpiries.append(code, expiresAt: record.expiresAt, sequence: nextSequence)
         insert(code, record, into: \.codes, bytes: \.codes, keys: \.codes)
     }
 
     mutating func removeCode(_ code: String) { remove(code, from: \.codes, bytes: \.codes, keys: \.codes) }
 
     mutating func insertAccessToken(_ token: String, _ record: AccessTokenRecord) {
+        accessTokenExpiries.append(token, expiresAt: record.expiresAt, sequence: nextSequence)
         insert(token, record, into: \.accessTokens, bytes: \.accessTokens, keys: \.accessTokens)
     }
 

@@ -35,6 +35,11 @@ package final class IdentityStore: Sendable {
         var revocationVisits = 0
         /// Approximate heap bytes of each table (`TokenRecords+Size`), kept under `Limits`.
         var bytes = TableBytes()
+        /// Code and access-token keys in insertion order with their deadlines (`collectExpired`).
+        var codeExpiries = ExpiryQueue()
+        var accessTokenExpiries = ExpiryQueue()
+        /// Queue entries collections have examined (tests check it follows what expired, not the tables).
+        var expiryVisits = 0
         var mutationsSinceSweep = 0
         var nextSequence: UInt64 = 0
     }
@@ -59,10 +64,20 @@ package final class IdentityStore: Sendable {
         package var accessTokens: Int
         package var refreshTokens: Int
         package var consents: Int
+
+        package init(codes: Int, accessTokens: Int, refreshTokens: Int, consents: Int) {
+            self.codes = codes
+            self.accessTokens = accessTokens
+            self.refreshTokens = refreshTokens
+            self.consents = consents
+        }
     }
 
     /// Entries revocations have examined so far: grows with the revoked users' grants, not the store.
     package var revocationVisits: Int { state.withLock { $0.revocationVisits } }
+
+    /// Entries collections of expired codes and tokens have examined so far.
+    package var expiryVisits: Int { state.withLock { $0.expiryVisits } }
 
     /// Approximate bytes held by each table (what `Limits`' byte caps are checked against).
     package var tableBytes: TableBytes { state.withLock { $0.bytes } }

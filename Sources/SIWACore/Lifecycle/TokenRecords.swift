@@ -27,6 +27,14 @@ package struct AccessTokenRecord: Sendable, Equatable {
     package var expiresAt: Int64
     /// Insertion order, for evicting the oldest when the store is full (set by `insertAccessToken`).
     var sequence: UInt64 = 0
+
+    package init(clientID: String, grant: AuthorizationGrant?, scope: String?, issuedAt: Int64, expiresAt: Int64) {
+        self.clientID = clientID
+        self.grant = grant
+        self.scope = scope
+        self.issuedAt = issuedAt
+        self.expiresAt = expiresAt
+    }
 }
 
 /// Consent of one user for one app group.
@@ -48,4 +56,11 @@ package struct IssuedTokens: Sendable, Equatable {
     package var refreshToken: String?
     package var grant: AuthorizationGrant
     package var accessTokenExpiresIn: Int64
+
+    package init(accessToken: String, refreshToken: String?, grant: AuthorizationGrant, accessTokenExpiresIn: Int64) {
+        self.accessToken = accessToken
+        self.refreshToken = refreshToken
+        self.grant = grant
+        self.accessTokenExpiresIn = accessTokenExpiresIn
+    }
 }

@@ -37,22 +37,30 @@ extension AppleIdentityProvider {
     ///
     /// Web flow: no `real_user_status` (Apple sends it only to native first sign-ins). `choices` apply to a
     /// first authorization only; later ones keep the email choice stored with the consent.
+    /// - Throws: `.unavailable` when a shared store cannot be reached, `.internal` when signing failed.
     package func authorize(
         _ request: AuthorizationRequest, as user: UserProfile, in snapshot: ProviderSnapshot? = nil,
         choices: ConsentChoices = ConsentChoices()
-    ) throws(JOSEError) -> AuthorizationResponse {
+    ) throws(EndpointFailure) -> AuthorizationResponse {
         let now = clock.nowSeconds
         let snapshot = snapshot ?? self.snapshot
         let scenario = snapshot.scenario
         let groupID = scenario.consentGroupID(forClient: request.clientID)
-        let (code, grant) = snapshot.store.authorize(
-            userID: user.id, clientID: request.clientID, consentGroupID: groupID, requestedScopes: request.scopes,
-            redirectURI: request.redirectURI, nonce: request.nonce, now: now,
-            forcedRealUserStatus: user.realUserStatusAlways ? user.realUserStatus : nil, emailChoice: choices.email)
+        let (code, grant) = try EndpointFailure.storing { () throws(StoreUnavailable) in
+            try snapshot.store.authorize(
+                userID: user.id, clientID: request.clientID, consentGroupID: groupID, requestedScopes: request.scopes,
+                redirectURI: request.redirectURI, nonce: request.nonce, now: now, nativeRealUserStatus: nil,
+                forcedRealUserStatus: user.realUserStatusAlways ? user.realUserStatus : nil, emailChoice: choices.email)
+        }
         let view = scenario.view(of: user, forClient: request.clientID, now: now, emailChoice: grant.emailChoice)
         var idToken: String?
         if request.responseType.includesIDToken {
-            idToken = try snapshot.idTokens.makeIDToken(for: grant, user: view, issuedAt: now, companion: .code(code))
+            do throws(JOSEError) {
+                idToken = try snapshot.idTokens.makeIDToken(
+                    for: grant, user: view, issuedAt: now, companion: .code(code))
+            } catch {
+                throw .internal("id_token signing failed: \(error.message)")
+            }
         }
         // Without sheet choices `user` is exactly what it always was (the scenario's profile).
         var shared = grant.emailChoice == nil ? user : view

@@ -37,7 +37,10 @@ extension AppleIdentityProvider {
             throw EndpointFailure(.invalidRequest("Missing or invalid Authorization header"))
         }
         let token = String(authorization.dropFirst(7))
-        guard let record = snapshot.store.accessToken(token, now: now), record.scope == "user.migration" else {
+        let record = try EndpointFailure.storing { () throws(StoreUnavailable) in
+            try snapshot.store.accessToken(token, now: now)
+        }
+        guard let record, record.scope == "user.migration" else {
             throw EndpointFailure(.invalidRequest("Invalid access token"), reason: "not a live user.migration token")
         }
         guard record.clientID == clientID, let client = scenario.client(id: clientID) else {

@@ -24,9 +24,15 @@ extension AppleIdentityProvider {
             let now = clock.nowSeconds
             let snapshot = self.snapshot  // one scenario version for the whole request
             let store = snapshot.store
-            guard let owner = store.liveTokenOwner(token, now: now) else { return .success(()) }
+            let owner = try EndpointFailure.storing { () throws(StoreUnavailable) in
+                try store.liveTokenOwner(token, now: now)
+            }
+            guard let owner else { return .success(()) }
             try authenticate(secret, clientID: clientID, with: snapshot.clientSecrets)
-            return store.revoke(token, clientID: clientID, hint: hint, now: now).mapError { error in
+            let revoked = try EndpointFailure.storing { () throws(StoreUnavailable) in
+                try store.revoke(token, clientID: clientID, hint: hint, now: now)
+            }
+            return revoked.mapError { error in
                 let reason = error == .tokenClientMismatch(issuedTo: clientID) ? "issued to client_id '\(owner)'" : nil
                 return EndpointFailure(error, reason: reason)
             }

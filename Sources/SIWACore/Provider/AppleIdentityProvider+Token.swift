@@ -58,25 +58,35 @@ extension AppleIdentityProvider {
         case "authorization_code":
             let code = form.present("code")
             let grant = try code.map { code throws(EndpointFailure) in
-                try Self.liveGrant(store.lookUpCode(code, now: now), what: "code")
+                try Self.liveGrant(
+                    EndpointFailure.storing { () throws(StoreUnavailable) in try store.lookUpCode(code, now: now) },
+                    what: "code")
             }
             try authenticate(secret, clientID: clientID, with: snapshot.clientSecrets)
             guard let code, let grant else { throw FormFields.missing("code") }
             let redirectURI = form["redirect_uri"]
-            let tokens = try store.redeemCode(code, clientID: clientID, redirectURI: redirectURI, now: now).get {
+            let redeemed = try EndpointFailure.storing { () throws(StoreUnavailable) in
+                try store.redeemCode(code, clientID: clientID, redirectURI: redirectURI, now: now)
+            }
+            let tokens = try redeemed.get {
                 EndpointFailure($0, reason: Self.bindingReason(grant, clientID: clientID, redirectURI: redirectURI))
             }
             return try response(for: tokens, now: now, occasion: .signIn, snapshot: snapshot)
         case "refresh_token":
             let refreshToken = form.present("refresh_token")
             let grant = try refreshToken.map { token throws(EndpointFailure) in
-                try Self.liveGrant(store.lookUpRefreshToken(token), what: "refresh_token")
+                try Self.liveGrant(
+                    EndpointFailure.storing { () throws(StoreUnavailable) in try store.lookUpRefreshToken(token) },
+                    what: "refresh_token")
             }
             try authenticate(secret, clientID: clientID, with: snapshot.clientSecrets)
             guard let refreshToken, let grant else {
                 throw FormFields.missing("refresh_token")
             }
-            let tokens = try store.refresh(refreshToken, clientID: clientID, now: now).get {
+            let refreshed = try EndpointFailure.storing { () throws(StoreUnavailable) in
+                try store.refresh(refreshToken, clientID: clientID, now: now)
+            }
+            let tokens = try refreshed.get {
                 EndpointFailure($0, reason: Self.bindingReason(grant, clientID: clientID, redirectURI: nil))
             }
             return try response(for: tokens, now: now, occasion: .refresh, snapshot: snapshot)
@@ -86,7 +96,9 @@ extension AppleIdentityProvider {
                 throw FormFields.missing("scope")
             }
             guard scope == "user.migration" else { throw EndpointFailure(.invalidScope(), reason: "scope '\(scope)'") }
-            let issued = store.issueClientCredentialsToken(clientID: clientID, scope: scope, now: now)
+            let issued = try EndpointFailure.storing { () throws(StoreUnavailable) in
+                try store.issueClientCredentialsToken(clientID: clientID, scope: scope, now: now)
+            }
             return TokenResponse(accessToken: issued.token, expiresIn: issued.expiresIn)
         }
     }

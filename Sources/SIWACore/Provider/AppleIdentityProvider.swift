@@ -19,6 +19,8 @@ package final class AppleIdentityProvider: Sendable {
     let observers: Mutex<[@Sendable (UserEvent) -> Void]>
     /// Where `rotateSigningKey` takes keys from; nil generates on the calling thread (tests, tools).
     let keySupply = Mutex<SigningKeySupply?>(nil)
+    /// Makes the grant store of each new state; nil keeps it in memory (`IdentityStore`).
+    let storeFactory: GrantStoreFactory?
 
     /// Mutable state behind the lock: the snapshot served now and the scenario `reset()` returns to.
     struct RuntimeState: Sendable {
@@ -31,26 +33,36 @@ package final class AppleIdentityProvider: Sendable {
     /// - Throws: `ScenarioKeyError` when a PEM in the scenario cannot be parsed.
     package init(
         scenario: Scenario, clock: any SIWAClock, random: (any RandomSource)? = nil,
-        limits: IdentityStore.Limits = IdentityStore.Limits()
+        limits: IdentityStore.Limits = IdentityStore.Limits(), storeFactory: GrantStoreFactory? = nil
     ) throws(ScenarioKeyError) {
         self.clock = clock
+        self.storeFactory = storeFactory
         self.limits = limits
         self.injectedRandom = random
         self.initialClockMilliseconds = clock.nowMilliseconds
         self.observers = Mutex([])
-        let snapshot = try Self.makeSnapshot(scenario: scenario, clock: clock, random: random, limits: limits)
+        let snapshot = try Self.makeSnapshot(
+            scenario: scenario, clock: clock, random: random, limits: limits, storeFactory: storeFactory,
+            clearing: false)
         self.runtime = Mutex(RuntimeState(snapshot: snapshot, initialScenario: scenario))
     }
 
-    /// A fresh snapshot with an empty store and a newly seeded (or system) random source.
+    /// A fresh snapshot with a newly seeded (or system) random source and the store `storeFactory` makes
+    /// (`clearing`: emptied, as on reset), or an empty in-memory store.
     static func makeSnapshot(
-        scenario: Scenario, clock: any SIWAClock, random: (any RandomSource)?, limits: IdentityStore.Limits
+        scenario: Scenario, clock: any SIWAClock, random: (any RandomSource)?, limits: IdentityStore.Limits,
+        storeFactory: GrantStoreFactory?, clearing: Bool
     ) throws(ScenarioKeyError) -> ProviderSnapshot {
         let source: any RandomSource =
             random ?? scenario.seed.map { SeededRandomSource(seed: $0) } ?? SystemRandomSource()
         let identifiers = IdentifierGenerator(random: source)
-        let store = IdentityStore(settings: scenario.settings, identifiers: identifiers, limits: limits)
-        store.seedReturningUsers(of: scenario, now: clock.nowSeconds)
+        let store: any GrantStore =
+            storeFactory?(scenario, identifiers)
+            ?? IdentityStore(settings: scenario.settings, identifiers: identifiers, limits: limits)
+        // A shared store that cannot be reached here is refused earlier: the executable checks it at start
+        // and the control API's reset answers 503 while `unavailableReason` is set (docs/scale-out.md).
+        if clearing { try? store.removeAll() }
+        try? store.seedReturningUsers(of: scenario, now: clock.nowSeconds)
         return try ProviderSnapshot(scenario: scenario, clock: clock, store: store, identifiers: identifiers)
     }
 
@@ -60,7 +72,7 @@ package final class AppleIdentityProvider: Sendable {
     package var scenario: Scenario { snapshot.scenario }
     package var keys: ScenarioKeys { snapshot.keys }
     package var identifiers: IdentifierGenerator { snapshot.identifiers }
-    package var store: IdentityStore { snapshot.store }
+    package var store: any GrantStore { snapshot.store }
     package var clientSecrets: ClientSecretValidator { snapshot.clientSecrets }
     package var idTokens: IDTokenMaker { snapshot.idTokens }
     package var authorizationRequests: AuthorizationRequestValidator { snapshot.authorizationRequests }
@@ -86,6 +98,8 @@ package final class AppleIdentityProvider: Sendable {
 package enum EndpointFailure: Error, Sendable, Equatable, CustomStringConvertible {
     case apple(AppleError, reason: String?)
     case `internal`(String)
+    /// The shared state store is unreachable: the edge answers 503 (docs/scale-out.md).
+    case unavailable(StoreUnavailable)
 
     /// Apple's error, with the reason behind it when there is more to say than its description.
     package init(_ error: AppleError, reason: String? = nil) {
@@ -94,6 +108,15 @@ package enum EndpointFailure: Error, Sendable, Equatable, CustomStringConvertibl
 
     /// A failure that is the mock's fault, not the client's.
     package static func internalError(_ reason: String) -> EndpointFailure { .internal(reason) }
+
+    /// Runs a store operation; an unreachable shared store becomes `.unavailable` (answered 503).
+    static func storing<T>(_ body: () throws(StoreUnavailable) -> T) throws(EndpointFailure) -> T {
+        do throws(StoreUnavailable) {
+            return try body()
+        } catch {
+            throw .unavailable(error)
+        }
+    }
 
     /// The wire error; nil for the mock's own failures.
     package var error: AppleError? {
@@ -105,6 +128,7 @@ package enum EndpointFailure: Error, Sendable, Equatable, CustomStringConvertibl
         switch self {
         case .apple(_, let reason): reason
         case .internal(let reason): reason
+        case .unavailable(let error): error.reason
         }
     }
 
@@ -112,6 +136,7 @@ package enum EndpointFailure: Error, Sendable, Equatable, CustomStringConvertibl
         switch self {
         case .apple(let error, let reason): reason.map { "\(error) (\($0))" } ?? error.description
         case .internal(let reason): "internal error: \(reason)"
+        case .unavailable(let error): error.description
         }
     }
 }

@@ -15,6 +15,8 @@ extension AppleIdentityProvider {
     @discardableResult
     package func rotateSigningKey(kid requested: String? = nil) throws(ProviderChangeError) -> String {
         let kid = requested ?? identifiers.makeKeyID()
+        // Checked before a pre-generated key is taken, so a refused rotation wastes none.
+        try Self.checkRoomForAnotherKey(scenario)
         let pem: String
         if let supply = keySupply.withLock({ $0 }) {
             guard let ready = supply.take() else {
@@ -42,12 +44,27 @@ extension AppleIdentityProvider {
             if scenario.signingKeys.keys.contains(where: { $0.kid == key.kid }) {
                 throw ProviderChangeError(.conflict, field: "kid", "a key with kid '\(key.kid)' already exists")
             }
+            try Self.checkRoomForAnotherKey(scenario)
             if key.signs {
                 for index in scenario.signingKeys.keys.indices { scenario.signingKeys.keys[index].signs = false }
             }
             scenario.signingKeys.keys.append(key)
             return key.kid
         }
+    }
+
+    /// The most signing keys runtime additions may leave in a scenario. Added keys are never dropped
+    /// (retired ones stay so a later `publish` works), and every key change re-parses them all, so
+    /// without a cap a rotation loop grows memory, `/auth/keys` and the cost of each change without
+    /// bound (docs/limits.md). Apple's own JWKS holds a few keys at a time.
+    package static let maximumSigningKeys = 32
+
+    /// `.conflict` when `scenario` already holds `maximumSigningKeys` keys.
+    static func checkRoomForAnotherKey(_ scenario: Scenario) throws(ProviderChangeError) {
+        guard scenario.signingKeys.keys.count >= maximumSigningKeys else { return }
+        throw ProviderChangeError(
+            .conflict, field: "kid",
+            "at most \(maximumSigningKeys) signing keys; POST /mock/reset returns to the scenario's own keys")
     }
 
     /// Lists the key at `/auth/keys`.

@@ -7,6 +7,6 @@ extension AppleIdentityProvider {
     @discardableResult
     package func collectExpired() -> Int {
         let snapshot = self.snapshot
-        return snapshot.store.collectExpired(now: clock.nowSeconds)
+        return (try? snapshot.store.collectExpired(now: clock.nowSeconds)) ?? 0
     }
 }

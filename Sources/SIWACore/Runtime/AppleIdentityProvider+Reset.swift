@@ -12,7 +12,8 @@ extension AppleIdentityProvider {
         runtime.withLock { state in
             // The initial scenario's keys parsed once already, so this cannot fail.
             state.snapshot = try! Self.makeSnapshot(
-                scenario: state.initialScenario, clock: clock, random: injectedRandom, limits: limits)
+                scenario: state.initialScenario, clock: clock, random: injectedRandom, limits: limits,
+                storeFactory: storeFactory, clearing: true)
         }
         controllableClock?.reset(initialMilliseconds: initialClockMilliseconds)
     }
@@ -23,7 +24,9 @@ extension AppleIdentityProvider {
         try Self.check(scenario)
         let snapshot: ProviderSnapshot
         do throws(ScenarioKeyError) {
-            snapshot = try Self.makeSnapshot(scenario: scenario, clock: clock, random: injectedRandom, limits: limits)
+            snapshot = try Self.makeSnapshot(
+                scenario: scenario, clock: clock, random: injectedRandom, limits: limits, storeFactory: storeFactory,
+                clearing: true)
         } catch {
             throw ProviderChangeError(.invalid, field: error.path, error.message)
         }

@@ -15,6 +15,7 @@ extension AppleIdentityProvider {
     @discardableResult
     package func updateUser(_ name: String, _ change: UserChange) throws(ProviderChangeError) -> UserProfile {
         let now = clock.nowMilliseconds
+        try checkStoreReachable()
         let result = try changeUsers(
             { (scenario, users) throws(ProviderChangeError) -> (before: UserProfile, after: UserProfile) in
                 guard let index = Self.position(of: name, in: scenario, users) else {
@@ -34,11 +35,11 @@ extension AppleIdentityProvider {
             },
             commit: { result, snapshot in
                 if let state = change.credentialState, state == .revoked || state == .notFound {
-                    _ = snapshot.store.endAllAuthorizations(userID: result.after.id)
+                    _ = try? snapshot.store.endAllAuthorizations(userID: result.after.id)
                 }
             })
         var events: [UserEvent] = []
-        let groups = store.consentGroupIDs(userID: result.after.id, includingRevoked: true)
+        let groups = (try? store.consentGroupIDs(userID: result.after.id, includingRevoked: true)) ?? []
         if let state = change.credentialState, state == .revoked, result.before.credentialState != .revoked {
             events.append(
                 UserEvent(kind: .consentRevoked, user: result.after, appGroupIDs: groups, timeMilliseconds: now))
@@ -82,7 +83,13 @@ extension AppleIdentityProvider {
     @discardableResult
     package func deleteAccount(_ name: String) throws(ProviderChangeError) -> UserProfile {
         let now = clock.nowMilliseconds
-        let groupsBefore = user(named: name).map { store.consentGroupIDs(userID: $0.id, includingRevoked: true) } ?? []
+        try checkStoreReachable()
+        let groupsBefore =
+            try user(named: name).map { user throws(ProviderChangeError) in
+                try ProviderChangeError.storing { () throws(StoreUnavailable) in
+                    try store.consentGroupIDs(userID: user.id, includingRevoked: true)
+                }
+            } ?? []
         let removed = try changeUsers(
             { (scenario, users) throws(ProviderChangeError) -> UserProfile in
                 guard let index = Self.position(of: name, in: scenario, users) else {
@@ -92,7 +99,7 @@ extension AppleIdentityProvider {
                 if compacted { users = UserIndex(scenario) } else { users.remove(found, in: scenario) }
                 return found
             },
-            commit: { removed, snapshot in _ = snapshot.store.endAllAuthorizations(userID: removed.id) })
+            commit: { removed, snapshot in _ = try? snapshot.store.endAllAuthorizations(userID: removed.id) })
         emit([UserEvent(kind: .accountDeleted, user: removed, appGroupIDs: groupsBefore, timeMilliseconds: now)])
         return removed
     }
@@ -116,23 +123,29 @@ extension AppleIdentityProvider {
         {
             return .transferred
         }
-        return Self.credentialState(of: user, clientID: clientID, in: snapshot)
+        return try Self.credentialState(of: user, clientID: clientID, in: snapshot)
     }
 
     /// `credentialState(user:clientID:)` for each of the scenario's clients, in the scenario's order, for a
     /// user as stored (the per-app states of `GET /mock/users`), read from one snapshot.
     package func credentialStates(of user: UserProfile) -> [(clientID: String, state: CredentialState)] {
         let snapshot = self.snapshot
-        return snapshot.scenario.clients.map { ($0.id, Self.credentialState(of: user, clientID: $0.id, in: snapshot)) }
+        // During a store outage a user's consent cannot be read: listed as `notFound` (GET /mock/users stays up).
+        return snapshot.scenario.clients.map {
+            ($0.id, (try? Self.credentialState(of: user, clientID: $0.id, in: snapshot)) ?? .notFound)
+        }
     }
 
     /// The user's flag when it is not `authorized`, else the consent of the client's group.
     static func credentialState(of user: UserProfile, clientID: String, in snapshot: ProviderSnapshot)
-        -> CredentialState
+        throws(ProviderChangeError) -> CredentialState
     {
         if user.credentialState != .authorized { return user.credentialState }
         let group = snapshot.scenario.consentGroupID(forClient: clientID)
-        switch snapshot.store.consentStatus(userID: user.id, consentGroupID: group) {
+        let status = try ProviderChangeError.storing { () throws(StoreUnavailable) in
+            try snapshot.store.consentStatus(userID: user.id, consentGroupID: group)
+        }
+        switch status {
         case .active: return .authorized
         case .revoked: return .revoked
         case .none: return .notFound
@@ -141,6 +154,14 @@ extension AppleIdentityProvider {
 }
 
 extension AppleIdentityProvider {
+    /// Refuses a change whose store half could not be applied: a shared store that is down now answers
+    /// 503 before anything changes (the store step runs after the scenario swap and cannot fail it).
+    func checkStoreReachable() throws(ProviderChangeError) {
+        if let reason = store.unavailableReason {
+            throw ProviderChangeError(.unavailable, field: "store", StoreUnavailable(reason).description)
+        }
+    }
+
     /// A new sign-in re-establishes a user flagged `revoked` or `notFound` (they authorized again).
     func noteSignIn(userID: String) {
         guard let user = snapshot.user(id: userID),

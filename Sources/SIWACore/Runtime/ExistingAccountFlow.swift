@@ -50,9 +50,10 @@ extension AppleIdentityProvider {
         var reasons: [String] = []
         if requests.contains(.appleID) {
             let group = scenario.consentGroupID(forClient: clientID)
-            if user.credentialState == .authorized,
-                store.consentStatus(userID: user.id, consentGroupID: group) == .active
-            {
+            let consent = try ProviderChangeError.storing { () throws(StoreUnavailable) in
+                try store.consentStatus(userID: user.id, consentGroupID: group)
+            }
+            if user.credentialState == .authorized, consent == .active {
                 return .success(
                     .appleID(
                         try nativeCredential(

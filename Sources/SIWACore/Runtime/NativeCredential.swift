@@ -87,10 +87,12 @@ extension AppleIdentityProvider {
             throw .unknownUser(value, among: scenario.users.map(\.id))
         }
         let groupID = scenario.consentGroupID(forClient: clientID)
-        let (code, grant) = snapshot.store.authorize(
-            userID: user.id, clientID: clientID, consentGroupID: groupID, requestedScopes: scopes, redirectURI: nil,
-            nonce: nonce, now: now, nativeRealUserStatus: user.realUserStatus,
-            forcedRealUserStatus: user.realUserStatusAlways ? user.realUserStatus : nil)
+        let (code, grant) = try ProviderChangeError.storing { () throws(StoreUnavailable) in
+            try snapshot.store.authorize(
+                userID: user.id, clientID: clientID, consentGroupID: groupID, requestedScopes: scopes, redirectURI: nil,
+                nonce: nonce, now: now, nativeRealUserStatus: user.realUserStatus,
+                forcedRealUserStatus: user.realUserStatusAlways ? user.realUserStatus : nil, emailChoice: nil)
+        }
         let view = scenario.view(of: user, forClient: clientID, now: now)
         let token: String
         do {

@@ -36,5 +36,14 @@ package struct ProviderChangeError: Error, Sendable, Equatable, CustomStringConv
         ProviderChangeError(.notFound, field: field, ScenarioLoader.unknown("client", value, among: known))
     }
 
+    /// Runs a store operation; an unreachable shared store becomes `.unavailable` (503).
+    static func storing<T>(_ body: () throws(StoreUnavailable) -> T) throws(ProviderChangeError) -> T {
+        do throws(StoreUnavailable) {
+            return try body()
+        } catch {
+            throw ProviderChangeError(.unavailable, field: "store", error.description)
+        }
+    }
+
     package var description: String { field.map { "\($0): \(message)" } ?? message }
 }

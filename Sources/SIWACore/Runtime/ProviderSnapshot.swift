@@ -11,7 +11,7 @@ package struct ProviderSnapshot: Sendable {
     package let idTokens: IDTokenMaker
     package let authorizationRequests: AuthorizationRequestValidator
     /// Consents, codes and tokens; replaced only by `reset()` and `replaceScenario(_:)`.
-    package let store: IdentityStore
+    package let store: any GrantStore
     package let identifiers: IdentifierGenerator
     /// `scenario.users` by id, sub and relay address.
     let users: UserIndex
@@ -22,7 +22,7 @@ package struct ProviderSnapshot: Sendable {
     ///
     /// - Throws: `ScenarioKeyError` when a PEM cannot be parsed.
     init(
-        scenario: Scenario, keys: ScenarioKeys? = nil, clock: any SIWAClock, store: IdentityStore,
+        scenario: Scenario, keys: ScenarioKeys? = nil, clock: any SIWAClock, store: any GrantStore,
         identifiers: IdentifierGenerator, users: UserIndex? = nil
     ) throws(ScenarioKeyError) {
         let parsed: ScenarioKeys

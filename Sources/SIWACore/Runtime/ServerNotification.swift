@@ -67,7 +67,9 @@ extension AppleIdentityProvider {
             groups = [group]
         } else {
             let withURL = scenario.appGroups.filter { $0.notificationURL != nil }.map(\.id)
-            let used = store.consentGroupIDs(userID: user.id, includingRevoked: true).filter(withURL.contains)
+            let used = try ProviderChangeError.storing { () throws(StoreUnavailable) in
+                try store.consentGroupIDs(userID: user.id, includingRevoked: true)
+            }.filter(withURL.contains)
             groups = used.isEmpty ? withURL : used
             guard !groups.isEmpty else {
                 throw ProviderChangeError(.conflict, field: "client_id", "no app group has a notification endpoint")

@@ -127,6 +127,7 @@ extension ControlEndpoints {
                     ("errors", errors),
                 ]), status: .badRequest)
         case .success(let scenario):
+            try requireStore()
             do throws(ProviderChangeError) {
                 try provider.replaceScenario(scenario)
             } catch {

@@ -47,7 +47,8 @@ package struct ControlEndpoints: Sendable {
             .control(.get, "/mock/health", isPublic: true) { _ in health() },
             .control(.head, "/mock/health", isPublic: true) { _ in health() },
             .control(.get, "/mock/openapi.json") { _ in Responses.json(OpenAPIDocument.bytes) },
-            .control(.post, "/mock/reset") { _ in
+            .control(.post, "/mock/reset") { _ throws(ControlFailure) in
+                try requireStore()
                 let (cleared, notificationsCleared) = reset(restartScript: restartScript)
                 return Self.ok(
                     JSONObject([
@@ -121,8 +122,23 @@ package struct ControlEndpoints: Sendable {
         return name
     }
 
+    /// `{"status":"ok"}`, or 503 `{"status":"unhealthy","reason":…}` while the shared state store is
+    /// unreachable (docs/scale-out.md).
     func health() -> HTTPResponse {
-        Responses.json(.object(JSONObject([("status", .string("ok"))])))
+        if let reason = provider.store.unavailableReason {
+            return Responses.json(
+                .object(JSONObject([("status", .string("unhealthy")), ("reason", .string("state store: \(reason)"))])),
+                status: .serviceUnavailable)
+        }
+        return Responses.json(.object(JSONObject([("status", .string("ok"))])))
+    }
+
+    /// 503 `unavailable` while the shared state store is unreachable (a reset could not clear it).
+    func requireStore() throws(ControlFailure) {
+        if let reason = provider.store.unavailableReason {
+            throw ControlFailure(
+                ProviderChangeError(.unavailable, field: "store", StoreUnavailable(reason).description))
+        }
     }
 
     static func ok(_ object: JSONObject, status: HTTPStatus = .ok) -> HTTPResponse {

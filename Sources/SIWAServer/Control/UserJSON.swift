@@ -17,7 +17,10 @@ enum UserJSON {
                 ("credential_state", .string(name(of: user.credentialState))),
                 (
                     "authorized_app_groups",
-                    .array(provider.store.consentGroupIDs(userID: user.id).map { .string($0) })
+                    .array(
+                        ((try? provider.store.consentGroupIDs(userID: user.id, includingRevoked: false)) ?? []).map {
+                            .string($0)
+                        })
                 ),
                 ("credential_states", .object(JSONObject(perClient))),
             ]))

@@ -23,12 +23,16 @@ package final class MockHost: Sendable {
         package var scenarioOrigin: (source: String, text: String)?
         /// Log lines (`serve` writes them to stderr; the library keeps them).
         package var log: @Sendable (String) -> Void
+        /// Where consents, codes and tokens live; nil keeps them in memory (docs/scale-out.md). With a
+        /// store, requests that wait on it are answered by 8 worker threads, never on an event loop.
+        package var storeFactory: GrantStoreFactory?
 
         package init(
             publicURL: String, scenario: Scenario, adminToken: String? = nil, caCertificatePEM: String? = nil,
             notificationAllowList: DestinationAllowList? = nil, scenarioOrigin: (source: String, text: String)? = nil,
-            log: @escaping @Sendable (String) -> Void
+            log: @escaping @Sendable (String) -> Void, storeFactory: GrantStoreFactory? = nil
         ) {
+            self.storeFactory = storeFactory
             self.publicURL = publicURL
             self.scenario = scenario
             self.adminToken = adminToken
@@ -57,12 +61,13 @@ package final class MockHost: Sendable {
         mock = try MockServer(
             configuration: .init(
                 publicURL: settings.publicURL, scenario: settings.scenario,
-                clock: Self.clock(for: settings.scenario.clock), log: log),
+                clock: Self.clock(for: settings.scenario.clock), log: log, storeFactory: settings.storeFactory),
             options: MockServer.ControlOptions(
                 adminToken: settings.adminToken,
                 scenarioLoader: { Self.loadScenario(body: $0, keySupply: keySupply) },
                 caCertificatePEM: settings.caCertificatePEM, scheduler: scheduler,
-                notificationAllowList: settings.notificationAllowList, scenarioOrigin: settings.scenarioOrigin))
+                notificationAllowList: settings.notificationAllowList, scenarioOrigin: settings.scenarioOrigin,
+                storeWorkers: settings.storeFactory == nil ? nil : BackgroundScheduler(maximumThreads: 8)))
         mock.apple.provider.takeSigningKeys(from: keySupply)
         let ticker = MaintenanceTicker(
             provider: mock.apple.provider,

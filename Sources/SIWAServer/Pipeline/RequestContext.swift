@@ -45,6 +45,11 @@ package struct RequestContext {
             self.reason = reason
             log("500 \(request.method) \(request.path): \(reason)")
             return Responses.internalError()
+        case .unavailable(let error):
+            outcome = "store_unavailable"
+            self.reason = error.description
+            log("503 \(request.method) \(request.path): \(error.description)")
+            return Responses.storeUnavailable()
         }
     }
 

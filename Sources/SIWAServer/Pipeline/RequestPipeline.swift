@@ -1,3 +1,4 @@
+import Background
 import HTTPServer
 import JSON
 import SIWACore
@@ -21,11 +22,15 @@ package final class RequestPipeline: HTTPResponder {
     /// Where exchanges are journaled; nil keeps no journal.
     let recorder: JournalRecorder?
     let log: @Sendable (String) -> Void
+    /// Runs requests that wait on a shared store off the event loop; nil answers them on it.
+    let storeWorkers: BackgroundScheduler?
 
     init(
         table: RouteTable, provider: AppleIdentityProvider, access: AdminAccess? = nil, faults: FaultStage? = nil,
-        recorder: JournalRecorder? = nil, log: @escaping @Sendable (String) -> Void
+        recorder: JournalRecorder? = nil, log: @escaping @Sendable (String) -> Void,
+        storeWorkers: BackgroundScheduler? = nil
     ) {
+        self.storeWorkers = storeWorkers
         self.table = table
         self.provider = provider
         self.access = access
@@ -37,7 +42,21 @@ package final class RequestPipeline: HTTPResponder {
     /// Every route, in declaration order.
     package var routes: [Route] { table.routes }
 
+    /// Paths answered from memory even with a shared store: the loop serves them at once.
+    static let servedFromMemory: Set<String> = [
+        "/auth/keys", "/.well-known/openid-configuration", "/mock/health", "/mock/openapi.json",
+    ]
+
     package func respond(to request: HTTPRequest) -> HTTPResponse {
+        if let storeWorkers, !Self.servedFromMemory.contains(request.path) {
+            let pending = DeferredResponse()
+            if storeWorkers.schedule({ pending.fulfill(self.respondHere(to: request)) }) { return .deferred(pending) }
+        }
+        return respondHere(to: request)
+    }
+
+    /// The whole chain on the calling thread.
+    func respondHere(to request: HTTPRequest) -> HTTPResponse {
         var context = RequestContext(request)
         var response: HTTPResponse
         switch RouteSurface.of(path: request.path) {
@@ -106,7 +125,7 @@ package final class RequestPipeline: HTTPResponder {
     /// The scenario user behind an Apple request: the owner of its code or token, else its `login_hint`.
     func userBeforeHandling(_ form: RequestForm) -> String? {
         if let token = form.field("code") ?? form.field("refresh_token") ?? form.field("token"),
-            let user = provider.store.userID(forToken: token)
+            let user = try? provider.store.userID(forToken: token)
         {
             return user
         }

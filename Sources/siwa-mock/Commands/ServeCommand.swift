@@ -62,7 +62,7 @@ struct ServeCommand: Command {
     static let options: [OptionSpec] =
         [
             host.spec, port.spec, publicURL.spec, stateDirectory.spec, adminToken.spec, insecureControlAPI.spec,
-            scenario.spec, notificationAllow.spec,
+            scenario.spec, notificationAllow.spec, StoreOptions.store.spec,
         ]
         + TLSOptions.specs + SMTPOptions.specs + LogOptions.specs + LimitOptions.specs
 
@@ -75,6 +75,7 @@ struct ServeCommand: Command {
     var insecureControlAPI: Bool
     var scenarioFile: String?
     var notificationAllowList: DestinationAllowList?
+    var store: RedisEndpoint?
     var tls: TLSOptions
     var smtp: SMTPOptions
     var logSettings: LogSettings
@@ -92,6 +93,7 @@ struct ServeCommand: Command {
         }
         scenarioFile = try arguments.read(Self.scenario)
         notificationAllowList = try arguments.read(Self.notificationAllow)
+        store = try arguments.read(StoreOptions.store)
         tls = try TLSOptions(arguments)
         smtp = try SMTPOptions(arguments)
         logSettings = try LogOptions.settings(arguments)
@@ -121,6 +123,9 @@ struct ServeCommand: Command {
         // and only the main thread's sigwait sees SIGTERM/SIGINT.
         SignalWaiter.blockTerminationSignals()
 
+        // Checks the store every 500 ms (health recovers without traffic); lives as long as `run`.
+        let storeScheduler = BackgroundScheduler(maximumThreads: 1)
+        let storeFactory = try store.map { try StoreOptions.connect($0, scheduler: storeScheduler, log: log) }
         let responder = LateBoundResponder()
         var watcher: ScenarioWatcher? = nil
         var servers: [(server: EventLoopServer, scheme: String)] = []
@@ -140,7 +145,7 @@ struct ServeCommand: Command {
                 .init(
                     publicURL: advertised, scenario: scenario, adminToken: adminToken,
                     caCertificatePEM: tlsSetup.map { $0.caPEM ?? "" }, notificationAllowList: notificationAllowList,
-                    scenarioOrigin: origin, log: { log.note($0) }))
+                    scenarioOrigin: origin, log: { log.note($0) }, storeFactory: storeFactory))
         } catch {
             throw RuntimeError("\(error)")
         }

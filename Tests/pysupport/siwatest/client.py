@@ -32,9 +32,13 @@ class Client:
         self.retry = retry
         self.connection: http.client.HTTPConnection | None = None
 
-    def request(self, method: str, path: str, form: dict[str, str] | None = None) -> tuple[int, dict, bytes]:
+    def request(self, method: str, path: str, form: dict[str, str] | None = None,
+                json_body: object | None = None) -> tuple[int, dict, bytes]:
+        """Sends `form` url-encoded, or `json_body` as JSON (the control API's bodies), or no body."""
         body = urllib.parse.urlencode(form) if form is not None else None
         headers = {"Content-Type": "application/x-www-form-urlencoded"} if form is not None else {}
+        if json_body is not None:
+            body, headers = json.dumps(json_body), {"Content-Type": "application/json"}
         for attempt in (0, 1):
             if self.connection is None:
                 self.connection = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)

@@ -1,0 +1,98 @@
+import Glibc
+import Synchronization
+
+/// A response that another thread finishes: a responder that must wait (a round trip to a shared
+/// store) answers `HTTPResponse.deferred(_:)` at once, does the work on a worker thread and calls
+/// `fulfill(_:)`; the event loop sends the response when it arrives and serves other connections in
+/// the meantime. The connection reads nothing more until then, so pipelined requests stay in order.
+public final class DeferredResponse: Sendable, Equatable {
+    enum State {
+        /// Not fulfilled; the loop's callback once it registered one.
+        case pending((@Sendable (HTTPResponse) -> Void)?)
+        case fulfilled(HTTPResponse)
+        /// Handed to the loop (fulfilled and called back): later calls do nothing.
+        case delivered
+    }
+
+    private let state = Mutex<State>(.pending(nil))
+
+    public init() {}
+
+    /// Hands the finished response to the event loop; only the first call counts.
+    public func fulfill(_ response: HTTPResponse) {
+        let callback: (@Sendable (HTTPResponse) -> Void)? = state.withLock { state in
+            switch state {
+            case .pending(let callback?):
+                state = .delivered
+                return callback
+            case .pending(nil):
+                state = .fulfilled(response)
+                return nil
+            case .fulfilled, .delivered:
+                return nil
+            }
+        }
+        callback?(response)
+    }
+
+    /// Calls `callback` once with the response: now if it is there, else from `fulfill`.
+    func whenFulfilled(_ callback: @escaping @Sendable (HTTPResponse) -> Void) {
+        let ready: HTTPResponse? = state.withLock { state in
+            switch state {
+            case .fulfilled(let response):
+                state = .delivered
+                return response
+            case .pending:
+                state = .pending(callback)
+                return nil
+            case .delivered:
+                return nil
+            }
+        }
+        if let ready { callback(ready) }
+    }
+
+    public static func == (lhs: DeferredResponse, rhs: DeferredResponse) -> Bool { lhs === rhs }
+}
+
+extension HTTPResponse {
+    /// The placeholder a responder returns for work finished off the loop (`DeferredResponse`).
+    public static func deferred(_ pending: DeferredResponse) -> HTTPResponse {
+        HTTPResponse(status: .ok, delivery: .deferred(pending))
+    }
+}
+
+/// Responses finished on other threads, waiting for their loop; posting wakes the loop's epoll.
+final class LoopInbox: Sendable {
+    struct Item {
+        var fd: Int32
+        var serial: UInt64
+        var response: HTTPResponse
+    }
+
+    private let state = Mutex<(items: [Item], closed: Bool)>(([], false))
+    private let wakeFD: Int32
+
+    init(wakeFD: Int32) { self.wakeFD = wakeFD }
+
+    /// Queues a response for the connection and wakes the loop; dropped once the loop has ended.
+    func post(_ item: Item) {
+        state.withLock { state in
+            guard !state.closed else { return }
+            state.items.append(item)
+            // Written under the lock, so never after `close()` (the server closes the eventfd later).
+            var one: UInt64 = 1
+            _ = Glibc.write(wakeFD, &one, 8)
+        }
+    }
+
+    func take() -> [Item] {
+        state.withLock { state in
+            defer { state.items.removeAll() }
+            return state.items
+        }
+    }
+
+    /// The loop ended: later posts are dropped.
+    func close() { state.withLock { $0.closed = true } }
+}

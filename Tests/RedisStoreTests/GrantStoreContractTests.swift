@@ -1,0 +1,160 @@
+import HTTPServer
+import RedisStore
+import SIWACore
+import SIWATestSupport
+import Synchronization
+import Testing
+
+/// One redis-server for this test process, started on first use (Debian's `redis-server`).
+enum SharedRedis {
+    static let server: RedisServerProcess = {
+        do { return try RedisServerProcess() } catch { fatalError("cannot start redis-server: \(error)") }
+    }()
+    static let client = RedisClient(endpoint: try! RedisEndpoint(url: server.url))
+}
+
+enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case memory, redis
+    var testDescription: String { rawValue }
+
+    /// A fresh store of this kind (Redis: a new prefix on the shared server).
+    func make(clock: ManualClock) -> any GrantStore {
+        let identifiers = IdentifierGenerator(random: SeededRandomSource(seed: UInt64.random(in: 1...UInt64.max)))
+        switch self {
+        case .memory: return IdentityStore(settings: Scenario.builtIn.settings, identifiers: identifiers)
+        case .redis:
+            return TestStore.redisFactory(client: SharedRedis.client)(Scenario.builtIn, identifiers)
+        }
+    }
+}
+
+/// The lifecycle rules every grant store must keep (the in-memory one and Redis alike).
+@Suite struct GrantStoreContractTests {
+    static let web = TestKeys.webClientID
+    static let uri = TestKeys.redirectURI
+    static let group = "com.example.app"
+
+    func issue(
+        _ store: any GrantStore, now: Int64, user: String = "alice", scopes: [Scope] = [.email],
+        emailChoice: EmailChoice? = nil
+    ) throws -> (code: String, grant: AuthorizationGrant) {
+        try store.authorize(
+            userID: user, clientID: Self.web, consentGroupID: Self.group, requestedScopes: scopes,
+            redirectURI: Self.uri, nonce: "n1", now: now, nativeRealUserStatus: nil, forcedRealUserStatus: nil,
+            emailChoice: emailChoice)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func firstAuthorizationThenReturning(kind: StoreKind) throws {
+        let store = kind.make(clock: TestFixtures.clock())
+        let first = try issue(store, now: 1000, scopes: [.name, .email], emailChoice: .hide)
+        #expect(first.grant.isFirstAuthorization && first.grant.scopes == [.name, .email] && first.grant.nonce == "n1")
+        #expect(first.grant.emailChoice == .hide)
+        let second = try issue(store, now: 1001, scopes: [], emailChoice: .share)
+        #expect(!second.grant.isFirstAuthorization && second.grant.scopes == [.name, .email], "stored consent")
+        #expect(second.grant.emailChoice == .hide, "the sheet's choice is kept with the consent")
+        let tokens = try store.redeemCode(second.code, clientID: Self.web, redirectURI: Self.uri, now: 1002).get()
+        let refreshed = try store.refresh(try #require(tokens.refreshToken), clientID: Self.web, now: 1003).get()
+        #expect(tokens.grant.emailChoice == .hide && refreshed.grant.emailChoice == .hide)
+        #expect(try store.consentStatus(userID: "alice", consentGroupID: Self.group) == .active)
+        #expect(try store.lookUpCode(first.code, now: 1002) == .live(first.grant))
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aCodeIsRedeemedOnceAndOnlyByItsClientAndRedirect(kind: StoreKind) throws {
+        let store = kind.make(clock: TestFixtures.clock())
+        let (code, grant) = try issue(store, now: 1000)
+        #expect(
+            try store.redeemCode(code, clientID: "other", redirectURI: Self.uri, now: 1001).failure
+                == .clientIDMismatch(issuedTo: "other"))
+        #expect(
+            try store.redeemCode(code, clientID: Self.web, redirectURI: "https://x", now: 1001).failure
+                == .redirectURIMismatch(issuedTo: "https://x"))
+        let tokens = try store.redeemCode(code, clientID: Self.web, redirectURI: Self.uri, now: 1001).get()
+        #expect(tokens.grant == grant && tokens.refreshToken != nil && tokens.accessTokenExpiresIn == 3600)
+        #expect(
+            try store.redeemCode(code, clientID: Self.web, redirectURI: Self.uri, now: 1002).failure == .codeAlreadyUsed
+        )
+        #expect(try store.lookUpCode(code, now: 1002) == .used)
+        #expect(try store.userID(forToken: tokens.accessToken) == "alice")
+        #expect(try store.accessToken(tokens.accessToken, now: 1002)?.clientID == Self.web)
+        #expect(try store.accessToken(tokens.accessToken, now: 1001 + 3600) == nil, "expired by the mock clock")
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func expiryFollowsTheMockClock(kind: StoreKind) throws {
+        let store = kind.make(clock: TestFixtures.clock())
+        let (code, _) = try issue(store, now: 1000)
+        #expect(try store.lookUpCode(code, now: 1299) != .expired)
+        #expect(try store.lookUpCode(code, now: 1300) == .expired)
+        #expect(
+            try store.redeemCode(code, clientID: Self.web, redirectURI: Self.uri, now: 1300).failure
+                == .codeExpiredOrRevoked)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func revokingARefreshTokenEndsTheAuthorization(kind: StoreKind) throws {
+        let store = kind.make(clock: TestFixtures.clock())
+        let (code, _) = try issue(store, now: 1000)
+        let (pending, _) = try issue(store, now: 1000)
+        let tokens = try store.redeemCode(code, clientID: Self.web, redirectURI: Self.uri, now: 1001).get()
+        let refresh = try #require(tokens.refreshToken)
+        let refreshed = try store.refresh(refresh, clientID: Self.web, now: 1002).get()
+        #expect(!refreshed.grant.isFirstAuthorization && refreshed.grant.nonce == nil && refreshed.refreshToken == nil)
+        #expect(try store.liveTokenOwner(refresh, now: 1003) == Self.web)
+        #expect(try store.revoke(refresh, clientID: Self.web, hint: .accessToken, now: 1003).failure != nil, "hint")
+        #expect(
+            try store.revoke(refresh, clientID: "other", hint: nil, now: 1003).failure
+                == .tokenClientMismatch(issuedTo: "other"))
+        try store.revoke(refresh, clientID: Self.web, hint: .refreshToken, now: 1003).get()
+        #expect(try store.refresh(refresh, clientID: Self.web, now: 1004).failure == .invalidRefreshToken)
+        #expect(try store.accessToken(refreshed.accessToken, now: 1004) == nil, "every token of the grant went")
+        #expect(try store.lookUpCode(pending, now: 1004) == .revoked, "outstanding codes are revoked")
+        #expect(try store.consentStatus(userID: "alice", consentGroupID: Self.group) == .revoked)
+        #expect(try store.consentGroupIDs(userID: "alice", includingRevoked: true) == [Self.group])
+        #expect(try store.consentGroupIDs(userID: "alice", includingRevoked: false) == [])
+        try store.revoke(refresh, clientID: "anyone", hint: nil, now: 1005).get()  // unknown: silently fine
+        #expect(try issue(store, now: 1006).grant.isFirstAuthorization, "a new sign-in is a first one again")
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func endingAllAuthorizationsNamesTheConsentedGroups(kind: StoreKind) throws {
+        let store = kind.make(clock: TestFixtures.clock())
+        _ = try issue(store, now: 1000)
+        _ = try issue(store, now: 1000, user: "bob")
+        #expect(try store.endAllAuthorizations(userID: "alice") == [Self.group])
+        #expect(try store.consentStatus(userID: "alice", consentGroupID: Self.group) == .revoked)
+        #expect(try store.consentStatus(userID: "bob", consentGroupID: Self.group) == .active, "nobody else's")
+        #expect(try store.consentStatus(userID: "carol", consentGroupID: Self.group) == ConsentStatus.none)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func clientCredentialsTokensAndReset(kind: StoreKind) throws {
+        let store = kind.make(clock: TestFixtures.clock())
+        let issued = try store.issueClientCredentialsToken(clientID: Self.web, scope: "user.migration", now: 1000)
+        let record = try #require(try store.accessToken(issued.token, now: 1001))
+        #expect(record.scope == "user.migration" && record.grant == nil && record.expiresAt == 1000 + issued.expiresIn)
+        _ = try issue(store, now: 1000)
+        #expect(try store.tableCounts().codes == 1 && store.tableCounts().accessTokens == 1)
+        try store.removeAll()
+        #expect(
+            try store.tableCounts() == IdentityStore.Counts(codes: 0, accessTokens: 0, refreshTokens: 0, consents: 0))
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func returningUsersAreSeeded(kind: StoreKind) throws {
+        let store = kind.make(clock: TestFixtures.clock())
+        var scenario = Scenario.builtIn
+        scenario.users[0].consentedScopes = [.name]
+        try store.seedReturningUsers(of: scenario, now: 1000)
+        let user = scenario.users[0].id
+        let group = scenario.consentGroupID(forClient: Self.web)
+        #expect(try store.consentStatus(userID: user, consentGroupID: group) == .active)
+    }
+}
+
+extension Result {
+    var failure: Failure? {
+        if case .failure(let error) = self { error } else { nil }
+    }
+}

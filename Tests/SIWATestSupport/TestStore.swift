@@ -1,0 +1,32 @@
+import Glibc
+import HTTPServer
+import RedisStore
+import SIWACore
+
+/// The grant store endpoint tests run on: in memory, or Redis when `SIWA_TEST_STORE` holds a
+/// `redis://` URL (Tests/ScaleOut/run.sh runs the endpoint suites a second time that way). Each
+/// harness gets its own key prefix, so tests running in parallel never see each other's entries.
+package enum TestStore {
+    static let client: RedisClient? = {
+        guard let text = getenv("SIWA_TEST_STORE").map({ String(cString: $0) }), !text.isEmpty else { return nil }
+        guard let endpoint = try? RedisEndpoint(url: text) else { fatalError("SIWA_TEST_STORE is not a redis:// URL") }
+        return RedisClient(endpoint: endpoint)
+    }()
+
+    /// Whether tests run on Redis.
+    package static var isRedis: Bool { client != nil }
+
+    /// A factory for a fresh prefix, or nil for the in-memory store.
+    package static func factory() -> GrantStoreFactory? {
+        guard let client else { return nil }
+        return redisFactory(client: client)
+    }
+
+    /// A factory of Redis stores under one new random prefix.
+    package static func redisFactory(client: RedisClient, prefix: String? = nil) -> GrantStoreFactory {
+        let prefix = prefix ?? "siwa-test:\(UInt64.random(in: 0...UInt64.max)):"
+        return { scenario, identifiers in
+            RedisGrantStore(client: client, prefix: prefix, settings: scenario.settings, identifiers: identifiers)
+        }
+    }
+}

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Redis store next to the in-memory one, in one run (issue #16; docs/scale-out.md): POST /auth/token
+# redemptions/s (fresh codes minted first) and GET /auth/keys req/s, each with wrk -t2 -c64 for SECONDS.
+# Usage: bench/store.sh [--binary PATH] [--seconds N]      (needs wrk and redis-server; about 1 minute)
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/.." && pwd)"
+binary="$root/.build/release/siwa-mock"
+seconds=5
+while [[ $# -gt 0 ]]; do
+    case "$1" in
+        --binary) binary="$(realpath "$2")"; shift 2 ;;
+        --seconds) seconds="$2"; shift 2 ;;
+        *) echo "usage: $0 [--binary PATH] [--seconds N]" >&2; exit 64 ;;
+    esac
+done
+work="$(mktemp -d /tmp/siwa-bench-store-XXXXXX)"
+pids=()
+trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"' EXIT
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+redis-server --port "$port" --bind 127.0.0.1 --dir "$work" --save "" --appendonly no --daemonize no \
+    --logfile "$work/redis.log" </dev/null >/dev/null 2>&1 &
+pids+=($!)
+sleep 0.3
+secret="$("$binary" client-secret --team-id ABCDE12345 --client-id com.example.web --key-id KEY1234567 \
+    --key "$root/scenarios/keys/AuthKey_KEY1234567.p8")"
+rps() { awk '/^Requests\/sec:/ { print $2 }'; }
+
+for store in memory redis; do
+    extra=()
+    [[ $store == redis ]] && extra=(--store "redis://127.0.0.1:$port")
+    "$binary" --host 127.0.0.1 --port 0 --log-level warn "${extra[@]}" >"$work/ready-$store" 2>>"$work/mock.err" &
+    pid=$!
+    pids+=("$pid")
+    for _ in $(seq 500); do grep -q listening "$work/ready-$store" 2>/dev/null && break; sleep 0.01; done
+    base="$(sed -E 's/.* on //' "$work/ready-$store")"
+    rm -f "$work"/codes-*.txt
+    for _ in 1 2 3; do
+        OUT_DIR="$work" PER_THREAD=$(( seconds * 4000 )) timeout 20 wrk -t2 -c64 -d2s -s "$here/mint_codes.lua" "$base" \
+            >/dev/null
+    done
+    minted=$(cat "$work"/codes-*.txt | wc -l)
+    token=$(OUT_DIR="$work" CLIENT_SECRET="$secret" timeout 60 wrk -t2 -c64 -d"${seconds}s" -s "$here/redeem_codes.lua" \
+        "$base" 2>/dev/null | tee "$work/token-$store.log" | rps)
+    keys=$(timeout 60 wrk -t2 -c64 -d"${seconds}s" "$base/auth/keys" | rps)
+    echo "$store: token redemptions/s $token ($(grep -o 'STATUS200.*' "$work/token-$store.log" || true); $minted codes minted), /auth/keys req/s $keys"
+    kill "$pid"
+done
