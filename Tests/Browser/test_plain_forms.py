@@ -7,6 +7,7 @@ import json
 import urllib.parse
 
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.expected_conditions import staleness_of
 
 from conftest import wait_for
 
@@ -19,13 +20,27 @@ def authorize_url(site, **overrides) -> str:
     return f"{site.mock_base}/auth/authorize?{urllib.parse.urlencode(params)}"
 
 
+CONTINUE = "//button[normalize-space()='Continue']"
+
+
+def at_callback(driver, site) -> bool:
+    return driver.current_url.startswith(site.app.origin)
+
+
 def continue_until_callback(driver, site) -> dict:
-    """Presses Continue on each of the mock's pages until the sample app's callback shows its result."""
+    """Presses Continue on each of the mock's pages until the sample app's callback shows its result.
+
+    Each click starts a navigation that completes later: wait for the clicked button to go stale (its
+    page replaced), then for the next page's Continue or the callback, never for `readyState`, which
+    the old page still reports as complete."""
     for _ in range(4):
-        if driver.current_url.startswith(site.app.origin):
+        wait_for(driver, lambda d: at_callback(d, site) or d.find_elements(By.XPATH, CONTINUE),
+                 "a Continue button or the callback page")
+        if at_callback(driver, site):
             break
-        driver.find_element(By.XPATH, "//button[normalize-space()='Continue']").click()
-        wait_for(driver, lambda d: d.execute_script("return document.readyState") == "complete", "page load")
+        button = driver.find_element(By.XPATH, CONTINUE)
+        button.click()
+        wait_for(driver, staleness_of(button), "the page after Continue")
     wait_for(driver, lambda d: d.find_elements(By.ID, "callback"), "the callback page")
     return json.loads(driver.find_element(By.ID, "callback").text)
 
