@@ -169,13 +169,14 @@ enum FetchedDigest {
     nonisolated(unsafe) static let sha256: OpaquePointer? = EVP_MD_fetch(nil, "SHA256", nil)
 }
 
-/// Process-wide OpenSSL settings for the executable.
-public enum OpenSSLLibrary {
+/// Process-wide OpenSSL settings for the executable and the in-process library.
+package enum OpenSSLLibrary {
     /// Keeps OpenSSL from tearing itself down in an `atexit` handler. A background thread (signing-key
-    /// generation) may still be inside libcrypto when the process exits after SIGTERM; OpenSSL's
-    /// cleanup would free what that thread is using and the exit would end in SIGSEGV instead of 0.
-    /// Call it first thing in `main`: the first initialisation decides.
-    public static func skipCleanupAtExit() {
+    /// generation) may still be inside libcrypto when the process exits after SIGTERM, or when a test
+    /// process exits; OpenSSL's cleanup would free what that thread is using and the exit would end in
+    /// SIGSEGV instead of 0. Call it before any other OpenSSL call: the first initialisation decides
+    /// (later calls do nothing).
+    package static func skipCleanupAtExit() {
         _ = OPENSSL_init_crypto(UInt64(OPENSSL_INIT_NO_ATEXIT), nil)
     }
 }

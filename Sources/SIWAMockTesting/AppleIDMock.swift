@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import JOSE
 import SIWACore
 import SIWAServer
 import Synchronization
@@ -67,7 +68,12 @@ public final class AppleIDMock: Sendable {
     /// - Parameter scenario: the built-in scenario, a file or scenario text.
     /// - Throws: ``AppleIDMockError`` `.scenario` with every problem as `file:line:column: message`,
     ///   or `.server` when no port could be bound.
+    /// The first mock in a process also tells OpenSSL not to tear itself down at exit (the test process
+    /// shares libcrypto with the mock's threads; OpenSSL's `atexit` cleanup freed what a key-generating
+    /// thread was still using, and a passing test run ended in SIGSEGV). Memory OpenSSL holds is then
+    /// returned by the process exit, as for any other library.
     public static func start(scenario: ScenarioSource = .builtIn) async throws(AppleIDMockError) -> AppleIDMock {
+        OpenSSLLibrary.skipCleanupAtExit()
         let (loaded, origin) = try scenario.load()
         let responder = LateBoundResponder()
         var configuration = HTTPServerConfiguration()

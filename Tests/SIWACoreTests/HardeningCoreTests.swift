@@ -32,6 +32,24 @@ import Testing
         #expect(supply.refill() == 1, "kept topped up once asked")
     }
 
+    /// A stopping host waits for the key being made, not for a whole refill: a refill of four keys
+    /// (up to 2 s of RSA generation) outlived the host's wait, and the process exit then crashed in
+    /// OpenSSL's cleanup under the generating thread.
+    @Test func stopEndsARefillAfterTheKeyInHand() {
+        let calls = CallCounter()
+        let box = Mutex<SigningKeySupply?>(nil)
+        let supply = SigningKeySupply(capacity: 4) {
+            calls.count.withLock { $0 += 1 }
+            box.withLock { $0?.stop() }
+            return Scenario.BuiltInKeys.signingKeyPb7Yt1ZcQ9
+        }
+        box.withLock { $0 = supply }
+        supply.prime()
+        #expect(supply.refill() == 1 && calls.value == 1, "stopped during the first key: no second one")
+        #expect(supply.refill() == 0 && calls.value == 1)
+        #expect(supply.readyCount == 1)
+    }
+
     @Test func rotationTakesPreGeneratedKeysAndIsRefusedWhenNoneIsReady() throws {
         let provider = try TestFixtures.provider(clock: TestFixtures.clock())
         let (supply, calls) = Self.countingSupply(capacity: 1)

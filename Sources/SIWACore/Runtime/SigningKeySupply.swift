@@ -17,6 +17,8 @@ package final class SigningKeySupply: Sendable {
     private let ready: Mutex<[String]>
     /// Set by the first `take()`: from then on `refill()` keeps `capacity` keys ready.
     private let demanded: Mutex<Bool>
+    /// Set by `stop()`: `refill()` makes no further key.
+    private let stopped: Mutex<Bool>
     private let generate: @Sendable () -> String?
 
     /// - Parameters:
@@ -26,6 +28,7 @@ package final class SigningKeySupply: Sendable {
         self.capacity = min(max(capacity, 1), 16)
         self.ready = Mutex([])
         self.demanded = Mutex(false)
+        self.stopped = Mutex(false)
         self.generate = generate
     }
 
@@ -43,13 +46,22 @@ package final class SigningKeySupply: Sendable {
     /// How many keys are ready now.
     package var readyCount: Int { ready.withLock { $0.count } }
 
-    /// Generates keys (outside the lock) until `capacity` are ready. Call it from a background thread.
+    /// Ends `refill()` after the key being made, if any: a host that stops waits for one key at most
+    /// (70–470 ms), not for `capacity` of them. A process that exits while a thread is inside
+    /// libcrypto's key generation can crash in OpenSSL's exit-time cleanup (seen as SIGSEGV at the exit
+    /// of a test process that had rotated a key and shut its mock down).
+    package func stop() {
+        stopped.withLock { $0 = true }
+    }
+
+    /// Generates keys (outside the lock) until `capacity` are ready or `stop()` is called. Call it from
+    /// a background thread.
     /// - Returns: how many keys were made.
     @discardableResult
     package func refill() -> Int {
         guard demanded.withLock({ $0 }) else { return 0 }
         var made = 0
-        while readyCount < capacity, let pem = generate() {
+        while readyCount < capacity, !stopped.withLock({ $0 }), let pem = generate() {
             ready.withLock { if $0.count < capacity { $0.append(pem) } }
             made += 1
         }

@@ -79,11 +79,15 @@ package final class MockHost: Sendable {
         self.keySupply = keySupply
     }
 
-    /// Stops the background work, giving jobs in flight (a key being made, a notification attempt)
-    /// up to `milliseconds` to finish.
-    package func stop(waitingMilliseconds milliseconds: Int64 = 1000) {
+    /// Stops the background work, giving jobs in flight (the one key being made, a notification
+    /// attempt) up to `milliseconds` to finish. A key refill stops after its current key, so one RSA
+    /// generation (at most about half a second) is the longest wait in practice.
+    /// - Returns: whether every job had finished in time.
+    @discardableResult
+    package func stop(waitingMilliseconds milliseconds: Int64 = 5000) -> Bool {
+        keySupply.stop()
         scheduler.stop()
-        _ = scheduler.waitUntilIdle(timeoutMilliseconds: milliseconds)
+        return scheduler.waitUntilIdle(timeoutMilliseconds: milliseconds)
     }
 
     /// The mock clock a scenario asks for: real time, or starting at `clock.start`, frozen or running.
