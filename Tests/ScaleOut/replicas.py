@@ -7,7 +7,9 @@ Starts redis-server (Debian's) on a loopback port picked by binding port 0, with
 and an fsynced append-only file, and three replicas with `--store redis://…`; stops all by PID. Checks:
 a code minted at A is redeemed at B (and is used at C); 100 concurrent redemptions of one code over the
 three replicas yield exactly one 200; a refresh token revoked at C fails at A; a user revoked through
-A's control API has lost their tokens at B within 100 ms; Redis killed mid-run gives only documented
+A's control API has lost their tokens at B within 100 ms; a key rotation at A is published at B's
+/auth/keys and signs B's id_tokens within 1 s, and a replica started later signs with it at once; a
+clock advance at A expires a code at B within 1 s; Redis killed mid-run gives only documented
 503s (empty body, Retry-After) and an unhealthy /mock/health, no crash; restarted, service resumes with
 nothing lost and nothing double-spent. Exit status 0 only if every check holds.
 """
@@ -15,6 +17,7 @@ nothing lost and nothing double-spent. Exit status 0 only if every check holds.
 from __future__ import annotations
 
 import argparse
+import base64
 import json
 import socket
 import subprocess
@@ -104,6 +107,7 @@ def main() -> int:
         try:
             for name in "abc":
                 replicas.append(MockProcess(binary, ["--store", redis.url], temp_path / f"replica-{name}.log"))
+            fleet_checks(replicas, binary, redis, secret, temp_path)
             run_checks(replicas, redis, secret)
             for replica in replicas:
                 check(replica.alive, f"replica on port {replica.port} still running")
@@ -116,6 +120,55 @@ def main() -> int:
             redis.kill()
     print(f"{len(FAILURES)} failed" if FAILURES else "all scale-out checks passed")
     return 1 if FAILURES else 0
+
+
+def wait_until(condition, seconds: float) -> float | None:
+    """Seconds until `condition()` held, polling every 20 ms; None if it did not within `seconds`."""
+    start = time.monotonic()
+    while time.monotonic() - start < seconds:
+        if condition():
+            return time.monotonic() - start
+        time.sleep(0.02)
+    return None
+
+
+def id_token_kid(tokens: dict) -> str | None:
+    header = tokens.get("id_token", "").split(".")[0]
+    return json.loads(base64.urlsafe_b64decode(header + "=" * (-len(header) % 4))).get("kid")
+
+
+def fleet_checks(replicas: list[MockProcess], binary: Path, redis: RedisServer, secret: str,
+                 temp_path: Path) -> None:
+    """Signing keys and the mock clock are shared: a change at A is served by B within 1 s."""
+    a, b = (Client("127.0.0.1", replica.port, secret) for replica in replicas[:2])
+    status, body = 503, {}
+    for _ in range(50):  # the key supply makes keys in the background; 503 until one is ready
+        status, body = control(replicas[0], "POST", "/mock/keys/rotate")
+        if status != 503:
+            break
+        time.sleep(0.1)
+    kid = body.get("signing_kid")
+    check(status == 200 and kid, f"key rotated at A ({status})")
+    published = wait_until(lambda: kid in b.request("GET", "/auth/keys")[2].decode(), 1.0)
+    check(published is not None, f"the rotated key is published at B's /auth/keys within 1 s ({published})")
+    status, tokens = b.token(code_grant(a.authorize()))
+    check(status == 200 and id_token_kid(tokens) == kid, "B signs id_tokens with the key rotated at A")
+
+    late = MockProcess(binary, ["--store", redis.url], temp_path / "replica-late.log")
+    try:
+        status, tokens = Client("127.0.0.1", late.port, secret).token(code_grant(a.authorize()))
+        check(status == 200 and id_token_kid(tokens) == kid, "a replica started after the rotation signs with it")
+    finally:
+        late.stop()
+
+    code = b.authorize()
+    status, _ = control(replicas[0], "POST", "/mock/clock", {"advance": "6m"})
+    check(status == 200, "clock advanced 6 minutes at A")
+    moved = wait_until(lambda: control(replicas[1], "GET", "/mock/clock")[1].get("epoch_seconds", 0)
+                       >= control(replicas[0], "GET", "/mock/clock")[1].get("epoch_seconds", 0) - 1, 1.0)
+    status, body = b.token(code_grant(code))
+    check(moved is not None and status == 400 and "expired" in body.get("error_description", ""),
+          f"the clock advance at A expires a code at B within 1 s ({moved}, {status} {body})")
 
 
 def run_checks(replicas: list[MockProcess], redis: RedisServer, secret: str) -> None:

@@ -26,12 +26,16 @@ package final class MockHost: Sendable {
         /// Where consents, codes and tokens live; nil keeps them in memory (docs/scale-out.md). With a
         /// store, requests that wait on it are answered by 8 worker threads, never on an event loop.
         package var storeFactory: GrantStoreFactory?
+        /// With a store: the fleet's shared clock and signing keys, polled every 250 ms (`FleetSync`).
+        package var fleetState: (any FleetState)?
 
         package init(
             publicURL: String, scenario: Scenario, adminToken: String? = nil, caCertificatePEM: String? = nil,
             notificationAllowList: DestinationAllowList? = nil, scenarioOrigin: (source: String, text: String)? = nil,
-            log: @escaping @Sendable (String) -> Void, storeFactory: GrantStoreFactory? = nil
+            log: @escaping @Sendable (String) -> Void, storeFactory: GrantStoreFactory? = nil,
+            fleetState: (any FleetState)? = nil
         ) {
+            self.fleetState = fleetState
             self.storeFactory = storeFactory
             self.publicURL = publicURL
             self.scenario = scenario
@@ -67,8 +71,12 @@ package final class MockHost: Sendable {
                 scenarioLoader: { Self.loadScenario(body: $0, keySupply: keySupply) },
                 caCertificatePEM: settings.caCertificatePEM, scheduler: scheduler,
                 notificationAllowList: settings.notificationAllowList, scenarioOrigin: settings.scenarioOrigin,
-                storeWorkers: settings.storeFactory == nil ? nil : BackgroundScheduler(maximumThreads: 8)))
+                storeWorkers: settings.storeFactory == nil ? nil : BackgroundScheduler(maximumThreads: 8),
+                fleetState: settings.fleetState))
         mock.apple.provider.takeSigningKeys(from: keySupply)
+        if let fleet = mock.fleet {
+            Self.follow(fleet, on: scheduler, log: log)
+        }
         let ticker = MaintenanceTicker(
             provider: mock.apple.provider,
             onCollected: { log("maintenance: dropped \($0) expired codes and access tokens") })
@@ -77,6 +85,21 @@ package final class MockHost: Sendable {
         }
         self.scheduler = scheduler
         self.keySupply = keySupply
+    }
+
+    /// Takes the fleet's current clock and keys now (a replica joining after a rotation signs with the
+    /// rotated key from its first request), then polls for changes every 250 ms on the scheduler. A store
+    /// outage is reported by `/mock/health`; polling resumes with the store.
+    static func follow(_ fleet: FleetSync, on scheduler: BackgroundScheduler, log: @escaping @Sendable (String) -> Void)
+    {
+        do throws(StoreUnavailable) {
+            try fleet.pull()
+        } catch {
+            log("fleet: cannot read the shared clock and keys yet (\(error)); retrying every 250 ms")
+        }
+        if !scheduler.repeatEvery(250, { _ = try? fleet.pull() }) {
+            log("cannot start the fleet thread: clock and key changes of other replicas will not be seen")
+        }
     }
 
     /// Stops the background work, giving jobs in flight (the one key being made, a notification

@@ -1,0 +1,23 @@
+import HTTPServer
+import SIWACore
+
+/// Clock and key changes reach the whole fleet (docs/scale-out.md, "What is shared").
+extension ControlEndpoints {
+    /// Runs a local change of `topic`, then publishes the resulting state to the other replicas. When
+    /// the store cannot take it, the local change is undone and the answer is 503 `unavailable`, so a
+    /// change is applied everywhere or nowhere (replicas pick it up within 250 ms). Without a shared
+    /// store this is just `change`.
+    func sharing(_ topic: FleetTopic, _ change: () throws(ControlFailure) -> HTTPResponse)
+        throws(ControlFailure) -> HTTPResponse
+    {
+        guard let fleet else { return try change() }
+        let undo = fleet.restorePoint(topic)
+        let response = try change()
+        do throws(StoreUnavailable) {
+            try fleet.publish(topic, undo: undo)
+        } catch {
+            throw ControlFailure(ProviderChangeError(.unavailable, field: "store", error.description))
+        }
+        return response
+    }
+}

@@ -1,0 +1,54 @@
+import HTTPServer
+import RedisStore
+import SIWACore
+import SIWATestSupport
+import Testing
+
+/// What every `FleetState` keeps: absolute states per topic, a stamp that moves with each publication
+/// and never repeats (not even after the shared keys are removed by a reset).
+@Suite struct FleetStateContractTests {
+    static func make(_ kind: StoreKind) -> (state: any FleetState, removeAll: () throws -> Void) {
+        switch kind {
+        case .memory:
+            return (LocalFleetState(), {})
+        case .redis:
+            let prefix = "fleet-\(UInt64.random(in: 0...UInt64.max)):"
+            let grants = RedisGrantStore(
+                client: SharedRedis.client, prefix: prefix, settings: Scenario.builtIn.settings,
+                identifiers: IdentifierGenerator(random: SeededRandomSource(seed: 1)))
+            return (RedisFleetState(client: SharedRedis.client, prefix: prefix), { try grants.removeAll() })
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func publishedStatesAreReadBackWithTheirStamps(_ kind: StoreKind) throws {
+        let (state, _) = Self.make(kind)
+        #expect(try state.currentStamp() == nil)
+        #expect(try state.read() == FleetSnapshot(stamp: nil, topics: [:]))
+        let clock = try state.publish(.clock, value: "c1")
+        #expect(try state.currentStamp() == clock)
+        let keys = try state.publish(.keys, value: "k1")
+        let replaced = try state.publish(.clock, value: "c2")
+        #expect(Set([clock, keys, replaced]).count == 3)
+        #expect(
+            try state.read()
+                == FleetSnapshot(
+                    stamp: replaced,
+                    topics: [.clock: .init(stamp: replaced, value: "c2"), .keys: .init(stamp: keys, value: "k1")]))
+    }
+
+    @Test func redisStateIsSharedByReplicasAndItsStampsNeverRepeatAfterAReset() throws {
+        let (state, removeAll) = Self.make(.redis)
+        let other = RedisFleetState(
+            client: RedisClient(endpoint: try RedisEndpoint(url: SharedRedis.server.url)),
+            prefix: String((state as! RedisFleetState).key.dropLast()))
+        var seen: Set<String> = []
+        for round in 0..<3 {
+            let stamp = try state.publish(.keys, value: "round \(round)")
+            #expect(seen.insert(stamp).inserted)
+            #expect(try other.read().topics[.keys] == .init(stamp: stamp, value: "round \(round)"))
+            try removeAll()
+            #expect(try other.currentStamp() == nil, "POST /mock/reset removes the fleet hash with the grants")
+        }
+    }
+}
