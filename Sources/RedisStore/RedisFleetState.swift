@@ -11,9 +11,11 @@ package final class RedisFleetState: FleetState {
     let client: RedisClient
     /// The hash's key.
     package let key: String
+    let prefix: String
 
     package init(client: RedisClient, prefix: String) {
         self.client = client
+        self.prefix = prefix
         self.key = prefix + "f"
     }
 
@@ -43,7 +45,7 @@ package final class RedisFleetState: FleetState {
         return FleetSnapshot(stamp: fields["s"], topics: topics)
     }
 
-    private func call(_ command: [String]) throws(StoreUnavailable) -> RESPValue {
+    func call(_ command: [String]) throws(StoreUnavailable) -> RESPValue {
         do {
             return try client.send([command.map { Array($0.utf8) }])[0]
         } catch {

@@ -51,4 +51,25 @@ import Testing
             #expect(try other.currentStamp() == nil, "POST /mock/reset removes the fleet hash with the grants")
         }
     }
+
+    @Test(arguments: StoreKind.allCases)
+    func userChangesAreReadInOrderFromACursor(_ kind: StoreKind) throws {
+        let (state, removeAll) = Self.make(kind)
+        #expect(try state.userChanges(after: nil, limit: 10).changes.isEmpty)
+        try state.publishUser(id: "bob", text: "b1")
+        let carol = try state.publishUser(id: "carol", text: "c1")
+        try state.publishUser(id: "bob", text: "")
+        let all = try state.userChanges(after: nil, limit: 10)
+        #expect(all.changes.map { "\($0.id)=\($0.text)" } == ["carol=c1", "bob="], "latest state per user, in order")
+        let first = try state.userChanges(after: nil, limit: 1)
+        #expect(first.changes.map(\.id) == ["carol"] && first.cursor == carol)
+        #expect(try state.userChanges(after: first.cursor, limit: 10).changes.map(\.id) == ["bob"])
+        #expect(try state.userChanges(after: all.cursor, limit: 10).changes.isEmpty)
+        guard kind == .redis else { return }
+        try removeAll()
+        try state.publishUser(id: "dave", text: "d1")
+        #expect(
+            try state.userChanges(after: all.cursor, limit: 10).changes.map(\.id) == ["dave"],
+            "after a reset (new epoch) the old cursor reads from the start")
+    }
 }

@@ -114,4 +114,12 @@ final class UnreachableFleetState: FleetState {
     }
     func currentStamp() throws(StoreUnavailable) -> String? { throw StoreUnavailable("connection refused") }
     func read() throws(StoreUnavailable) -> FleetSnapshot { throw StoreUnavailable("connection refused") }
+    func publishUser(id: String, text: String) throws(StoreUnavailable) -> FleetCursor {
+        throw StoreUnavailable("connection refused")
+    }
+    func userChanges(after cursor: FleetCursor?, limit: Int) throws(StoreUnavailable) -> (
+        cursor: FleetCursor?, changes: [(id: String, text: String)]
+    ) {
+        throw StoreUnavailable("connection refused")
+    }
 }

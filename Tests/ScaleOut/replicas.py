@@ -9,7 +9,8 @@ a code minted at A is redeemed at B (and is used at C); 100 concurrent redemptio
 three replicas yield exactly one 200; a refresh token revoked at C fails at A; a user revoked through
 A's control API has lost their tokens at B within 100 ms; a key rotation at A is published at B's
 /auth/keys and signs B's id_tokens within 1 s, and a replica started later signs with it at once; a
-clock advance at A expires a code at B within 1 s; Redis killed mid-run gives only documented
+clock advance at A expires a code at B within 1 s; a user added at A, changed at B and deleted at C is
+seen so at the others within 1 s; Redis killed mid-run gives only documented
 503s (empty body, Retry-After) and an unhealthy /mock/health, no crash; restarted, service resumes with
 nothing lost and nothing double-spent. Exit status 0 only if every check holds.
 """
@@ -108,6 +109,7 @@ def main() -> int:
             for name in "abc":
                 replicas.append(MockProcess(binary, ["--store", redis.url], temp_path / f"replica-{name}.log"))
             fleet_checks(replicas, binary, redis, secret, temp_path)
+            user_checks(replicas)
             run_checks(replicas, redis, secret)
             for replica in replicas:
                 check(replica.alive, f"replica on port {replica.port} still running")
@@ -169,6 +171,22 @@ def fleet_checks(replicas: list[MockProcess], binary: Path, redis: RedisServer, 
     status, body = b.token(code_grant(code))
     check(moved is not None and status == 400 and "expired" in body.get("error_description", ""),
           f"the clock advance at A expires a code at B within 1 s ({moved}, {status} {body})")
+
+
+def user_checks(replicas: list[MockProcess]) -> None:
+    """Runtime user changes through any replica's control API are read back from the others."""
+    a, b, c = replicas
+    status, _ = control(a, "POST", "/mock/users", {"id": "dave", "email": "dave@example.com"})
+    seen = wait_until(lambda: control(b, "GET", "/mock/users/dave")[0] == 200, 1.0)
+    check(status == 201 and seen is not None, f"a user added at A is read back from B ({seen})")
+    status, _ = control(b, "PATCH", "/mock/users/dave", {"credential_state": "revoked", "email_forwarding": False})
+    changed = wait_until(lambda: control(c, "GET", "/mock/users/dave")[1].get("credential_state") == "revoked", 1.0)
+    body = control(c, "GET", "/mock/users/dave")[1]
+    check(status == 200 and changed is not None and body.get("email_forwarding") is False,
+          f"credential state and forwarding changed at B are read back from C ({changed})")
+    status, _ = control(c, "DELETE", "/mock/users/dave")
+    deleted = wait_until(lambda: control(a, "GET", "/mock/users/dave")[0] == 404, 1.0)
+    check(status == 200 and deleted is not None, f"a user deleted at C is gone at A ({deleted})")
 
 
 def run_checks(replicas: list[MockProcess], redis: RedisServer, secret: str) -> None:

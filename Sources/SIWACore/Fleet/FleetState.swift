@@ -14,6 +14,29 @@ package protocol FleetState: AnyObject, Sendable {
 
     /// Every published topic's state and stamp, with the `currentStamp` read in the same step.
     func read() throws(StoreUnavailable) -> FleetSnapshot
+
+    /// Records a user's state after a runtime change (`FleetUserState.text`; "" for a deletion) and
+    /// returns the position of the change in the fleet's user-change order.
+    @discardableResult
+    func publishUser(id: String, text: String) throws(StoreUnavailable) -> FleetCursor
+
+    /// The latest state of every user changed after `cursor` (nil: from the start), oldest change first,
+    /// at most `limit`, and the cursor to continue from. A cursor of another epoch (the shared state was
+    /// removed by a reset since) reads from the start.
+    func userChanges(after cursor: FleetCursor?, limit: Int) throws(StoreUnavailable)
+        -> (cursor: FleetCursor?, changes: [(id: String, text: String)])
+}
+
+/// A position in the fleet's user-change order: a version within an epoch (a random value made when
+/// the shared state is first written, so versions never repeat after it was removed).
+package struct FleetCursor: Sendable, Equatable {
+    package var epoch: String
+    package var version: Int64
+
+    package init(epoch: String, version: Int64) {
+        self.epoch = epoch
+        self.version = version
+    }
 }
 
 /// What replicas coordinate, one absolute state each.
@@ -48,6 +71,8 @@ package struct FleetSnapshot: Sendable, Equatable {
 /// The fleet of one: states kept in this process. Tests share one between several mocks to play a fleet.
 package final class LocalFleetState: FleetState {
     private let state = Mutex<(counter: Int, snapshot: FleetSnapshot)>((0, FleetSnapshot(stamp: nil, topics: [:])))
+    /// Each changed user's latest state and the version of that change.
+    private let users = Mutex<(version: Int64, states: [String: (version: Int64, text: String)])>((0, [:]))
 
     package init() {}
 
@@ -64,4 +89,27 @@ package final class LocalFleetState: FleetState {
     package func currentStamp() -> String? { state.withLock { $0.snapshot.stamp } }
 
     package func read() -> FleetSnapshot { state.withLock { $0.snapshot } }
+
+    package func publishUser(id: String, text: String) -> FleetCursor {
+        users.withLock { users in
+            users.version += 1
+            users.states[id] = (users.version, text)
+            return FleetCursor(epoch: "local", version: users.version)
+        }
+    }
+
+    package func userChanges(after cursor: FleetCursor?, limit: Int) -> (
+        cursor: FleetCursor?, changes: [(id: String, text: String)]
+    ) {
+        users.withLock { users in
+            guard users.version > 0 else { return (nil, []) }
+            let since = cursor?.epoch == "local" ? cursor?.version ?? 0 : 0
+            let changed = users.states.filter { $0.value.version > since }.sorted {
+                $0.value.version < $1.value.version
+            }
+            .prefix(max(1, limit))
+            let last = changed.last?.value.version ?? max(since, 0)
+            return (FleetCursor(epoch: "local", version: last), changed.map { ($0.key, $0.value.text) })
+        }
+    }
 }

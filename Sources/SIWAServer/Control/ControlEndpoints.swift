@@ -74,10 +74,12 @@ package struct ControlEndpoints: Sendable {
                 try getUser(named(&context))
             },
             .control(.patch, "/mock/users/{id}") { context throws(ControlFailure) in
-                try patchUser(named(&context), &context)
+                let name = named(&context)
+                return try sharingUser(name) { () throws(ControlFailure) in try patchUser(name, &context) }
             },
             .control(.delete, "/mock/users/{id}") { context throws(ControlFailure) in
-                try deleteUser(named(&context))
+                let name = named(&context)
+                return try sharingUser(name) { () throws(ControlFailure) in try deleteUser(name) }
             },
             .control(.get, "/mock/clock") { _ in clockState() },
             .control(.post, "/mock/clock") { context throws(ControlFailure) in

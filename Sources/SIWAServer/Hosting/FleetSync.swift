@@ -12,6 +12,10 @@ package final class FleetSync: Sendable {
     let log: @Sendable (String) -> Void
     /// The stamp last polled, and per topic the stamp this replica applied or published.
     private let seen = Mutex<(poll: String?, topics: [FleetTopic: String])>((nil, [:]))
+    /// Where this replica is in the fleet's user changes.
+    private let userCursor = Mutex<FleetCursor?>(nil)
+    /// User changes applied per poll at most; the next poll continues.
+    static let userChangesPerPoll = 1000
 
     package init(state: any FleetState, provider: AppleIdentityProvider, log: @escaping @Sendable (String) -> Void) {
         self.state = state
@@ -50,6 +54,41 @@ package final class FleetSync: Sendable {
             undo()
             throw error
         }
+    }
+
+    /// Publishes a user's state after a local change through the control API (`nil`: deleted). On
+    /// failure the user is put back as `before` and the error is thrown.
+    package func publishUser(id: String, before: UserProfile?) throws(StoreUnavailable) {
+        let after = provider.snapshot.user(id: id)
+        do {
+            try state.publishUser(id: id, text: FleetUserState(id: id, profile: after).text)
+        } catch {
+            try? provider.applyFleetUser(FleetUserState(id: id, profile: before))
+            throw error
+        }
+    }
+
+    /// Applies user changes other replicas (or this one) published since the last call; returns the
+    /// ids applied. One script round trip when nothing changed.
+    @discardableResult
+    package func pullUsers() throws(StoreUnavailable) -> [String] {
+        let (cursor, changes) = try state.userChanges(after: userCursor.withLock { $0 }, limit: Self.userChangesPerPoll)
+        var applied: [String] = []
+        for (id, text) in changes {
+            guard let user = FleetUserState(id: id, text: text) else {
+                log("fleet: the state of user '\(id)' published by another replica cannot be read; kept ours")
+                continue
+            }
+            guard provider.snapshot.user(id: id) != user.profile else { continue }
+            do throws(ProviderChangeError) {
+                try provider.applyFleetUser(user)
+                applied.append(id)
+            } catch {
+                log("fleet: user '\(id)' as another replica changed it cannot be applied here: \(error.message)")
+            }
+        }
+        userCursor.withLock { $0 = cursor }
+        return applied
     }
 
     /// Applies what other replicas published since the last call; returns the topics applied. Cheap

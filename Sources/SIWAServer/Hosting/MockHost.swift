@@ -94,10 +94,15 @@ package final class MockHost: Sendable {
     {
         do throws(StoreUnavailable) {
             try fleet.pull()
+            try fleet.pullUsers()
         } catch {
-            log("fleet: cannot read the shared clock and keys yet (\(error)); retrying every 250 ms")
+            log("fleet: cannot read the shared clock, keys and users yet (\(error)); retrying every 250 ms")
         }
-        if !scheduler.repeatEvery(250, { _ = try? fleet.pull() }) {
+        let poll: @Sendable () -> Void = {
+            _ = try? fleet.pull()
+            _ = try? fleet.pullUsers()
+        }
+        if !scheduler.repeatEvery(250, poll) {
             log("cannot start the fleet thread: clock and key changes of other replicas will not be seen")
         }
     }
