@@ -89,7 +89,8 @@ package struct MockServer: HTTPResponder {
             }, fleet: fleet)
         let scenario = configuration.scenario
         let start = provider.clock.nowMilliseconds
-        self.faults = FaultEngine(rules: scenario.faults, seed: scenario.seed, startMilliseconds: start)
+        self.faults = FaultEngine(
+            rules: scenario.faults, seed: scenario.seed, startMilliseconds: start, fleet: options.fleetState)
         self.timeline = TimelineEngine(entries: scenario.timeline, startMilliseconds: start)
         let mailbox = Mailbox(limits: options.mailboxLimits)
         self.mailbox = mailbox

@@ -72,4 +72,19 @@ import Testing
             try state.userChanges(after: all.cursor, limit: 10).changes.map(\.id) == ["dave"],
             "after a reset (new epoch) the old cursor reads from the start")
     }
+
+    @Test(arguments: StoreKind.allCases)
+    func faultCountersDecideLikeTheEngineAndReset(_ kind: StoreKind) throws {
+        let (state, _) = Self.make(kind)
+        let twice = FleetFaultCount(ruleID: "twice", after: 1, times: 2, drawHit: true)
+        let other = FleetFaultCount(ruleID: "other", after: 0, times: nil, drawHit: true)
+        var fired: [Int?] = []
+        for _ in 0..<5 { fired.append(try state.countFaults([twice, other]).firing) }
+        #expect(fired == [1, 0, 0, 1, 1], "after 1 lets one through, then twice fires twice; other fires otherwise")
+        let missed = try state.countFaults([FleetFaultCount(ruleID: "twice", after: 0, times: nil, drawHit: false)])
+        #expect(missed.firing == nil)
+        #expect(missed.counts.map(\.matched) == [6] && missed.counts.map(\.fired) == [2])
+        try state.resetFaultCounters(["twice"])
+        #expect(try state.countFaults([twice]).counts.map(\.matched) == [1])
+    }
 }

@@ -122,4 +122,10 @@ final class UnreachableFleetState: FleetState {
     ) {
         throw StoreUnavailable("connection refused")
     }
+    func countFaults(_ rules: [FleetFaultCount]) throws(StoreUnavailable) -> FleetFaultOutcome {
+        throw StoreUnavailable("connection refused")
+    }
+    func resetFaultCounters(_ ruleIDs: [String]) throws(StoreUnavailable) {
+        throw StoreUnavailable("connection refused")
+    }
 }

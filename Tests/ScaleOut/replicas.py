@@ -10,7 +10,8 @@ three replicas yield exactly one 200; a refresh token revoked at C fails at A; a
 A's control API has lost their tokens at B within 100 ms; a key rotation at A is published at B's
 /auth/keys and signs B's id_tokens within 1 s, and a replica started later signs with it at once; a
 clock advance at A expires a code at B within 1 s; a user added at A, changed at B and deleted at C is
-seen so at the others within 1 s; Redis killed mid-run gives only documented
+seen so at the others within 1 s; a fault `times: 2` on /auth/token fires exactly twice over nine
+requests spread over the three replicas; Redis killed mid-run gives only documented
 503s (empty body, Retry-After) and an unhealthy /mock/health, no crash; restarted, service resumes with
 nothing lost and nothing double-spent. Exit status 0 only if every check holds.
 """
@@ -110,6 +111,7 @@ def main() -> int:
                 replicas.append(MockProcess(binary, ["--store", redis.url], temp_path / f"replica-{name}.log"))
             fleet_checks(replicas, binary, redis, secret, temp_path)
             user_checks(replicas)
+            fault_checks(replicas, secret)
             run_checks(replicas, redis, secret)
             for replica in replicas:
                 check(replica.alive, f"replica on port {replica.port} still running")
@@ -187,6 +189,18 @@ def user_checks(replicas: list[MockProcess]) -> None:
     status, _ = control(c, "DELETE", "/mock/users/dave")
     deleted = wait_until(lambda: control(a, "GET", "/mock/users/dave")[0] == 404, 1.0)
     check(status == 200 and deleted is not None, f"a user deleted at C is gone at A ({deleted})")
+
+
+def fault_checks(replicas: list[MockProcess], secret: str) -> None:
+    """`times: 2` means twice across the fleet, not twice per replica."""
+    rule = {"id": "twice", "match": "POST /auth/token", "status": 429, "times": 2}
+    added = [control(replica, "POST", "/mock/faults", rule)[0] for replica in replicas]
+    clients = [Client("127.0.0.1", replica.port, secret) for replica in replicas]
+    statuses = [clients[i % 3].token(code_grant("not-a-code"))[0] for i in range(9)]
+    check(added == [201] * 3 and statuses.count(429) == 2,
+          f"a fault with times: 2 fires twice over 9 requests on 3 replicas ({statuses})")
+    for replica in replicas:
+        control(replica, "DELETE", "/mock/faults/twice")
 
 
 def run_checks(replicas: list[MockProcess], redis: RedisServer, secret: str) -> None:

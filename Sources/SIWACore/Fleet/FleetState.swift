@@ -25,6 +25,13 @@ package protocol FleetState: AnyObject, Sendable {
     /// removed by a reset since) reads from the start.
     func userChanges(after cursor: FleetCursor?, limit: Int) throws(StoreUnavailable)
         -> (cursor: FleetCursor?, changes: [(id: String, text: String)])
+
+    /// Counts one request against the fault rules it matched (in the engine's order) fleet-wide and
+    /// decides which fires, in one atomic step (`FleetFaultOutcome.decide` has the rule).
+    func countFaults(_ rules: [FleetFaultCount]) throws(StoreUnavailable) -> FleetFaultOutcome
+
+    /// Sets the fleet-wide counters of these rules back to zero.
+    func resetFaultCounters(_ ruleIDs: [String]) throws(StoreUnavailable)
 }
 
 /// A position in the fleet's user-change order: a version within an epoch (a random value made when
@@ -71,6 +78,7 @@ package struct FleetSnapshot: Sendable, Equatable {
 /// The fleet of one: states kept in this process. Tests share one between several mocks to play a fleet.
 package final class LocalFleetState: FleetState {
     private let state = Mutex<(counter: Int, snapshot: FleetSnapshot)>((0, FleetSnapshot(stamp: nil, topics: [:])))
+    private let faultCounters = Mutex<[String: (matched: Int, fired: Int)]>([:])
     /// Each changed user's latest state and the version of that change.
     private let users = Mutex<(version: Int64, states: [String: (version: Int64, text: String)])>((0, [:]))
 
@@ -111,5 +119,13 @@ package final class LocalFleetState: FleetState {
             let last = changed.last?.value.version ?? max(since, 0)
             return (FleetCursor(epoch: "local", version: last), changed.map { ($0.key, $0.value.text) })
         }
+    }
+
+    package func countFaults(_ rules: [FleetFaultCount]) -> FleetFaultOutcome {
+        faultCounters.withLock { FleetFaultOutcome.decide(rules, counters: &$0) }
+    }
+
+    package func resetFaultCounters(_ ruleIDs: [String]) {
+        faultCounters.withLock { counters in for id in ruleIDs { counters[id] = nil } }
     }
 }
