@@ -52,6 +52,8 @@ package final class MockHost: Sendable {
     /// RSA keys for `POST /mock/keys/rotate` and key-less scenarios sent over HTTP, made on the
     /// scheduler's thread, never on an event loop.
     package let keySupply: SigningKeySupply
+    /// With a shared store: polls the fleet's clock, keys and users every 250 ms (`FleetSync`).
+    let fleetScheduler: BackgroundScheduler?
 
     /// Makes the mock and starts its background work.
     /// - Throws: `ScenarioKeyError` when a scenario key cannot be used.
@@ -74,8 +76,11 @@ package final class MockHost: Sendable {
                 storeWorkers: settings.storeFactory == nil ? nil : BackgroundScheduler(maximumThreads: 8),
                 fleetState: settings.fleetState))
         mock.apple.provider.takeSigningKeys(from: keySupply)
-        if let fleet = mock.fleet {
-            Self.follow(fleet, on: scheduler, log: log)
+        // Its own scheduler: on the shared one, a key refill (up to 4 RSA generations) would hold the
+        // only thread and delay polls past the second that issue #16 allows.
+        fleetScheduler = mock.fleet.map { _ in BackgroundScheduler(maximumThreads: 1) }
+        if let fleet = mock.fleet, let fleetScheduler {
+            Self.follow(fleet, on: fleetScheduler, log: log)
         }
         let ticker = MaintenanceTicker(
             provider: mock.apple.provider,
@@ -87,8 +92,8 @@ package final class MockHost: Sendable {
         self.keySupply = keySupply
     }
 
-    /// Takes the fleet's current clock and keys now (a replica joining after a rotation signs with the
-    /// rotated key from its first request), then polls for changes every 250 ms on the scheduler. A store
+    /// Takes the fleet's current clock, keys and users now (a replica joining after a rotation signs with
+    /// the rotated key from its first request), then polls for changes every 250 ms on `scheduler`. A store
     /// outage is reported by `/mock/health`; polling resumes with the store.
     static func follow(_ fleet: FleetSync, on scheduler: BackgroundScheduler, log: @escaping @Sendable (String) -> Void)
     {
@@ -115,7 +120,9 @@ package final class MockHost: Sendable {
     package func stop(waitingMilliseconds milliseconds: Int64 = 5000) -> Bool {
         keySupply.stop()
         scheduler.stop()
-        return scheduler.waitUntilIdle(timeoutMilliseconds: milliseconds)
+        fleetScheduler?.stop()
+        let fleetIdle = fleetScheduler?.waitUntilIdle(timeoutMilliseconds: milliseconds) ?? true
+        return scheduler.waitUntilIdle(timeoutMilliseconds: milliseconds) && fleetIdle
     }
 
     /// The mock clock a scenario asks for: real time, or starting at `clock.start`, frozen or running.
