@@ -48,7 +48,7 @@ package struct FaultsEndpoints: Sendable {
                 do throws(ControlFailure) {
                     try resetCounters(id: id)
                 } catch {
-                    return error.response
+                    return context.refuse(error)
                 }
                 return list()
             },
