@@ -3,7 +3,8 @@
 #   1. the endpoint and control-API suites (SIWAServerTests) and the store suites (RedisStoreTests) once
 #      more with every harness on Redis (SIWA_TEST_STORE), against a redis-server started here;
 #   2. Tests/ScaleOut/replicas.py: three replicas of the binary sharing one Redis (cross-replica codes,
-#      a 100-way redemption race, revocations, a Redis outage and restart).
+#      a 100-way redemption race, revocations, key rotation, clock, user changes and `times: 2` faults
+#      seen fleet-wide, a Redis outage and restart).
 #   Tests/ScaleOut/run.sh [--binary PATH]     (tests must be built: swift build --build-tests)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
