@@ -32,13 +32,16 @@ package struct MockServer: HTTPResponder {
         /// Threads that serve requests waiting on a shared store, so event loops never block on it;
         /// nil answers every request on its event loop (the in-memory store never waits).
         package var storeWorkers: BackgroundScheduler?
+        /// With a shared store: the fleet's clock and signing keys (`FleetSync`); nil keeps them local.
+        package var fleetState: (any FleetState)?
 
         package init(
             adminToken: String? = nil, scenarioLoader: ControlEndpoints.ScenarioLoader? = nil,
             journalCapacity: Int = 1000, caCertificatePEM: String? = nil, scheduler: BackgroundScheduler? = nil,
             notificationAllowList: DestinationAllowList? = nil, scenarioOrigin: (source: String, text: String)? = nil,
-            storeWorkers: BackgroundScheduler? = nil
+            storeWorkers: BackgroundScheduler? = nil, fleetState: (any FleetState)? = nil
         ) {
+            self.fleetState = fleetState
             self.storeWorkers = storeWorkers
             self.scenarioOrigin = scenarioOrigin
             self.adminToken = adminToken
@@ -58,6 +61,8 @@ package struct MockServer: HTTPResponder {
     package let timeline: TimelineEngine
     /// What the private email relay delivered and refused (`/mock/mail`; fed by `RelaySMTPService`).
     package let mailbox: Mailbox
+    /// Publishes and applies the fleet's clock and keys; nil without a shared store.
+    package let fleet: FleetSync?
     /// Every route of every surface, behind the one chain.
     package private(set) var pipeline: RequestPipeline
 
@@ -71,6 +76,9 @@ package struct MockServer: HTTPResponder {
             provider: provider, journal: journal, scheduler: options.scheduler ?? BackgroundScheduler(),
             allowList: options.notificationAllowList)
         self.apple = apple
+        let log = configuration.log
+        let fleet = options.fleetState.map { FleetSync(state: $0, provider: provider, log: log) }
+        self.fleet = fleet
         self.control = ControlEndpoints(
             provider: provider, journal: journal, notifications: notifications, scenarioLoader: options.scenarioLoader,
             activeScenario: options.scenarioOrigin.map { origin in
@@ -78,11 +86,11 @@ package struct MockServer: HTTPResponder {
                     .init(
                         source: origin.source, name: configuration.scenario.name, text: origin.text,
                         loadedAtMilliseconds: provider.clock.nowMilliseconds))
-            })
-        let log = configuration.log
+            }, fleet: fleet)
         let scenario = configuration.scenario
         let start = provider.clock.nowMilliseconds
-        self.faults = FaultEngine(rules: scenario.faults, seed: scenario.seed, startMilliseconds: start)
+        self.faults = FaultEngine(
+            rules: scenario.faults, seed: scenario.seed, startMilliseconds: start, fleet: options.fleetState)
         self.timeline = TimelineEngine(entries: scenario.timeline, startMilliseconds: start)
         let mailbox = Mailbox(limits: options.mailboxLimits)
         self.mailbox = mailbox

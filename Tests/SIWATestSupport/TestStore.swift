@@ -29,4 +29,11 @@ package enum TestStore {
             RedisGrantStore(client: client, prefix: prefix, settings: scenario.settings, identifiers: identifiers)
         }
     }
+
+    /// The fleet state replicas share in a test: in this process, or in Redis under a new random prefix
+    /// when tests run on Redis.
+    package static func fleetState() -> any FleetState {
+        guard let client else { return LocalFleetState() }
+        return RedisFleetState(client: client, prefix: "siwa-test:\(UInt64.random(in: 0...UInt64.max)):")
+    }
 }

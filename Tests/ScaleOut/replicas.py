@@ -7,7 +7,11 @@ Starts redis-server (Debian's) on a loopback port picked by binding port 0, with
 and an fsynced append-only file, and three replicas with `--store redis://…`; stops all by PID. Checks:
 a code minted at A is redeemed at B (and is used at C); 100 concurrent redemptions of one code over the
 three replicas yield exactly one 200; a refresh token revoked at C fails at A; a user revoked through
-A's control API has lost their tokens at B within 100 ms; Redis killed mid-run gives only documented
+A's control API has lost their tokens at B within 100 ms; a key rotation at A is published at B's
+/auth/keys and signs B's id_tokens within 1 s, and a replica started later signs with it at once; a
+clock advance at A expires a code at B within 1 s; a user added at A, changed at B and deleted at C is
+seen so at the others within 1 s; a fault `times: 2` on /auth/token fires exactly twice over nine
+requests spread over the three replicas; Redis killed mid-run gives only documented
 503s (empty body, Retry-After) and an unhealthy /mock/health, no crash; restarted, service resumes with
 nothing lost and nothing double-spent. Exit status 0 only if every check holds.
 """
@@ -15,6 +19,7 @@ nothing lost and nothing double-spent. Exit status 0 only if every check holds.
 from __future__ import annotations
 
 import argparse
+import base64
 import json
 import sys
 import tempfile
@@ -67,6 +72,9 @@ def main() -> int:
         try:
             for name in "abc":
                 replicas.append(MockProcess(binary, ["--store", redis.url], temp_path / f"replica-{name}.log"))
+            fleet_checks(replicas, binary, redis, secret, temp_path)
+            user_checks(replicas)
+            fault_checks(replicas, secret)
             run_checks(replicas, redis, secret)
             for replica in replicas:
                 check(replica.alive, f"replica on port {replica.port} still running")
@@ -79,6 +87,84 @@ def main() -> int:
             redis.kill()
     print(f"{len(FAILURES)} failed" if FAILURES else "all scale-out checks passed")
     return 1 if FAILURES else 0
+
+
+def wait_until(condition, seconds: float) -> float | None:
+    """Seconds until `condition()` held, polling every 20 ms; None if it did not within `seconds`."""
+    start = time.monotonic()
+    while time.monotonic() - start < seconds:
+        if condition():
+            return time.monotonic() - start
+        time.sleep(0.02)
+    return None
+
+
+def id_token_kid(tokens: dict) -> str | None:
+    header = tokens.get("id_token", "").split(".")[0]
+    return json.loads(base64.urlsafe_b64decode(header + "=" * (-len(header) % 4))).get("kid")
+
+
+def fleet_checks(replicas: list[MockProcess], binary: Path, redis: RedisServer, secret: str,
+                 temp_path: Path) -> None:
+    """Signing keys and the mock clock are shared: a change at A is served by B within 1 s."""
+    a, b = (Client("127.0.0.1", replica.port, secret) for replica in replicas[:2])
+    status, body = 503, {}
+    for _ in range(50):  # the key supply makes keys in the background; 503 until one is ready
+        status, body = control(replicas[0], "POST", "/mock/keys/rotate")
+        if status != 503:
+            break
+        time.sleep(0.1)
+    kid = body.get("signing_kid")
+    check(status == 200 and kid, f"key rotated at A ({status})")
+    published = wait_until(lambda: kid in b.request("GET", "/auth/keys")[2].decode(), 1.0)
+    check(published is not None, f"the rotated key is published at B's /auth/keys within 1 s ({published})")
+    status, tokens = b.token(code_grant(a.authorize()))
+    check(status == 200 and id_token_kid(tokens) == kid, "B signs id_tokens with the key rotated at A")
+
+    late = MockProcess(binary, ["--store", redis.url], temp_path / "replica-late.log")
+    try:
+        status, tokens = Client("127.0.0.1", late.port, secret).token(code_grant(a.authorize()))
+        check(status == 200 and id_token_kid(tokens) == kid, "a replica started after the rotation signs with it")
+    finally:
+        late.stop()
+
+    code = b.authorize()
+    status, _ = control(replicas[0], "POST", "/mock/clock", {"advance": "6m"})
+    check(status == 200, "clock advanced 6 minutes at A")
+    moved = wait_until(lambda: control(replicas[1], "GET", "/mock/clock")[1].get("epoch_seconds", 0)
+                       >= control(replicas[0], "GET", "/mock/clock")[1].get("epoch_seconds", 0) - 1, 1.0)
+    status, body = b.token(code_grant(code))
+    check(moved is not None and status == 400 and "expired" in body.get("error_description", ""),
+          f"the clock advance at A expires a code at B within 1 s ({moved}, {status} {body})")
+
+
+def user_checks(replicas: list[MockProcess]) -> None:
+    """Runtime user changes through any replica's control API are read back from the others."""
+    a, b, c = replicas
+    status, _ = control(a, "POST", "/mock/users", {"id": "dave", "email": "dave@example.com"})
+    seen = wait_until(lambda: control(b, "GET", "/mock/users/dave")[0] == 200, 1.0)
+    check(status == 201 and seen is not None, f"a user added at A is read back from B ({seen})")
+    status, _ = control(b, "PATCH", "/mock/users/dave", {"credential_state": "revoked", "email_forwarding": False})
+    changed = wait_until(lambda: control(c, "GET", "/mock/users/dave")[1].get("credential_state") == "revoked", 1.0)
+    body = control(c, "GET", "/mock/users/dave")[1]
+    check(status == 200 and changed is not None and body.get("email_forwarding") is False,
+          f"credential state and forwarding changed at B are read back from C ({changed})")
+    status, _ = control(c, "DELETE", "/mock/users/dave")
+    deleted = wait_until(lambda: control(a, "GET", "/mock/users/dave")[0] == 404, 1.0)
+    check(status == 200 and deleted is not None,
+          f"a user deleted at C is gone at A ({status}, {deleted}, {control(a, 'GET', '/mock/users/dave')})")
+
+
+def fault_checks(replicas: list[MockProcess], secret: str) -> None:
+    """`times: 2` means twice across the fleet, not twice per replica."""
+    rule = {"id": "twice", "match": "POST /auth/token", "status": 429, "times": 2}
+    added = [control(replica, "POST", "/mock/faults", rule)[0] for replica in replicas]
+    clients = [Client("127.0.0.1", replica.port, secret) for replica in replicas]
+    statuses = [clients[i % 3].token(code_grant("not-a-code"))[0] for i in range(9)]
+    check(added == [201] * 3 and statuses.count(429) == 2,
+          f"a fault with times: 2 fires twice over 9 requests on 3 replicas ({statuses})")
+    for replica in replicas:
+        control(replica, "DELETE", "/mock/faults/twice")
 
 
 def run_checks(replicas: list[MockProcess], redis: RedisServer, secret: str) -> None:
@@ -141,15 +227,17 @@ def run_checks(replicas: list[MockProcess], redis: RedisServer, secret: str) -> 
 
     redis.start()
     deadline = time.monotonic() + 5
-    while time.monotonic() < deadline and control(replicas[2], "GET", "/mock/health")[0] != 200:
+    # Each replica reconnects on its own next PING (≤ 500 ms): wait for all, not only one.
+    while time.monotonic() < deadline and any(control(r, "GET", "/mock/health")[0] != 200 for r in replicas):
         time.sleep(0.05)
-    check(control(replicas[2], "GET", "/mock/health")[0] == 200, "Redis back: /mock/health healthy again")
+    check(all(control(r, "GET", "/mock/health")[0] == 200 for r in replicas),
+          "Redis back: /mock/health healthy again on every replica")
     status, _ = c.token(code_grant(kept))
     check(status == 200, "Redis back: the code issued before the outage is redeemed (nothing lost)")
     status, _ = a.token(code_grant(kept))
     check(status == 400, "Redis back: and only once (no double spend)")
     status, _ = b.token({"grant_type": "refresh_token", "refresh_token": spent_refresh})
-    check(status == 200, "Redis back: a refresh token issued before the outage still works")
+    check(status == 200, f"Redis back: a refresh token issued before the outage still works ({status})")
 
 
 if __name__ == "__main__":

@@ -4,7 +4,8 @@
 #   1. the endpoint and control-API suites (SIWAServerTests) and the store suites (RedisStoreTests) once
 #      more with every harness on Redis (SIWA_TEST_STORE), against a redis-server started here;
 #   2. Tests/ScaleOut/replicas.py: three replicas of the binary sharing one Redis (cross-replica codes,
-#      a 100-way redemption race, revocations, a Redis outage and restart);
+#      a 100-way redemption race, revocations, key rotation, clock, user changes and `times: 2` faults
+#      seen fleet-wide, a Redis outage and restart);
 #   3. Tests/ScaleOut/lb_signin.py: the compose example's topology with bare processes (redis-server, two
 #      replicas, Debian's nginx with Examples/ScaleOut/nginx.conf): sign-ins through nginx, id_tokens
 #      verified against /auth/keys through it, requests on both replicas (their journals agree);

@@ -19,11 +19,17 @@ package final class FaultEngine: Sendable {
     }
 
     private let state: Mutex<State>
+    /// With a shared store: where rules with `times` or `after` are counted fleet-wide (`decideShared`).
+    package let fleet: (any FleetState)?
 
     /// - Parameters:
     ///   - seed: the scenario seed (probabilities and delay ranges are then reproducible).
     ///   - startMilliseconds: mock-clock time at load; rule windows are relative to it.
-    package init(rules: [FaultRule] = [], seed: UInt64? = nil, startMilliseconds: Int64 = 0) {
+    ///   - fleet: counts rules with `times` or `after` across replicas; nil counts in this process.
+    package init(
+        rules: [FaultRule] = [], seed: UInt64? = nil, startMilliseconds: Int64 = 0, fleet: (any FleetState)? = nil
+    ) {
+        self.fleet = fleet
         state = Mutex(
             State(
                 rules: rules.map { RuleState(rule: $0) }, random: Self.initialRandom(seed),
@@ -69,15 +75,65 @@ package final class FaultEngine: Sendable {
                     guard state.random.nextUnitInterval() < rule.probability else { continue }
                 }
                 state.rules[index].fired += 1
-                var delay: Int64?
-                if let range = rule.action.delay {
-                    let span = UInt64(range.maxMilliseconds - range.minMilliseconds)
-                    delay = range.minMilliseconds + (span == 0 ? 0 : Int64(state.random.next() % (span + 1)))
-                }
-                decision = FaultDecision(ruleID: rule.id, action: rule.action, delayMilliseconds: delay)
+                decision = Self.decision(for: rule, random: &state.random)
             }
             return decision
         }
+    }
+
+    /// The decision for a firing rule, with its delay drawn.
+    static func decision(for rule: FaultRule, random: inout SplitMix64) -> FaultDecision {
+        var delay: Int64?
+        if let range = rule.action.delay {
+            let span = UInt64(range.maxMilliseconds - range.minMilliseconds)
+            delay = range.minMilliseconds + (span == 0 ? 0 : Int64(random.next() % (span + 1)))
+        }
+        return FaultDecision(ruleID: rule.id, action: rule.action, delayMilliseconds: delay)
+    }
+
+    /// `decide`, with the counters of rules that have `times` or `after` kept fleet-wide: when such a
+    /// rule matches, every matching rule is counted and the decision taken in one step of the shared
+    /// store (so `times: 2` fires twice across replicas). The probability of each matching rule is drawn
+    /// here first. Without a fleet, or when no counted rule matches, this is `decide`.
+    /// - Throws: `StoreUnavailable` when the store cannot count; nothing fired and nothing was counted here.
+    package func decideShared(
+        _ request: RequestFacts, nowMilliseconds: Int64, resolveUser: () -> String?
+    ) throws(StoreUnavailable) -> FaultDecision? {
+        guard let fleet else { return decide(request, nowMilliseconds: nowMilliseconds, resolveUser: resolveUser) }
+        let needsUser = state.withLock { $0.rules.contains { $0.rule.enabled && $0.rule.matcher.userID != nil } }
+        let resolved = needsUser ? resolveUser() : nil
+        let matching = state.withLock { state -> [(rule: FaultRule, hit: Bool)] in
+            let offset = nowMilliseconds - state.startMilliseconds
+            return state.rules.filter { entry in
+                entry.rule.enabled && (entry.rule.window?.contains(offset) ?? true)
+                    && entry.rule.matcher.matches(request, resolveUser: { resolved })
+            }.map { entry in
+                (entry.rule, entry.rule.probability >= 1 || state.random.nextUnitInterval() < entry.rule.probability)
+            }
+        }
+        guard matching.contains(where: { $0.rule.times != nil || $0.rule.after > 0 }) else {
+            return decide(request, nowMilliseconds: nowMilliseconds, resolveUser: { resolved })
+        }
+        let outcome = try fleet.countFaults(
+            matching.map {
+                FleetFaultCount(ruleID: $0.rule.id, after: $0.rule.after, times: $0.rule.times, drawHit: $0.hit)
+            })
+        return state.withLock { state -> FaultDecision? in
+            for (position, match) in matching.enumerated() where position < outcome.counts.count {
+                guard let index = state.rules.firstIndex(where: { $0.rule.id == match.rule.id }) else { continue }
+                state.rules[index].matched = outcome.counts[position].matched
+                state.rules[index].fired = outcome.counts[position].fired
+            }
+            guard let firing = outcome.firing, firing < matching.count else { return nil }
+            return Self.decision(for: matching[firing].rule, random: &state.random)
+        }
+    }
+
+    /// `resetCounters`, and the fleet-wide counters too.
+    package func resetSharedCounters(id: String? = nil) throws(StoreUnavailable) {
+        let ids = state.withLock { $0.rules.map(\.rule.id).filter { id == nil || $0 == id } }
+        try fleet?.resetFaultCounters(ids)
+        resetCounters(id: id)
     }
 
     /// Adds a rule at the end. - Throws: `ProviderChangeError.conflict` when the id is taken.

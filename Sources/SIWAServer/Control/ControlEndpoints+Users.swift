@@ -168,12 +168,14 @@ extension ControlEndpoints {
                 firstName: try body.string("first_name") ?? "", lastName: try body.string("last_name") ?? ""),
             realUserStatus: try UserJSON.realUserStatus(body, "real_user_status") ?? .likelyReal,
             emailForwardingEnabled: try body.bool("email_forwarding") ?? true)
+        let added: UserProfile
         do throws(ProviderChangeError) {
-            let added = try provider.addUser(user)
-            return Responses.json(UserJSON.render(added, provider: provider), status: .created)
+            added = try provider.addUser(user)
         } catch {
             throw ControlFailure(error)
         }
+        try publishUser(added.id, before: nil)
+        return Responses.json(UserJSON.render(added, provider: provider), status: .created)
     }
 
     /// `DELETE /mock/users/{id}`: the user deletes their Apple Account.

@@ -20,12 +20,15 @@ package struct ControlEndpoints: Sendable {
     let scenarioLoader: ScenarioLoader?
     /// Where the active scenario came from (`GET /mock/scenario`).
     package let activeScenario: ActiveScenario
+    /// With a shared store: publishes clock and key changes to the other replicas (docs/scale-out.md).
+    package let fleet: FleetSync?
 
     package init(
         provider: AppleIdentityProvider, journal: RequestJournal = RequestJournal(),
         notifications: NotificationDispatcher? = nil, scenarioLoader: ScenarioLoader? = nil,
-        activeScenario: ActiveScenario? = nil
+        activeScenario: ActiveScenario? = nil, fleet: FleetSync? = nil
     ) {
+        self.fleet = fleet
         self.activeScenario =
             activeScenario
             ?? ActiveScenario(
@@ -71,23 +74,32 @@ package struct ControlEndpoints: Sendable {
                 try getUser(named(&context))
             },
             .control(.patch, "/mock/users/{id}") { context throws(ControlFailure) in
-                try patchUser(named(&context), &context)
+                let name = named(&context)
+                return try sharingUser(name) { () throws(ControlFailure) in try patchUser(name, &context) }
             },
             .control(.delete, "/mock/users/{id}") { context throws(ControlFailure) in
-                try deleteUser(named(&context))
+                let name = named(&context)
+                return try sharingUser(name) { () throws(ControlFailure) in try deleteUser(name) }
             },
             .control(.get, "/mock/clock") { _ in clockState() },
-            .control(.post, "/mock/clock") { context throws(ControlFailure) in try changeClock(&context) },
+            .control(.post, "/mock/clock") { context throws(ControlFailure) in
+                try sharing(.clock) { () throws(ControlFailure) in try changeClock(&context) }
+            },
             .control(.get, "/mock/keys") { _ in keyList() },
-            .control(.post, "/mock/keys/rotate") { context throws(ControlFailure) in try rotateKeys(&context) },
+            .control(.post, "/mock/keys/rotate") { context throws(ControlFailure) in
+                try sharing(.keys) { () throws(ControlFailure) in try rotateKeys(&context) }
+            },
             .control(.post, "/mock/keys/{kid}/publish") { context throws(ControlFailure) in
-                try changeKey(kid: context.capture("kid"), action: "publish")
+                let kid = context.capture("kid")
+                return try sharing(.keys) { () throws(ControlFailure) in try changeKey(kid: kid, action: "publish") }
             },
             .control(.post, "/mock/keys/{kid}/retire") { context throws(ControlFailure) in
-                try changeKey(kid: context.capture("kid"), action: "retire")
+                let kid = context.capture("kid")
+                return try sharing(.keys) { () throws(ControlFailure) in try changeKey(kid: kid, action: "retire") }
             },
             .control(.post, "/mock/keys/{kid}/sign") { context throws(ControlFailure) in
-                try changeKey(kid: context.capture("kid"), action: "sign")
+                let kid = context.capture("kid")
+                return try sharing(.keys) { () throws(ControlFailure) in try changeKey(kid: kid, action: "sign") }
             },
             .control(.get, "/mock/requests") { context throws(ControlFailure) in try listRequests(&context) },
             .control(.delete, "/mock/requests") { _ in clearRequests() },

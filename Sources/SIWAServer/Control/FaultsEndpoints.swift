@@ -25,8 +25,8 @@ package struct FaultsEndpoints: Sendable {
                 for status in faults.statuses { faults.remove(id: status.rule.id) }
                 return HTTPResponse(status: .noContent)
             },
-            Route(.post, "/mock/faults/reset") { _ in
-                faults.resetCounters()
+            .control(.post, "/mock/faults/reset") { _ throws(ControlFailure) in
+                try resetCounters(id: nil)
                 return list()
             },
             Route(.get, "/mock/faults/{id}") { context in
@@ -45,7 +45,11 @@ package struct FaultsEndpoints: Sendable {
             Route(.post, "/mock/faults/{id}/reset") { context in
                 let id = context.capture("id")
                 guard faults.statuses.contains(where: { $0.rule.id == id }) else { return notFound(id, &context) }
-                faults.resetCounters(id: id)
+                do throws(ControlFailure) {
+                    try resetCounters(id: id)
+                } catch {
+                    return context.refuse(error)
+                }
                 return list()
             },
         ]
@@ -138,5 +142,14 @@ package struct FaultsEndpoints: Sendable {
         object["matched"] = .int(Int64(status.matched))
         object["fired"] = .int(Int64(status.fired))
         return .object(object)
+    }
+
+    /// Counters back to zero, fleet-wide with a shared store (503 `unavailable` when it cannot be reached).
+    func resetCounters(id: String?) throws(ControlFailure) {
+        do throws(StoreUnavailable) {
+            try faults.resetSharedCounters(id: id)
+        } catch {
+            throw ControlFailure(ProviderChangeError(.unavailable, field: "store", error.description))
+        }
     }
 }

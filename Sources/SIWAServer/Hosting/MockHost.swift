@@ -26,12 +26,16 @@ package final class MockHost: Sendable {
         /// Where consents, codes and tokens live; nil keeps them in memory (docs/scale-out.md). With a
         /// store, requests that wait on it are answered by 8 worker threads, never on an event loop.
         package var storeFactory: GrantStoreFactory?
+        /// With a store: the fleet's shared clock and signing keys, polled every 250 ms (`FleetSync`).
+        package var fleetState: (any FleetState)?
 
         package init(
             publicURL: String, scenario: Scenario, adminToken: String? = nil, caCertificatePEM: String? = nil,
             notificationAllowList: DestinationAllowList? = nil, scenarioOrigin: (source: String, text: String)? = nil,
-            log: @escaping @Sendable (String) -> Void, storeFactory: GrantStoreFactory? = nil
+            log: @escaping @Sendable (String) -> Void, storeFactory: GrantStoreFactory? = nil,
+            fleetState: (any FleetState)? = nil
         ) {
+            self.fleetState = fleetState
             self.storeFactory = storeFactory
             self.publicURL = publicURL
             self.scenario = scenario
@@ -48,6 +52,8 @@ package final class MockHost: Sendable {
     /// RSA keys for `POST /mock/keys/rotate` and key-less scenarios sent over HTTP, made on the
     /// scheduler's thread, never on an event loop.
     package let keySupply: SigningKeySupply
+    /// With a shared store: polls the fleet's clock, keys and users every 250 ms (`FleetSync`).
+    let fleetScheduler: BackgroundScheduler?
 
     /// Makes the mock and starts its background work.
     /// - Throws: `ScenarioKeyError` when a scenario key cannot be used.
@@ -67,8 +73,15 @@ package final class MockHost: Sendable {
                 scenarioLoader: { Self.loadScenario(body: $0, keySupply: keySupply) },
                 caCertificatePEM: settings.caCertificatePEM, scheduler: scheduler,
                 notificationAllowList: settings.notificationAllowList, scenarioOrigin: settings.scenarioOrigin,
-                storeWorkers: settings.storeFactory == nil ? nil : BackgroundScheduler(maximumThreads: 8)))
+                storeWorkers: settings.storeFactory == nil ? nil : BackgroundScheduler(maximumThreads: 8),
+                fleetState: settings.fleetState))
         mock.apple.provider.takeSigningKeys(from: keySupply)
+        // Its own scheduler: on the shared one, a key refill (up to 4 RSA generations) would hold the
+        // only thread and delay polls past the second that issue #16 allows.
+        fleetScheduler = mock.fleet.map { _ in BackgroundScheduler(maximumThreads: 1) }
+        if let fleet = mock.fleet, let fleetScheduler {
+            Self.follow(fleet, on: fleetScheduler, log: log)
+        }
         let ticker = MaintenanceTicker(
             provider: mock.apple.provider,
             onCollected: { log("maintenance: dropped \($0) expired codes and access tokens") })
@@ -79,6 +92,26 @@ package final class MockHost: Sendable {
         self.keySupply = keySupply
     }
 
+    /// Takes the fleet's current clock, keys and users now (a replica joining after a rotation signs with
+    /// the rotated key from its first request), then polls for changes every 250 ms on `scheduler`. A store
+    /// outage is reported by `/mock/health`; polling resumes with the store.
+    static func follow(_ fleet: FleetSync, on scheduler: BackgroundScheduler, log: @escaping @Sendable (String) -> Void)
+    {
+        do throws(StoreUnavailable) {
+            try fleet.pull()
+            try fleet.pullUsers()
+        } catch {
+            log("fleet: cannot read the shared clock, keys and users yet (\(error)); retrying every 250 ms")
+        }
+        let poll: @Sendable () -> Void = {
+            _ = try? fleet.pull()
+            _ = try? fleet.pullUsers()
+        }
+        if !scheduler.repeatEvery(250, poll) {
+            log("cannot start the fleet thread: clock and key changes of other replicas will not be seen")
+        }
+    }
+
     /// Stops the background work, giving jobs in flight (the one key being made, a notification
     /// attempt) up to `milliseconds` to finish. A key refill stops after its current key, so one RSA
     /// generation (at most about half a second) is the longest wait in practice.
@@ -87,7 +120,9 @@ package final class MockHost: Sendable {
     package func stop(waitingMilliseconds milliseconds: Int64 = 5000) -> Bool {
         keySupply.stop()
         scheduler.stop()
-        return scheduler.waitUntilIdle(timeoutMilliseconds: milliseconds)
+        fleetScheduler?.stop()
+        let fleetIdle = fleetScheduler?.waitUntilIdle(timeoutMilliseconds: milliseconds) ?? true
+        return scheduler.waitUntilIdle(timeoutMilliseconds: milliseconds) && fleetIdle
     }
 
     /// The mock clock a scenario asks for: real time, or starting at `clock.start`, frozen or running.

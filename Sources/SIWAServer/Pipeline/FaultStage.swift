@@ -35,7 +35,19 @@ final class FaultStage: Sendable {
         let facts = RequestFacts(method: request.method.rawValue, path: request.path, fields: context.form.all)
         let user = context.user
         var response: HTTPResponse
-        if let decision = faults.decide(facts, nowMilliseconds: now, resolveUser: { user }) {
+        let decided: FaultDecision?
+        if RequestPipeline.servedFromMemory.contains(request.path) {
+            // Answered on the event loop, which never waits on the store: counted in this replica
+            // (docs/scale-out.md, "Not shared").
+            decided = faults.decide(facts, nowMilliseconds: now, resolveUser: { user })
+        } else {
+            do throws(StoreUnavailable) {
+                decided = try faults.decideShared(facts, nowMilliseconds: now, resolveUser: { user })
+            } catch {
+                return context.refuse(.unavailable(error), log: log)
+            }
+        }
+        if let decision = decided {
             log("fault \(decision.ruleID) fired on \(request.method) \(request.path)")
             context.fault = decision.ruleID
             response = apply(decision, to: &context, next: next)

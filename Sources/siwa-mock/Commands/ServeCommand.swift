@@ -125,7 +125,9 @@ struct ServeCommand: Command {
 
         // Checks the store every 500 ms (health recovers without traffic); lives as long as `run`.
         let storeScheduler = BackgroundScheduler(maximumThreads: 1)
-        let storeFactory = try store.map { try StoreOptions.connect($0, scheduler: storeScheduler, log: log) }
+        let shared = try store.map {
+            try StoreOptions.connect($0, scheduler: storeScheduler, scenario: scenario, log: log)
+        }
         let responder = LateBoundResponder()
         var watcher: ScenarioWatcher? = nil
         var servers: [(server: EventLoopServer, scheme: String)] = []
@@ -145,7 +147,8 @@ struct ServeCommand: Command {
                 .init(
                     publicURL: advertised, scenario: scenario, adminToken: adminToken,
                     caCertificatePEM: tlsSetup.map { $0.caPEM ?? "" }, notificationAllowList: notificationAllowList,
-                    scenarioOrigin: origin, log: { log.note($0) }, storeFactory: storeFactory))
+                    scenarioOrigin: origin, log: { log.note($0) }, storeFactory: shared?.factory,
+                    fleetState: shared?.fleet))
         } catch {
             throw RuntimeError("\(error)")
         }

@@ -20,10 +20,11 @@ enum StoreOptions {
         })
 
     /// Connects (the mock refuses to start on a store it cannot reach), keeps the connection checked
-    /// every 500 ms so health recovers without traffic, and returns the factory for the provider.
+    /// every 500 ms so health recovers without traffic, and returns the factory for the provider and the
+    /// fleet's shared clock and keys under the starting scenario's prefix.
     static func connect(
-        _ endpoint: RedisEndpoint, scheduler: BackgroundScheduler, log: RequestLog
-    ) throws -> GrantStoreFactory {
+        _ endpoint: RedisEndpoint, scheduler: BackgroundScheduler, scenario: Scenario, log: RequestLog
+    ) throws -> (factory: GrantStoreFactory, fleet: any FleetState) {
         let client = RedisClient(endpoint: endpoint)
         guard client.probe() else {
             throw RuntimeError(
@@ -33,10 +34,11 @@ enum StoreOptions {
             log.note("cannot start the store health thread: /mock/health recovers only with traffic")
         }
         log.note("state store: \(endpoint)")
-        return { scenario, identifiers in
+        let factory: GrantStoreFactory = { scenario, identifiers in
             RedisGrantStore(
                 client: client, prefix: RedisGrantStore.prefix(for: scenario), settings: scenario.settings,
                 identifiers: identifiers)
         }
+        return (factory, RedisFleetState(client: client, prefix: RedisGrantStore.prefix(for: scenario)))
     }
 }

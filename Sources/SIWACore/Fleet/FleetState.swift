@@ -1,0 +1,131 @@
+import Synchronization
+
+/// Runtime state the replicas of one fleet share beyond grants (docs/scale-out.md, "What is shared"):
+/// one absolute state per topic, last writer wins, so applying a state twice changes nothing. No I/O
+/// here: `LocalFleetState` keeps it in this process (one replica is the whole fleet), the Redis store
+/// (`RedisFleetState`) shares it.
+package protocol FleetState: AnyObject, Sendable {
+    /// Makes `value` the topic's current state; returns its stamp, unique across the fleet.
+    @discardableResult
+    func publish(_ topic: FleetTopic, value: String) throws(StoreUnavailable) -> String
+
+    /// A stamp that changes with every publication (cheap to poll); nil when nothing was published.
+    func currentStamp() throws(StoreUnavailable) -> String?
+
+    /// Every published topic's state and stamp, with the `currentStamp` read in the same step.
+    func read() throws(StoreUnavailable) -> FleetSnapshot
+
+    /// Records a user's state after a runtime change (`FleetUserState.text`; "" for a deletion) and
+    /// returns the position of the change in the fleet's user-change order.
+    @discardableResult
+    func publishUser(id: String, text: String) throws(StoreUnavailable) -> FleetCursor
+
+    /// The latest state of every user changed after `cursor` (nil: from the start), oldest change first,
+    /// at most `limit`, and the cursor to continue from. A cursor of another epoch (the shared state was
+    /// removed by a reset since) reads from the start.
+    func userChanges(after cursor: FleetCursor?, limit: Int) throws(StoreUnavailable)
+        -> (cursor: FleetCursor?, changes: [(id: String, text: String)])
+
+    /// Counts one request against the fault rules it matched (in the engine's order) fleet-wide and
+    /// decides which fires, in one atomic step (`FleetFaultOutcome.decide` has the rule).
+    func countFaults(_ rules: [FleetFaultCount]) throws(StoreUnavailable) -> FleetFaultOutcome
+
+    /// Sets the fleet-wide counters of these rules back to zero.
+    func resetFaultCounters(_ ruleIDs: [String]) throws(StoreUnavailable)
+}
+
+/// A position in the fleet's user-change order: a version within an epoch (a random value made when
+/// the shared state is first written, so versions never repeat after it was removed).
+package struct FleetCursor: Sendable, Equatable {
+    package var epoch: String
+    package var version: Int64
+
+    package init(epoch: String, version: Int64) {
+        self.epoch = epoch
+        self.version = version
+    }
+}
+
+/// What replicas coordinate, one absolute state each.
+package enum FleetTopic: String, Sendable, CaseIterable {
+    /// The mock clock (`FleetClockState`).
+    case clock
+    /// The signing key set after a rotation or key change, private keys included (`FleetKeysState`).
+    case keys
+}
+
+/// The fleet's states at one moment.
+package struct FleetSnapshot: Sendable, Equatable {
+    package var stamp: String?
+    package var topics: [FleetTopic: Published]
+
+    package struct Published: Sendable, Equatable {
+        package var stamp: String
+        package var value: String
+
+        package init(stamp: String, value: String) {
+            self.stamp = stamp
+            self.value = value
+        }
+    }
+
+    package init(stamp: String?, topics: [FleetTopic: Published]) {
+        self.stamp = stamp
+        self.topics = topics
+    }
+}
+
+/// The fleet of one: states kept in this process. Tests share one between several mocks to play a fleet.
+package final class LocalFleetState: FleetState {
+    private let state = Mutex<(counter: Int, snapshot: FleetSnapshot)>((0, FleetSnapshot(stamp: nil, topics: [:])))
+    private let faultCounters = Mutex<[String: (matched: Int, fired: Int)]>([:])
+    /// Each changed user's latest state and the version of that change.
+    private let users = Mutex<(version: Int64, states: [String: (version: Int64, text: String)])>((0, [:]))
+
+    package init() {}
+
+    package func publish(_ topic: FleetTopic, value: String) -> String {
+        state.withLock { state in
+            state.counter += 1
+            let stamp = String(state.counter)
+            state.snapshot.stamp = stamp
+            state.snapshot.topics[topic] = .init(stamp: stamp, value: value)
+            return stamp
+        }
+    }
+
+    package func currentStamp() -> String? { state.withLock { $0.snapshot.stamp } }
+
+    package func read() -> FleetSnapshot { state.withLock { $0.snapshot } }
+
+    package func publishUser(id: String, text: String) -> FleetCursor {
+        users.withLock { users in
+            users.version += 1
+            users.states[id] = (users.version, text)
+            return FleetCursor(epoch: "local", version: users.version)
+        }
+    }
+
+    package func userChanges(after cursor: FleetCursor?, limit: Int) -> (
+        cursor: FleetCursor?, changes: [(id: String, text: String)]
+    ) {
+        users.withLock { users in
+            guard users.version > 0 else { return (nil, []) }
+            let since = cursor?.epoch == "local" ? cursor?.version ?? 0 : 0
+            let changed = users.states.filter { $0.value.version > since }.sorted {
+                $0.value.version < $1.value.version
+            }
+            .prefix(max(1, limit))
+            let last = changed.last?.value.version ?? max(since, 0)
+            return (FleetCursor(epoch: "local", version: last), changed.map { ($0.key, $0.value.text) })
+        }
+    }
+
+    package func countFaults(_ rules: [FleetFaultCount]) -> FleetFaultOutcome {
+        faultCounters.withLock { FleetFaultOutcome.decide(rules, counters: &$0) }
+    }
+
+    package func resetFaultCounters(_ ruleIDs: [String]) {
+        faultCounters.withLock { counters in for id in ruleIDs { counters[id] = nil } }
+    }
+}
