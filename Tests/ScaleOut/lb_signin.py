@@ -11,7 +11,8 @@ flow signs in; both replicas answered; at least one code minted by one replica w
 each replica's own journal (GET /mock/requests, per replica) holds the token requests the header says it
 answered, so the requests really landed there. Used by Tests/ScaleOut/run.sh (bare processes) and
 Tests/Container/run.sh (the compose example, already up). With `--binary`, it starts the same topology
-with bare processes (siwatest.scaleout: Debian's redis-server and nginx, Examples/ScaleOut/nginx.conf). Exit status 0 only if every check holds.
+with bare processes (siwatest.scaleout: Debian's redis-server and nginx, Examples/ScaleOut/nginx.conf).
+Exit status 0 only if every check holds.
 """
 
 from __future__ import annotations
@@ -117,7 +118,8 @@ def run_checks(lb: str, replicas: list[str], secret: str, flows: int) -> int:
         replica_port = ":" + replica.rpartition(":")[2]
         for path in paths:
             seen = len(journal(replica, path)) - before[(replica, path)]
-            said = sum(n for (upstream, where), n in served.items() if where == path and upstream.endswith(replica_port))
+            said = sum(n for (upstream, where), n in served.items()
+                       if where == path and upstream.endswith(replica_port))
             check(seen == said, f"replica {replica}'s own journal: {seen} {path} request(s), as nginx said")
     return 1 if FAILURES else 0
 

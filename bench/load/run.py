@@ -342,7 +342,8 @@ def main() -> int:
     secret = mint_client_secret(args.binary)
     work = Path(tempfile.mkdtemp(prefix="siwa-load."))
     scenario = ["--scenario", str(args.scenario.resolve())] if faults else []
-    server = Fleet(args.binary, work, extra=scenario) if args.lb else MockProcess(args.binary, scenario, work / "serve.log")
+    server = (Fleet(args.binary, work, extra=scenario) if args.lb
+              else MockProcess(args.binary, scenario, work / "serve.log"))
     outage = args.kill_redis_at is not None
     outage_window: list[float] = []  # wall-clock kill and restart times
     ok = True
