@@ -35,11 +35,15 @@ for store in memory redis; do
     for _ in $(seq 500); do grep -q listening "$work/ready-$store" 2>/dev/null && break; sleep 0.01; done
     base="$(sed -E 's/.* on //' "$work/ready-$store")"
     rm -f "$work"/codes-*.txt
-    for _ in 1 2 3; do
+    # Enough codes that the redemption run cannot run out (wrk reports EXHAUSTED_THREADS if it does):
+    # at least 2,000 per second of it, minted in 2-second rounds (a Redis authorize is slower than memory's).
+    minted=0
+    for _ in $(seq 12); do
         OUT_DIR="$work" PER_THREAD=$(( seconds * 4000 )) timeout 20 wrk -t2 -c64 -d2s -s "$here/mint_codes.lua" "$base" \
             >/dev/null
+        minted=$(cat "$work"/codes-*.txt | wc -l)
+        (( minted >= seconds * 2000 )) && break
     done
-    minted=$(cat "$work"/codes-*.txt | wc -l)
     token=$(OUT_DIR="$work" CLIENT_SECRET="$secret" timeout 60 wrk -t2 -c64 -d"${seconds}s" -s "$here/redeem_codes.lua" \
         "$base" 2>/dev/null | tee "$work/token-$store.log" | rps)
     keys=$(timeout 60 wrk -t2 -c64 -d"${seconds}s" "$base/auth/keys" | rps)

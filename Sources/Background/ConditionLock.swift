@@ -2,31 +2,35 @@
     import Glibc
 #endif
 
-/// A pthread mutex with one condition variable whose timed waits use `CLOCK_MONOTONIC`.
+/// A pthread mutex with condition variables (one by default) whose timed waits use `CLOCK_MONOTONIC`.
 ///
 /// `Synchronization.Mutex` has no condition variable; the scheduler's threads need one to sleep until
-/// a job is due or new work arrives.
+/// a job is due or new work arrives, and a second one for callers waiting until the pool is idle, so
+/// that a new job wakes one pool thread instead of every sleeper.
 final class ConditionLock: @unchecked Sendable {
-    // @unchecked: the two pointers are owned by this object (freed in deinit) and only used through
+    // @unchecked: the pointers are owned by this object (freed in deinit) and only used through
     // pthread calls, which are thread-safe by contract.
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private let condition: UnsafeMutablePointer<pthread_cond_t>
+    private let conditions: UnsafeMutablePointer<pthread_cond_t>
+    private let count: Int
 
-    init() {
+    /// - Parameter conditions: how many condition variables share the mutex (indices 0..<conditions).
+    init(conditions: Int = 1) {
+        count = max(1, conditions)
         mutex = .allocate(capacity: 1)
-        condition = .allocate(capacity: 1)
+        self.conditions = .allocate(capacity: count)
         pthread_mutex_init(mutex, nil)
         var attributes = pthread_condattr_t()
         pthread_condattr_init(&attributes)
         pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
-        pthread_cond_init(condition, &attributes)
+        for index in 0..<count { pthread_cond_init(self.conditions + index, &attributes) }
         pthread_condattr_destroy(&attributes)
     }
 
     deinit {
-        pthread_cond_destroy(condition)
+        for index in 0..<count { pthread_cond_destroy(conditions + index) }
         pthread_mutex_destroy(mutex)
-        condition.deallocate()
+        conditions.deallocate()
         mutex.deallocate()
     }
 
@@ -41,12 +45,16 @@ final class ConditionLock: @unchecked Sendable {
         return try body()
     }
 
-    /// Wakes every waiting thread (call with the mutex held or not).
-    func broadcast() { pthread_cond_broadcast(condition) }
+    /// Wakes every thread waiting on condition `index` (call with the mutex held or not).
+    func broadcast(_ index: Int = 0) { pthread_cond_broadcast(conditions + min(index, count - 1)) }
 
-    /// Releases the mutex until a broadcast or until `milliseconds` pass (nil: no limit), then takes it
-    /// again. Callers re-check their condition: wake-ups may be spurious.
-    func wait(milliseconds: Int64?) {
+    /// Wakes at least one thread waiting on condition `index`, if any waits.
+    func signal(_ index: Int = 0) { pthread_cond_signal(conditions + min(index, count - 1)) }
+
+    /// Releases the mutex until condition `index` is signalled or until `milliseconds` pass (nil: no
+    /// limit), then takes it again. Callers re-check their condition: wake-ups may be spurious.
+    func wait(_ index: Int = 0, milliseconds: Int64?) {
+        let condition = conditions + min(index, count - 1)
         guard let milliseconds else {
             pthread_cond_wait(condition, mutex)
             return

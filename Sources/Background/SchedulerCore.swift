@@ -8,7 +8,11 @@ final class SchedulerCore: @unchecked Sendable {
         var work: @Sendable () -> Void
     }
 
-    let lock = ConditionLock()
+    /// Condition `Self.workers`: pool threads sleep on it; a job wakes one of them. Condition
+    /// `Self.watchers`: `waitUntilIdle` callers, woken whenever a job ends or a thread leaves.
+    let lock = ConditionLock(conditions: 2)
+    static let workers = 0
+    static let watchers = 1
     let clock: any SchedulerClock
     let maximumThreads: Int
     var jobs: [Job] = []
@@ -18,6 +22,8 @@ final class SchedulerCore: @unchecked Sendable {
     var running = 0
     var runningPerLane: [String: Int] = [:]
     var stopped = false
+    /// Times a pool thread woke from a wait (tests: a job wakes one thread, not every idle one).
+    var wakeups = 0
 
     init(clock: any SchedulerClock, maximumThreads: Int) {
         self.clock = clock
@@ -34,7 +40,8 @@ final class SchedulerCore: @unchecked Sendable {
         guard !stopped else { return false }
         jobs.append(Job(due: overflow ? .max : delay, sequence: nextSequence, lane: lane, work: work))
         nextSequence += 1
-        lock.broadcast()
+        // One sleeper is enough: it runs the job, or re-reads the earliest deadline and sleeps until then.
+        lock.signal(Self.workers)
         return ensureThread()
     }
 
@@ -58,13 +65,14 @@ final class SchedulerCore: @unchecked Sendable {
     }
 
     /// Wakes sleeping threads so they re-read the clock (a manual clock moved).
-    func wake() { lock.withLock { lock.broadcast() } }
+    func wake() { lock.withLock { lock.broadcast(Self.workers) } }
 
     func stop() {
         let dropped: [Job] = lock.withLock {
             stopped = true
             defer { jobs = [] }
-            lock.broadcast()
+            lock.broadcast(Self.workers)
+            lock.broadcast(Self.watchers)
             return jobs
         }
         _ = dropped  // released outside the lock: a job's captures may deinit other schedulers
@@ -94,7 +102,10 @@ final class SchedulerCore: @unchecked Sendable {
                 let job = jobs.remove(at: index)
                 running += 1
                 if let lane = job.lane { runningPerLane[lane.name, default: 0] += 1 }
-                if readyIndex(now: now) != nil { _ = ensureThread() }
+                if readyIndex(now: now) != nil {
+                    // Another job is ready too: hand it to a sleeper, or start a thread for it.
+                    if idleThreads > 0 { lock.signal(Self.workers) } else { _ = ensureThread() }
+                }
                 lock.unlock()
                 job.work()
                 lock.lock()
@@ -103,18 +114,20 @@ final class SchedulerCore: @unchecked Sendable {
                     runningPerLane[lane.name, default: 1] -= 1
                     if runningPerLane[lane.name] == 0 { runningPerLane[lane.name] = nil }
                 }
-                lock.broadcast()
+                // This thread takes the next ready job itself (a lane slot it freed included).
+                lock.broadcast(Self.watchers)
                 continue
             }
             let next = jobs.lazy.map(\.due).min()
             var wait: Int64?
             if let next, next > now, clock.followsRealTime { wait = next - now }
             idleThreads += 1
-            lock.wait(milliseconds: wait)
+            lock.wait(Self.workers, milliseconds: wait)
             idleThreads -= 1
+            wakeups += 1
         }
         threads -= 1
-        lock.broadcast()
+        lock.broadcast(Self.watchers)
         lock.unlock()
     }
 
@@ -125,7 +138,7 @@ final class SchedulerCore: @unchecked Sendable {
         while running > 0 || (!stopped && readyIndex(now: clock.nowMilliseconds) != nil) {
             let left = timeoutMilliseconds - (MonotonicSchedulerClock().nowMilliseconds - start)
             if left <= 0 { return false }
-            lock.wait(milliseconds: min(left, 50))
+            lock.wait(Self.watchers, milliseconds: min(left, 50))
         }
         return true
     }

@@ -3,7 +3,7 @@ import SIWACore
 
 extension RedisGrantStore {
     package func lookUpCode(_ code: String, now: Int64) throws(StoreUnavailable) -> GrantLookup {
-        let fields = Self.fields(try call(["HGETALL", key("c", code)]).elements?[...] ?? [])
+        let fields = try record("c", code)
         switch fields["s"] {
         case nil: return .unknown
         case "i":
@@ -18,11 +18,18 @@ extension RedisGrantStore {
     }
 
     package func lookUpRefreshToken(_ token: String) throws(StoreUnavailable) -> GrantLookup {
-        let fields = Self.fields(try call(["HGETALL", key("r", token)]).elements?[...] ?? [])
+        let fields = try record("r", token)
         return Self.grant(fields).map { .live($0) } ?? .unknown
     }
 
     package func liveTokenOwner(_ token: String, now: Int64) throws(StoreUnavailable) -> String? {
+        if let prefetch = RedisRecordPrefetch.take(token: token, store: ObjectIdentifier(self)) {
+            if let owner = prefetch.records["r"]?["cl"] { return owner }
+            guard let access = prefetch.records["a"], let owner = access["cl"],
+                let expiresAt = access["exp"].flatMap({ Int64($0) }), expiresAt > now
+            else { return nil }
+            return owner
+        }
         let replies = try pipeline([["HGET", key("r", token), "cl"], ["HMGET", key("a", token), "cl", "exp"]])
         if let owner = replies[0].string { return owner }
         guard let access = replies[1].elements, access.count == 2, let owner = access[0].string,
@@ -31,11 +38,25 @@ extension RedisGrantStore {
         return owner
     }
 
+    /// The owner of a code, refresh token or access token (the journal's user, before the handler runs).
+    /// The three hashes come back whole and stay on this thread for the handler's look-up of the same
+    /// token (`RedisRecordPrefetch`): one round trip serves both.
     package func userID(forToken token: String) throws(StoreUnavailable) -> String? {
-        let replies = try pipeline([
-            ["HGET", key("c", token), "u"], ["HGET", key("r", token), "u"], ["HGET", key("a", token), "u"],
-        ])
-        return replies.lazy.compactMap(\.string).first
+        let kinds = ["c", "r", "a"]
+        let replies = try pipeline(kinds.map { ["HGETALL", key($0, token)] })
+        var records: [String: [String: String]] = [:]
+        for (kind, reply) in zip(kinds, replies) { records[kind] = Self.fields(reply.elements?[...] ?? []) }
+        RedisRecordPrefetch.keep(RedisRecordPrefetch(store: ObjectIdentifier(self), token: token, records: records))
+        return kinds.lazy.compactMap { records[$0]?["u"] }.first
+    }
+
+    /// The `kind` hash of `token`: from this thread's prefetch if `userID(forToken:)` just read it, else
+    /// from Redis (`HGETALL`).
+    func record(_ kind: String, _ token: String) throws(StoreUnavailable) -> [String: String] {
+        if let prefetch = RedisRecordPrefetch.take(token: token, store: ObjectIdentifier(self)) {
+            return prefetch.records[kind] ?? [:]
+        }
+        return Self.fields(try call(["HGETALL", key(kind, token)]).elements?[...] ?? [])
     }
 
     package func consentStatus(userID: String, consentGroupID: String) throws(StoreUnavailable) -> ConsentStatus {

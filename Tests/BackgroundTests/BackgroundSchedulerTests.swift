@@ -119,4 +119,27 @@ final class Gate: Sendable {
         #expect(ranAt.withLock { $0 } - start >= 50)
         gate.open()
     }
+
+    /// A new job wakes one sleeping pool thread, not all of them (with `--store`, every request is a job:
+    /// waking eight threads per request cost the Redis store a third of its throughput; bench/RESULTS.md).
+    @Test func aJobWakesOneIdleThreadNotAll() {
+        let scheduler = BackgroundScheduler(maximumThreads: 8)
+        let gate = Gate()
+        for _ in 0..<8 { scheduler.schedule { gate.pass() } }
+        #expect(gate.waitForWaiting(8))
+        gate.open()
+        #expect(scheduler.waitUntilIdle())
+        let core = scheduler.core
+        #expect(core.lock.withLock { core.threads } == 8)
+        let before = core.lock.withLock { core.wakeups }
+        let runs = Mutex(0)
+        for _ in 0..<50 {
+            scheduler.schedule { runs.withLock { $0 += 1 } }
+            #expect(scheduler.waitUntilIdle())
+        }
+        let wakeups = core.lock.withLock { core.wakeups } - before
+        #expect(runs.withLock { $0 } == 50)
+        // One wake-up per job (a few spurious ones allowed); waking every idle thread gave about 8 per job.
+        #expect(wakeups <= 75, "\(wakeups) wake-ups for 50 jobs on 8 idle threads")
+    }
 }

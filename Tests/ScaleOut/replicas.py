@@ -21,8 +21,6 @@ from __future__ import annotations
 import argparse
 import base64
 import json
-import socket
-import subprocess
 import sys
 import tempfile
 import threading
@@ -34,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "pysupport"))
 from siwatest.client import Client, mint_client_secret  # noqa: E402
 from siwatest.process import MockProcess  # noqa: E402
 from siwatest.runner import COMMON_FLAGS_HELP, add_common_arguments, resolve_binary  # noqa: E402
+from siwatest.scaleout import RedisServer  # noqa: E402
 from siwatest.scenario import REDIRECT_URI  # noqa: E402
 
 FAILURES: list[str] = []
@@ -43,42 +42,6 @@ def check(condition: bool, what: str) -> None:
     print(("ok   " if condition else "FAIL ") + what, flush=True)
     if not condition:
         FAILURES.append(what)
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-class RedisServer:
-    def __init__(self, directory: Path) -> None:
-        self.port, self.directory, self.proc = free_port(), directory, None
-        self.start()
-
-    def start(self) -> None:
-        self.proc = subprocess.Popen(
-            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.directory),
-             "--save", "", "--appendonly", "yes", "--appendfsync", "always", "--daemonize", "no",
-             "--logfile", str(self.directory / "redis.log")],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 5
-        while time.monotonic() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
-                return
-            except OSError:
-                time.sleep(0.02)
-        raise RuntimeError("redis-server did not start")
-
-    def kill(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait()
-
-    @property
-    def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}"
 
 
 def code_grant(code: str) -> dict[str, str]:

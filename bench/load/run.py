@@ -3,6 +3,7 @@
 
 Usage: bench/load/run.py [--binary PATH] [--seconds 60] [--processes 3] [--scenario FILE]
                          [--long | --wait-expiry | --expire-now] [--settle 10] [--json FILE]
+                         [--lb [--kill-redis-at S --redis-down-for D]]
 
 Each worker process runs, on its own keep-alive connection, flows of
   authorize (login_hint) → token (authorization_code) → token (refresh_token) → revoke (refresh token)
@@ -23,6 +24,16 @@ response). Workers then also fetch /auth/keys every flow and retry like a backen
 a 429 after its Retry-After, a closed keys connection at once. Extra checks: a faulted redemption did
 not consume its code (its retry got the one 200), every injected 503/429/close seen by the clients
 equals the rule's `fired` counter in GET /mock/faults, and no 5xx other than the injected ones.
+
+`--lb` runs the scale-out topology instead of one mock (issue #16; docs/scale-out.md): Debian's
+redis-server, two replicas with `--store` on it and Debian's nginx in front with
+Examples/ScaleOut/nginx.conf (siwatest.scaleout); the workers talk to nginx only, so a raced code is
+usually redeemed at both replicas at once. `--kill-redis-at S --redis-down-for D` kills Redis (SIGKILL)
+S seconds into the run and starts it again (same append-only file, fsynced on every write) D seconds
+later. Workers then retry a 503 like a backend, after its Retry-After. Extra checks: every 503 was the
+documented one (empty body, Retry-After: 1), no other 5xx (no 502/504 from nginx: no replica crashed),
+no code redeemed twice, a code without a 200 only where a redemption's answer was lost in the outage,
+and flows completed before the kill and again after the restart.
 Exit status 0 only if every check holds.
 """
 
@@ -37,6 +48,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.parse
 from collections import Counter
 from pathlib import Path
 
@@ -44,6 +56,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "Tests" / "pysuppor
 from siwatest.client import Client, mint_client_secret  # noqa: E402
 from siwatest.process import MockProcess, raise_fd_limit  # noqa: E402
 from siwatest.runner import COMMON_FLAGS_HELP, add_common_arguments, resolve_binary  # noqa: E402
+from siwatest.scaleout import Fleet  # noqa: E402
 from siwatest.scenario import REDIRECT_URI  # noqa: E402
 
 USERS = ("alice", "bob", "carol")
@@ -67,6 +80,10 @@ class Recorder:
         self.faulted_codes: list[str] = []  # codes whose redemption met an injected fault first
         self.retry_sleep = 0.0
         self.faults = False  # with a fault scenario, 503s are injected (counted and checked separately)
+        self.outage = False  # Redis is killed mid-run: documented 503s are retried (counted separately)
+        self.undocumented_503 = 0
+        self.flow_ends: list[float] = []  # wall-clock end of every completed flow
+        self.outage_codes: list[str] = []  # codes whose redemption got an outage 503 first
 
     def timed(self, kind: str, call):
         started = time.perf_counter()
@@ -80,9 +97,15 @@ class Recorder:
         self.latencies.setdefault(kind, []).append(time.perf_counter() - started)
         status = result[0] if isinstance(result, tuple) else result
         self.statuses[status] += 1
-        if status >= 500 and not (self.faults and status == 503) and len(self.problems) < 20:
+        if status >= 500 and not ((self.faults or self.outage) and status == 503) and len(self.problems) < 20:
             self.problems.append(f"{kind}: {status}")
         return result
+
+
+def documented_outage(result) -> bool:
+    """The 503 of docs/scale-out.md, "Failure modes": empty body, Retry-After: 1."""
+    status, parsed, headers = result
+    return status == 503 and parsed == {} and headers.get("retry-after") == "1"
 
 
 MAX_ATTEMPTS = 20
@@ -90,10 +113,21 @@ MAX_ATTEMPTS = 20
 
 def with_retries(rec: Recorder, kind: str, call, faults: bool):
     """Runs `call` through rec.timed; with faults on, retries injected 503 (after 20 ms) and 429 (after
-    its Retry-After) as a backend would. Returns the first answer that is not an injected fault."""
-    for _ in range(MAX_ATTEMPTS if faults else 1):
+    its Retry-After) as a backend would; during a Redis outage, retries the documented 503 after its
+    Retry-After. Returns the first answer that is not an injected fault or outage."""
+    for _ in range(MAX_ATTEMPTS if faults or rec.outage else 1):
         result = rec.timed(kind, call)
         status = result[0] if isinstance(result, tuple) else result
+        if rec.outage and status == 503:
+            if not documented_outage(result):
+                rec.undocumented_503 += 1
+                rec.problems.append(f"{kind}: undocumented 503 {result[1]} {result[2]}")
+                return result
+            rec.injected["outage-503"] += 1
+            pause = float(result[2]["retry-after"])
+            rec.retry_sleep += pause
+            time.sleep(pause)
+            continue
         if not faults or status not in (503, 429):
             return result
         rec.injected[str(status)] += 1
@@ -117,6 +151,22 @@ def token(client: Client, grant: dict[str, str]) -> tuple[int, dict, dict]:
     return status, parsed, headers
 
 
+def authorize(client: Client) -> tuple[int, dict, dict]:
+    """A headless authorize for the worker's user: (302, {"code": …}, headers) or the error answer."""
+    status, headers, body = client.authorize_request(client.user)
+    if status == 302:
+        query = urllib.parse.urlsplit(headers.get("location", "")).query
+        return status, {"code": dict(urllib.parse.parse_qsl(query)).get("code", "")}, headers
+    return status, ({"body": body[:100].decode("utf-8", "replace")} if body else {}), headers
+
+
+def revoke(client: Client, token: str) -> tuple[int, dict, dict]:
+    form = {"client_id": "com.example.web", "client_secret": client.secret, "token": token,
+            "token_type_hint": "refresh_token"}
+    status, headers, body = client.request("POST", "/auth/revoke", form)
+    return status, ({"body": body[:100].decode("utf-8", "replace")} if body else {}), headers
+
+
 def fetch_keys(client: Client, rec: Recorder) -> None:
     """GET /auth/keys as a backend verifying an id_token would; a connection closed without a response
     (the injected fault) is retried at once on a new connection."""
@@ -138,21 +188,26 @@ def fetch_keys(client: Client, rec: Recorder) -> None:
 
 def redeem(client: Client, rec: Recorder, code: str, faults: bool = False) -> tuple[int, dict]:
     faults_before = rec.injected["503"] + rec.injected["429"]
+    outages_before = rec.injected["outage-503"]
     status, body, _ = with_retries(rec, "token:code", lambda: token(
         client, {"grant_type": "authorization_code", "code": code, "redirect_uri": REDIRECT_URI}), faults)
     rec.codes.append((code, status, body.get("error_description", "") if status != 200 else ""))
     if rec.injected["503"] + rec.injected["429"] != faults_before:
         rec.faulted_codes.append(code)
+    if rec.injected["outage-503"] != outages_before:
+        rec.outage_codes.append(code)
     return status, body
 
 
 def worker(index: int, user: str, host: str, port: int, secret: str, deadline: float,
-           inbox, partner_inbox, acks, all_acks, results, faults: bool) -> None:
+           inbox, partner_inbox, acks, all_acks, results, faults: bool, outage: bool) -> None:
     """Runs flows for `user` alone (a revoke ends that user's whole authorization, Apple semantics, so
     two processes must not share a user); every RACE_EVERY-th flow races a code with the next process."""
     rec = Recorder()
     rec.faults = faults
+    rec.outage = outage
     client = Client(host, port, secret, timeout=15, retry=False)
+    client.user = user
     racer = Client(host, port, secret, timeout=15, retry=False)
 
     predecessor_done = [partner_inbox is None]
@@ -193,7 +248,11 @@ def worker(index: int, user: str, host: str, port: int, secret: str, deadline: f
         n += 1
         try:
             serve_inbox()
-            code = rec.timed("authorize", lambda: (302, client.authorize(user)))[1]
+            status, body, _ = with_retries(rec, "authorize", lambda: authorize(client), faults)
+            if status != 302:
+                rec.problems.append(f"authorize answered {status} {body}")
+                continue
+            code = body["code"]
             if n % RACE_EVERY == 0 and partner_inbox is not None:
                 # Hand the code to the next process; both send their redemption once it has it.
                 partner_inbox.put((index, code))
@@ -203,7 +262,10 @@ def worker(index: int, user: str, host: str, port: int, secret: str, deadline: f
                 continue
             status, tokens = redeem(client, rec, code, faults)
             if status != 200:
-                rec.problems.append(f"fresh code refused: {status} {tokens}")
+                # The documented outcome of a redemption whose answer was lost when Redis died: the
+                # code is used, the retry refused (checked against the outage codes after the run).
+                if not (rec.outage and code in rec.outage_codes and tokens.get("error_description") == USED):
+                    rec.problems.append(f"fresh code refused: {status} {tokens}")
                 continue
             if faults:
                 fetch_keys(client, rec)
@@ -212,7 +274,7 @@ def worker(index: int, user: str, host: str, port: int, secret: str, deadline: f
                 client, {"grant_type": "refresh_token", "refresh_token": refresh}), faults)
             if status != 200 or "access_token" not in body:
                 rec.problems.append(f"refresh refused: {status} {body}")
-            status = rec.timed("revoke", lambda: client.revoke(refresh, "refresh_token"))
+            status = with_retries(rec, "revoke", lambda: revoke(client, refresh), faults)[0]
             rec.revokes += 1
             if status != 200:
                 rec.problems.append(f"revoke answered {status}")
@@ -222,6 +284,7 @@ def worker(index: int, user: str, host: str, port: int, secret: str, deadline: f
             if status != 400 or body.get("error") != "invalid_grant":
                 rec.problems.append(f"revoked refresh token accepted: {status} {body}")
             rec.flows += 1
+            rec.flow_ends.append(time.time())
         except Exception:  # noqa: BLE001 - already counted; start over on a new connection
             client.close()
     # Tell the next process no more codes come, and serve the previous one until it says the same.
@@ -236,6 +299,7 @@ def worker(index: int, user: str, host: str, port: int, secret: str, deadline: f
         "latencies": rec.latencies, "statuses": dict(rec.statuses), "lost": rec.lost, "codes": rec.codes,
         "problems": rec.problems, "flows": rec.flows, "revoked_checked": rec.revoked_checked,
         "injected": dict(rec.injected), "revokes": rec.revokes, "faulted_codes": rec.faulted_codes, "retry_sleep": rec.retry_sleep,
+        "undocumented_503": rec.undocumented_503, "flow_ends": rec.flow_ends, "outage_codes": rec.outage_codes,
     })
 
 
@@ -262,15 +326,26 @@ def main() -> int:
                         help="seconds to wait after the load before sampling RSS again (0 skips it)")
     parser.add_argument("--scenario", type=Path, help="serve this scenario (e.g. bench/load/faults.yaml)")
     parser.add_argument("--json", type=Path, help="write the figures here as JSON")
+    parser.add_argument("--lb", action="store_true",
+                        help="redis-server, two replicas on it and nginx in front (Examples/ScaleOut/nginx.conf)")
+    parser.add_argument("--kill-redis-at", type=float, metavar="S",
+                        help="with --lb: kill Redis (SIGKILL) S seconds into the run")
+    parser.add_argument("--redis-down-for", type=float, default=3, metavar="D",
+                        help="with --kill-redis-at: start Redis again D seconds later (default 3)")
     args = parser.parse_args()
+    if args.kill_redis_at is not None and not args.lb:
+        parser.error("--kill-redis-at needs --lb")
     args.binary = resolve_binary(args.binary)
     seconds = 300 if args.long else args.seconds
     faults = args.scenario is not None
     raise_fd_limit()
     secret = mint_client_secret(args.binary)
     work = Path(tempfile.mkdtemp(prefix="siwa-load."))
-    server = MockProcess(args.binary, ["--scenario", str(args.scenario.resolve())] if faults else [],
-                         work / "serve.log")
+    scenario = ["--scenario", str(args.scenario.resolve())] if faults else []
+    server = (Fleet(args.binary, work, extra=scenario) if args.lb
+              else MockProcess(args.binary, scenario, work / "serve.log"))
+    outage = args.kill_redis_at is not None
+    outage_window: list[float] = []  # wall-clock kill and restart times
     ok = True
     try:
         warm = Client(server.host, server.port, secret)
@@ -306,11 +381,25 @@ def main() -> int:
         started = time.monotonic()
         procs = [ctx.Process(target=worker, args=(
             i, USERS[i], server.host, server.port, secret, deadline, inboxes[i],
-            inboxes[(i + 1) % count] if count > 1 else None, acks[i], acks, results, faults))
+            inboxes[(i + 1) % count] if count > 1 else None, acks[i], acks, results, faults, outage))
             for i in range(count)]
         for proc in procs:
             proc.start()
+
+        def redis_outage() -> None:
+            time.sleep(args.kill_redis_at)
+            server.redis.kill()
+            outage_window.append(time.time())
+            time.sleep(args.redis_down_for)
+            server.redis.start()
+            outage_window.append(time.time())
+
+        outage_thread = threading.Thread(target=redis_outage, daemon=True)
+        if outage:
+            outage_thread.start()
         collected = [results.get(timeout=seconds + 120) for _ in procs]
+        if outage:
+            outage_thread.join()
         for proc in procs:
             proc.join(timeout=30)
         elapsed = time.monotonic() - started
@@ -328,6 +417,9 @@ def main() -> int:
         lost = flows = revoked = revokes = 0
         retry_sleep = 0.0
         faulted_codes: list[str] = []
+        outage_codes: set[str] = set()
+        flow_ends: list[float] = []
+        undocumented_503 = 0
         for part in collected:
             for kind, values in part["latencies"].items():
                 latencies.setdefault(kind, []).extend(values)
@@ -342,14 +434,22 @@ def main() -> int:
             revokes += part["revokes"]
             retry_sleep += part["retry_sleep"]
             faulted_codes += part["faulted_codes"]
+            outage_codes.update(part["outage_codes"])
+            flow_ends += part["flow_ends"]
+            undocumented_503 += part["undocumented_503"]
         requests = sum(statuses.values())
         all_latencies = [v for values in latencies.values() for v in values]
 
-        not_once = {c: r for c, r in per_code.items() if sum(1 for s, _ in r if s == 200) != 1}
+        # A redemption whose answer was lost when Redis died may have run: its code is then used without
+        # a 200 (docs/scale-out.md, "Failure modes": never retried, never a double spend).
+        answer_lost = {c for c in outage_codes if all(outcome == (400, USED) for outcome in per_code.get(c, []))}
+        double_spent = {c: r for c, r in per_code.items() if sum(1 for s, _ in r if s == 200) > 1}
+        not_once = {c: r for c, r in per_code.items()
+                    if sum(1 for s, _ in r if s == 200) != 1 and c not in answer_lost}
         raced = {c: r for c, r in per_code.items() if len(r) == 2}
         bad_losers = {c: r for c, r in raced.items()
-                      if sorted(r)[0][0] != 200 or sorted(r)[1] != (400, USED)}
-        fivexx = sum(v for k, v in statuses.items() if k >= 500) - injected["503"]
+                      if (sorted(r)[0][0] != 200 or sorted(r)[1] != (400, USED)) and c not in answer_lost}
+        fivexx = sum(v for k, v in statuses.items() if k >= 500) - injected["503"] - injected["outage-503"]
         fault_rules: dict[str, dict] = {}
         if faults:
             control = Client(server.host, server.port, secret)
@@ -374,6 +474,7 @@ def main() -> int:
             "injected_seen_by_clients": dict(sorted(injected.items())),
             "codes_redeemed_after_a_faulted_attempt": len(set(faulted_codes)),
             "fault_counters": fault_rules, "client_retry_sleep_s": round(retry_sleep, 1),
+            "codes_redeemed_twice": len(double_spent),
             "rss_mib": {"baseline": round(baseline / 1024, 1), "peak": round(max(rss_samples or [0]) / 1024, 1),
                         "end": round(rss_end / 1024, 1), "after_10s": round(rss_after_10s / 1024, 1)},
         }
@@ -410,6 +511,21 @@ def main() -> int:
             "no other problem": not problems,
             "server alive": server.alive,
         }
+        if args.lb:
+            checks["no code redeemed twice (two replicas behind nginx)"] = not double_spent
+        if outage:
+            killed, restarted = (outage_window + [float("inf")] * 2)[:2]
+            before_kill = sum(1 for end in flow_ends if end < killed)
+            after_restart = sum(1 for end in flow_ends if end > restarted + 1)
+            figures["redis_outage"] = {
+                "killed_at_s": args.kill_redis_at, "down_for_s": args.redis_down_for,
+                "documented_503s_seen": injected["outage-503"], "undocumented_503s": undocumented_503,
+                "codes_meeting_the_outage": len(outage_codes), "codes_used_with_their_answer_lost": len(answer_lost),
+                "flows_before_kill": before_kill, "flows_from_1s_after_restart": after_restart}
+            checks["Redis killed: only documented 503s (empty body, Retry-After: 1)"] = (
+                injected["outage-503"] > 0 and undocumented_503 == 0)
+            checks["Redis restarted: service resumed (flows completed before the kill and after the restart)"] = (
+                before_kill > 0 and after_restart > 0)
         if faults:
             fired = {rule: counters.get("fired") for rule, counters in fault_rules.items()}
             checks["faults fired (503, 429, keys closed, revokes delayed)"] = (

@@ -1,6 +1,10 @@
 import JOSE
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Where identifiers and secrets get their randomness. Injected so a scenario with `seed:` produces
 /// the same codes, tokens and relay addresses byte for byte on every run.
 package protocol RandomSource: Sendable {
@@ -38,26 +42,44 @@ extension RandomSource {
 /// DRBG, drawn 512 bytes at a time. `SystemRandomNumberGenerator` makes one `getrandom(2)` call per
 /// 8 bytes, which showed up as ~6 % of a token request's CPU in a profile; one `RAND_bytes` call per
 /// value still cost ~0.5 µs each. Every value is handed out once.
+///
+/// Each thread draws from a pool of its own (a thread-local slot, no lock): with a shared store, up to
+/// eight store workers mint tokens at once, and one pool behind a `Mutex` had them spinning in its lock
+/// for ~40 % of a Redis-store redemption's CPU (bench/RESULTS.md, "Redis throughput").
 package final class SystemRandomSource: RandomSource {
-    private struct Pool {
+    final class Pool {
         var words = [UInt64](repeating: 0, count: 64)
         var next = 64
     }
-    private let pool = Mutex(Pool())
+
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key) { raw in
+            if let raw { Unmanaged<Pool>.fromOpaque(raw).release() }
+        }
+        return key
+    }()
 
     package init() {}
 
+    /// This thread's pool, made on its first draw (freed when the thread ends).
+    static var pool: Pool {
+        if let raw = pthread_getspecific(key) { return Unmanaged<Pool>.fromOpaque(raw).takeUnretainedValue() }
+        let pool = Pool()
+        pthread_setspecific(key, Unmanaged.passRetained(pool).toOpaque())
+        return pool
+    }
+
     package func next() -> UInt64 {
-        pool.withLock { pool in
-            if pool.next == pool.words.count {
-                pool.words.withUnsafeMutableBytes { SecureRandom.fill($0) }
-                pool.next = 0
-            }
-            let value = pool.words[pool.next]
-            pool.words[pool.next] = 0
-            pool.next += 1
-            return value
+        let pool = Self.pool
+        if pool.next == pool.words.count {
+            pool.words.withUnsafeMutableBytes { SecureRandom.fill($0) }
+            pool.next = 0
         }
+        let value = pool.words[pool.next]
+        pool.words[pool.next] = 0
+        pool.next += 1
+        return value
     }
 }
 

@@ -61,11 +61,15 @@ class Client:
             self.connection.close()
             self.connection = None
 
-    def authorize(self, login: str = "alice") -> str:
+    def authorize_request(self, login: str = "alice") -> tuple[int, dict, bytes]:
+        """A headless GET /auth/authorize as it is answered (302 with the code in Location, or an error)."""
         query = urllib.parse.urlencode({
             "client_id": WEB_CLIENT, "redirect_uri": REDIRECT_URI, "response_type": "code",
             "response_mode": "query", "state": "s", "login_hint": login})
-        status, headers, body = self.request("GET", f"/auth/authorize?{query}")
+        return self.request("GET", f"/auth/authorize?{query}")
+
+    def authorize(self, login: str = "alice") -> str:
+        status, headers, body = self.authorize_request(login)
         assert status == 302, (status, body[:300])
         values = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(headers["location"]).query))
         assert values.get("state") == "s" and values.get("code"), headers["location"]
