@@ -59,6 +59,8 @@ package struct MockServer: HTTPResponder {
     package let faults: FaultEngine
     /// The scenario's timeline progress.
     package let timeline: TimelineEngine
+    /// Runs the timeline, with the fleet's run when there is a shared store.
+    let timelineStage: TimelineStage
     /// What the private email relay delivered and refused (`/mock/mail`; fed by `RelaySMTPService`).
     package let mailbox: Mailbox
     /// Publishes and applies the fleet's clock and keys; nil without a shared store.
@@ -94,14 +96,17 @@ package struct MockServer: HTTPResponder {
         self.timeline = TimelineEngine(entries: scenario.timeline, startMilliseconds: start)
         let mailbox = Mailbox(limits: options.mailboxLimits)
         self.mailbox = mailbox
-        let stage = FaultStage(
-            provider: provider, faults: faults, timeline: timeline, log: log, notify: { _ = notifications.send($0) })
+        let timelineStage = TimelineStage(
+            engine: timeline, provider: provider, faults: faults, fleet: options.fleetState,
+            background: options.storeWorkers, log: log, notify: { _ = notifications.send($0) })
+        self.timelineStage = timelineStage
+        let stage = FaultStage(provider: provider, faults: faults, timeline: timelineStage, log: log)
         var table = RouteTable(apple.routes)
         // Placeholder until every stored property is set: the restart hook captures the finished server.
         pipeline = RequestPipeline(table: table, provider: provider, log: log)
         let server = self
         let access = options.adminToken.map(AdminAccess.init(token:))
-        for route in control.routes(restartScript: { server.restartScript(with: provider.initialScenario) })
+        for route in control.routes(restartScript: { server.restartScript(with: provider.initialScenario, byReset: $0) })
             + FaultsEndpoints(faults: faults, provider: provider).routes + DashboardEndpoints(access: access).routes
             + MailEndpoints(mailbox: mailbox, provider: provider, journal: journal).routes
         {
@@ -143,8 +148,9 @@ package struct MockServer: HTTPResponder {
     }
 
     /// Restarts the clock settings, fault rules and timeline with `scenario` (after `POST /mock/reset`
-    /// and `PUT /mock/scenario`, with the provider's initial or new scenario).
-    package func restartScript(with scenario: Scenario) {
+    /// and `PUT /mock/scenario`, with the provider's initial or new scenario). With a shared store, a
+    /// reset starts a new timeline run for the fleet; a replaced scenario's timeline is this replica's own.
+    package func restartScript(with scenario: Scenario, byReset: Bool = true) {
         if let clock = apple.provider.controllableClock, scenario.clock != ClockSettings() {
             if let start = scenario.clock.startMilliseconds { clock.set(milliseconds: start) }
             clock.setFrozen(scenario.clock.frozen)
@@ -152,6 +158,13 @@ package struct MockServer: HTTPResponder {
         let start = apple.provider.clock.nowMilliseconds
         faults.replace(rules: scenario.faults, seed: scenario.seed, startMilliseconds: start)
         timeline.replace(entries: scenario.timeline, startMilliseconds: start)
+        timelineStage.restarted(byReset: byReset)
+    }
+
+    /// The fleet's timeline, polled with the fleet's clock, keys and users (`MockHost`): follows runs and
+    /// entries other replicas started and fired, and fires due time triggers without requests.
+    package func pollTimeline() throws(StoreUnavailable) {
+        try timelineStage.poll()
     }
 
     /// Swaps in a new scenario as one step (hot reload): provider state, clock settings, fault rules and
@@ -160,7 +173,7 @@ package struct MockServer: HTTPResponder {
         throws(ProviderChangeError)
     {
         try apple.provider.replaceScenario(scenario)
-        restartScript(with: scenario)
+        restartScript(with: scenario, byReset: false)
         if let source, let text {
             control.activeScenario.replace(
                 with: .init(

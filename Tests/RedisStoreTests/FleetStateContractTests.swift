@@ -2,6 +2,8 @@ import HTTPServer
 import RedisStore
 import SIWACore
 import SIWATestSupport
+import Dispatch
+import Synchronization
 import Testing
 
 /// What every `FleetState` keeps: absolute states per topic, a stamp that moves with each publication
@@ -35,6 +37,54 @@ import Testing
                 == FleetSnapshot(
                     stamp: replaced,
                     topics: [.clock: .init(stamp: replaced, value: "c2"), .keys: .init(stamp: keys, value: "k1")]))
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aTimelineRunIsJoinedCountedAndEachEntryClaimedOnce(_ kind: StoreKind) throws {
+        let (state, removeAll) = Self.make(kind)
+        let first = FleetTimelineRun.new(startMilliseconds: 1_000)
+        #expect(try state.timelineRun(proposing: first, replacing: false) == first, "the first replica starts it")
+        let late = FleetTimelineRun.new(startMilliseconds: 9_000)
+        #expect(try state.timelineRun(proposing: late, replacing: false) == first, "a later one joins it")
+        let entries = [TimelineEngine.Pending(index: 0, threshold: 2), TimelineEngine.Pending(index: 3, threshold: 1)]
+        #expect(
+            try state.countTimeline(generation: first.generation, entries: entries)
+                == [FleetTimelineCount(count: 1, claimed: false), FleetTimelineCount(count: 1, claimed: true)])
+        #expect(
+            try state.countTimeline(generation: first.generation, entries: entries)
+                == [FleetTimelineCount(count: 2, claimed: true), FleetTimelineCount(count: 2, claimed: false)])
+        #expect(try state.claimTimelineEntry(generation: first.generation, index: 5))
+        #expect(try !state.claimTimelineEntry(generation: first.generation, index: 5), "claimed once")
+        #expect(try state.timelineProgress(generation: first.generation) == (first, [0, 3, 5]))
+        #expect(try state.timelineProgress(generation: late.generation).fired.isEmpty, "runs do not share entries")
+        // A reset starts a new run over the old one.
+        #expect(try state.timelineRun(proposing: late, replacing: true) == late)
+        #expect(try state.timelineProgress(generation: late.generation).run == late)
+        try removeAll()
+        if kind == .redis { #expect(try state.timelineProgress(generation: late.generation).run == nil) }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aHundredConcurrentCountsClaimAnEntryExactlyOnce(_ kind: StoreKind) throws {
+        let (state, removeAll) = Self.make(kind)
+        defer { try? removeAll() }
+        let run = try state.timelineRun(proposing: .new(startMilliseconds: 0), replacing: false)
+        let claims = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: 100) { _ in
+            let counted = try? state.countTimeline(
+                generation: run.generation, entries: [TimelineEngine.Pending(index: 1, threshold: 50)])
+            if counted?.first?.claimed == true { claims.withLock { $0 += 1 } }
+        }
+        #expect(claims.withLock { $0 } == 1)
+        #expect(try state.countTimeline(generation: run.generation, entries: [.init(index: 1, threshold: 50)]).first?.count == 101)
+    }
+
+    @Test func aTimelineRunTextIsReadBackAndGarbageRefused() {
+        let run = FleetTimelineRun(generation: "9f3a", startMilliseconds: -5)
+        #expect(FleetTimelineRun(text: run.text) == run)
+        for garbage in ["", "9f3a", "9f3a x", "zz 1", "9f3a 1 2", " 1", String(repeating: "a", count: 33) + " 1"] {
+            #expect(FleetTimelineRun(text: garbage) == nil, "\(garbage)")
+        }
     }
 
     @Test func redisStateIsSharedByReplicasAndItsStampsNeverRepeatAfterAReset() throws {

@@ -128,4 +128,18 @@ final class UnreachableFleetState: FleetState {
     func resetFaultCounters(_ ruleIDs: [String]) throws(StoreUnavailable) {
         throw StoreUnavailable("connection refused")
     }
+    func timelineRun(proposing run: FleetTimelineRun, replacing: Bool) throws(StoreUnavailable) -> FleetTimelineRun {
+        throw StoreUnavailable("connection refused")
+    }
+    func timelineProgress(generation: String) throws(StoreUnavailable) -> (run: FleetTimelineRun?, fired: Set<Int>) {
+        throw StoreUnavailable("connection refused")
+    }
+    func countTimeline(generation: String, entries: [TimelineEngine.Pending]) throws(StoreUnavailable)
+        -> [FleetTimelineCount]
+    {
+        throw StoreUnavailable("connection refused")
+    }
+    func claimTimelineEntry(generation: String, index: Int) throws(StoreUnavailable) -> Bool {
+        throw StoreUnavailable("connection refused")
+    }
 }

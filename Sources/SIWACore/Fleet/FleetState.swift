@@ -32,6 +32,23 @@ package protocol FleetState: AnyObject, Sendable {
 
     /// Sets the fleet-wide counters of these rules back to zero.
     func resetFaultCounters(_ ruleIDs: [String]) throws(StoreUnavailable)
+
+    /// The fleet's timeline run: `run` when there is none yet (this replica starts it) or when
+    /// `replacing` (a reset starts a new run for the fleet), else the run another replica started.
+    func timelineRun(proposing run: FleetTimelineRun, replacing: Bool) throws(StoreUnavailable) -> FleetTimelineRun
+
+    /// The fleet's current run (nil: none, e.g. just reset) and the entries of run `generation` that
+    /// have fired anywhere in the fleet.
+    func timelineProgress(generation: String) throws(StoreUnavailable) -> (run: FleetTimelineRun?, fired: Set<Int>)
+
+    /// Counts one request against request-triggered entries of run `generation`, in one atomic step:
+    /// per entry the fleet-wide count after it, and whether this call fired the entry.
+    func countTimeline(generation: String, entries: [TimelineEngine.Pending]) throws(StoreUnavailable)
+        -> [FleetTimelineCount]
+
+    /// Claims the firing of entry `index` of run `generation`: true for exactly one caller in the fleet
+    /// (that replica notifies; the others follow).
+    func claimTimelineEntry(generation: String, index: Int) throws(StoreUnavailable) -> Bool
 }
 
 /// A position in the fleet's user-change order: a version within an epoch (a random value made when
@@ -81,6 +98,7 @@ package final class LocalFleetState: FleetState {
     private let faultCounters = Mutex<[String: (matched: Int, fired: Int)]>([:])
     /// Each changed user's latest state and the version of that change.
     private let users = Mutex<(version: Int64, states: [String: (version: Int64, text: String)])>((0, [:]))
+    private let timeline = LocalFleetTimeline()
 
     package init() {}
 
@@ -127,5 +145,21 @@ package final class LocalFleetState: FleetState {
 
     package func resetFaultCounters(_ ruleIDs: [String]) {
         faultCounters.withLock { counters in for id in ruleIDs { counters[id] = nil } }
+    }
+
+    package func timelineRun(proposing run: FleetTimelineRun, replacing: Bool) -> FleetTimelineRun {
+        timeline.timelineRun(proposing: run, replacing: replacing)
+    }
+
+    package func timelineProgress(generation: String) -> (run: FleetTimelineRun?, fired: Set<Int>) {
+        timeline.timelineProgress(generation: generation)
+    }
+
+    package func countTimeline(generation: String, entries: [TimelineEngine.Pending]) -> [FleetTimelineCount] {
+        timeline.countTimeline(generation: generation, entries: entries)
+    }
+
+    package func claimTimelineEntry(generation: String, index: Int) -> Bool {
+        timeline.claimTimelineEntry(generation: generation, index: index)
     }
 }

@@ -43,16 +43,16 @@ package struct ControlEndpoints: Sendable {
         self.scenarioLoader = scenarioLoader
     }
 
-    /// The control API's routes, declared once. `restartScript` runs after a successful reset or
-    /// scenario replacement (the clock settings, fault rules and timeline start over).
-    package func routes(restartScript: @escaping @Sendable () -> Void = {}) -> [Route] {
+    /// The control API's routes, declared once. `restartScript` runs after a successful reset (true) or
+    /// scenario replacement (false): the clock settings, fault rules and timeline start over.
+    package func routes(restartScript: @escaping @Sendable (_ byReset: Bool) -> Void = { _ in }) -> [Route] {
         [
             .control(.get, "/mock/health", isPublic: true) { _ in health() },
             .control(.head, "/mock/health", isPublic: true) { _ in health() },
             .control(.get, "/mock/openapi.json") { _ in Responses.json(OpenAPIDocument.bytes) },
             .control(.post, "/mock/reset") { _ throws(ControlFailure) in
                 try requireStore()
-                let (cleared, notificationsCleared) = reset(restartScript: restartScript)
+                let (cleared, notificationsCleared) = reset(restartScript: { restartScript(true) })
                 return Self.ok(
                     JSONObject([
                         ("status", .string("reset")), ("journal_cleared", .int(Int64(cleared))),
@@ -62,7 +62,7 @@ package struct ControlEndpoints: Sendable {
             .control(.get, "/mock/scenario") { _ in Responses.json(activeScenario.record.json) },
             .control(.put, "/mock/scenario") { context throws(ControlFailure) in
                 let response = try replaceScenario(&context)
-                restartScript()
+                restartScript(false)
                 return response
             },
             .control(.post, "/mock/credentials") { context throws(ControlFailure) in try credentials(&context) },

@@ -80,7 +80,7 @@ package final class MockHost: Sendable {
         // only thread and delay polls past the second that issue #16 allows.
         fleetScheduler = mock.fleet.map { _ in BackgroundScheduler(maximumThreads: 1) }
         if let fleet = mock.fleet, let fleetScheduler {
-            Self.follow(fleet, on: fleetScheduler, log: log)
+            Self.follow(fleet, timeline: mock, on: fleetScheduler, log: log)
         }
         let ticker = MaintenanceTicker(
             provider: mock.apple.provider,
@@ -92,20 +92,24 @@ package final class MockHost: Sendable {
         self.keySupply = keySupply
     }
 
-    /// Takes the fleet's current clock, keys and users now (a replica joining after a rotation signs with
-    /// the rotated key from its first request), then polls for changes every 250 ms on `scheduler`. A store
-    /// outage is reported by `/mock/health`; polling resumes with the store.
-    static func follow(_ fleet: FleetSync, on scheduler: BackgroundScheduler, log: @escaping @Sendable (String) -> Void)
-    {
+    /// Takes the fleet's current clock, keys, users and timeline run now (a replica joining after a
+    /// rotation signs with the rotated key from its first request), then polls for changes every 250 ms on
+    /// `scheduler`. A store outage is reported by `/mock/health`; polling resumes with the store.
+    static func follow(
+        _ fleet: FleetSync, timeline mock: MockServer, on scheduler: BackgroundScheduler,
+        log: @escaping @Sendable (String) -> Void
+    ) {
         do throws(StoreUnavailable) {
             try fleet.pull()
             try fleet.pullUsers()
+            try mock.pollTimeline()
         } catch {
-            log("fleet: cannot read the shared clock, keys and users yet (\(error)); retrying every 250 ms")
+            log("fleet: cannot read the shared clock, keys, users and timeline yet (\(error)); retrying every 250 ms")
         }
         let poll: @Sendable () -> Void = {
             _ = try? fleet.pull()
             _ = try? fleet.pullUsers()
+            _ = try? mock.pollTimeline()
         }
         if !scheduler.repeatEvery(250, poll) {
             log("cannot start the fleet thread: clock and key changes of other replicas will not be seen")

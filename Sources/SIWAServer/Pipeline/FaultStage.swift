@@ -3,24 +3,22 @@ import JSON
 import SIWACore
 
 /// The scenario's fault rules and timeline around Apple's endpoints: before a request, due time
-/// triggers run; a firing fault replaces or degrades the answer; after it, request triggers count.
+/// triggers run; a firing fault replaces or degrades the answer; after it, request triggers count
+/// (`TimelineStage`).
 final class FaultStage: Sendable {
     let provider: AppleIdentityProvider
     let faults: FaultEngine
-    let timeline: TimelineEngine
+    let timeline: TimelineStage
     let log: @Sendable (String) -> Void
-    /// Delivers notifications from timeline `notify` actions.
-    let notify: @Sendable ([PreparedNotification]) -> Void
 
     init(
-        provider: AppleIdentityProvider, faults: FaultEngine, timeline: TimelineEngine,
-        log: @escaping @Sendable (String) -> Void, notify: @escaping @Sendable ([PreparedNotification]) -> Void
+        provider: AppleIdentityProvider, faults: FaultEngine, timeline: TimelineStage,
+        log: @escaping @Sendable (String) -> Void
     ) {
         self.provider = provider
         self.faults = faults
         self.timeline = timeline
         self.log = log
-        self.notify = notify
     }
 
     /// Runs `next` (the route's handler) unless a fault answers instead.
@@ -29,14 +27,15 @@ final class FaultStage: Sendable {
     ) -> HTTPResponse {
         let request = context.request
         let now = provider.clock.nowMilliseconds
-        let due = timeline.dueActions(nowMilliseconds: now)
-        if !due.isEmpty { provider.apply(due, faults: faults, send: notify).forEach(log) }
+        // Answered on the event loop, which never waits on the store (docs/scale-out.md, "Not shared").
+        let fromMemory = RequestPipeline.servedFromMemory.contains(request.path)
+        timeline.beforeRequest(nowMilliseconds: now, mayWait: !fromMemory)
 
         let facts = RequestFacts(method: request.method.rawValue, path: request.path, fields: context.form.all)
         let user = context.user
         var response: HTTPResponse
         let decided: FaultDecision?
-        if RequestPipeline.servedFromMemory.contains(request.path) {
+        if fromMemory {
             // Answered on the event loop, which never waits on the store: counted in this replica
             // (docs/scale-out.md, "Not shared").
             decided = faults.decide(facts, nowMilliseconds: now, resolveUser: { user })
@@ -54,10 +53,7 @@ final class FaultStage: Sendable {
         } else {
             response = next(&context)
         }
-        if timeline.hasRequestTriggers {
-            let fired = timeline.recordRequest(facts, resolveUser: { user })
-            if !fired.isEmpty { provider.apply(fired, faults: faults, send: notify).forEach(log) }
-        }
+        timeline.afterRequest(facts, user: user, mayWait: !fromMemory)
         return response
     }
 

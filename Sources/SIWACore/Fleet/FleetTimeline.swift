@@ -1,0 +1,82 @@
+import Synchronization
+
+/// One run of the scenario's timeline shared by a fleet (docs/scale-out.md, "What is shared"): a
+/// generation that names the run's counters and fired entries, and the mock-clock reading time
+/// triggers count from. The first replica to start sets it; the others join it, so `at: 10m` is the same
+/// moment on every replica and `POST /mock/reset` at one replica starts a new run for all.
+package struct FleetTimelineRun: Sendable, Equatable {
+    package var generation: String
+    package var startMilliseconds: Int64
+
+    package init(generation: String, startMilliseconds: Int64) {
+        self.generation = generation
+        self.startMilliseconds = startMilliseconds
+    }
+
+    /// A new run from `startMilliseconds` with a random generation.
+    package static func new(startMilliseconds: Int64) -> FleetTimelineRun {
+        FleetTimelineRun(
+            generation: String(UInt64.random(in: 0...UInt64.max), radix: 16), startMilliseconds: startMilliseconds)
+    }
+
+    /// The stored form: `<generation> <start>`.
+    package var text: String { "\(generation) \(startMilliseconds)" }
+
+    package init?(text: String) {
+        let parts = text.split(separator: " ", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, parts[0].count <= 32,
+            parts[0].allSatisfy({ $0.isHexDigit }), let start = Int64(parts[1])
+        else { return nil }
+        self.init(generation: String(parts[0]), startMilliseconds: start)
+    }
+}
+
+/// A request-triggered entry after the fleet counted one more matching request: the fleet-wide count,
+/// and whether this replica fired it (it reached the threshold first; exactly one replica does).
+package struct FleetTimelineCount: Sendable, Equatable {
+    package var count: Int
+    package var claimed: Bool
+
+    package init(count: Int, claimed: Bool) {
+        self.count = count
+        self.claimed = claimed
+    }
+}
+
+/// The timeline's share of `LocalFleetState` (a fleet of one, or of mocks in one test process).
+final class LocalFleetTimeline: Sendable {
+    struct State {
+        var run: FleetTimelineRun?
+        /// Per generation: request counts and fired entries.
+        var counts: [String: [Int: Int]] = [:]
+        var fired: [String: Set<Int>] = [:]
+    }
+
+    let state = Mutex(State())
+
+    func timelineRun(proposing run: FleetTimelineRun, replacing: Bool) -> FleetTimelineRun {
+        state.withLock { state in
+            if replacing || state.run == nil { state.run = run }
+            return state.run ?? run
+        }
+    }
+
+    func timelineProgress(generation: String) -> (run: FleetTimelineRun?, fired: Set<Int>) {
+        state.withLock { ($0.run, $0.fired[generation] ?? []) }
+    }
+
+    func countTimeline(generation: String, entries: [TimelineEngine.Pending]) -> [FleetTimelineCount] {
+        state.withLock { state in
+            entries.map { entry in
+                let count = (state.counts[generation]?[entry.index] ?? 0) + 1
+                state.counts[generation, default: [:]][entry.index] = count
+                let claimed = count >= entry.threshold && state.fired[generation, default: []].insert(entry.index).inserted
+                return FleetTimelineCount(count: count, claimed: claimed)
+            }
+        }
+    }
+
+    func claimTimelineEntry(generation: String, index: Int) -> Bool {
+        state.withLock { $0.fired[generation, default: []].insert(index).inserted }
+    }
+}

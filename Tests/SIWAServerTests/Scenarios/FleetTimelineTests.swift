@@ -1,0 +1,155 @@
+import Background
+import HTTPServer
+import SIWACore
+import SIWAServer
+import SIWATestSupport
+import Testing
+
+/// A fleet runs one timeline (docs/scale-out.md, "What is shared"): request triggers count across
+/// replicas, each entry fires once, led by one replica that notifies, and the others follow.
+@Suite struct FleetTimelineTests {
+    /// Two replicas of one scenario on one clock, sharing `state`; notifications go to `receiver`.
+    struct Fleet {
+        let a: MockServer
+        let b: MockServer
+        let clock: ManualClock
+        let schedulers: [BackgroundScheduler]
+
+        func settle() -> Bool { schedulers.allSatisfy { $0.waitUntilIdle() } }
+
+        func revoked(_ server: MockServer) -> Bool {
+            server.apple.provider.snapshot.user(id: "alice")?.credentialState == .revoked
+        }
+    }
+
+    static func fleet(
+        timeline: String, receiver: NotificationReceiver, state: any FleetState = TestStore.fleetState(),
+        _ body: (Fleet) throws -> Void
+    ) throws {
+        let text =
+            TimelineTests.base + """
+                app_groups:
+                  - {id: com.example.web, clients: [com.example.web], notification_url: "\(receiver.url)"}
+                timeline:
+                """ + timeline
+        let scenario = try ScenarioFiles.loader.load(text, file: ScenarioFiles.directory + "/inline.yaml")
+        let clock = TestFixtures.clock()
+        let schedulers = [BackgroundScheduler(clock: ManualSchedulerClock()), BackgroundScheduler(clock: ManualSchedulerClock())]
+        defer { schedulers.forEach { $0.stop() } }
+        let servers = try schedulers.map { scheduler in
+            try MockServer(
+                configuration: .init(publicURL: "http://127.0.0.1:8080", scenario: scenario, clock: clock),
+                options: MockServer.ControlOptions(scheduler: scheduler, fleetState: state))
+        }
+        try body(Fleet(a: servers[0], b: servers[1], clock: clock, schedulers: schedulers))
+    }
+
+    static let refresh = RequestBuilder.form(
+        "/auth/token",
+        [
+            ("grant_type", "refresh_token"), ("refresh_token", "r"), ("client_id", "com.example.web"),
+            ("client_secret", "s"),
+        ])
+
+    static let countTrigger = """
+
+          - after: 3 POST /auth/token with grant_type=refresh_token
+            do:
+              - revoke_consent: alice
+              - notify: {type: consent-revoked, user: alice}
+        """
+
+    @Test func requestTriggersCountAcrossReplicasAndFireOnce() throws {
+        let receiver = try NotificationReceiver()
+        defer { receiver.stop() }
+        try Self.fleet(timeline: Self.countTrigger, receiver: receiver) { fleet throws in
+            for server in [fleet.a, fleet.b] { _ = server.respond(to: Self.refresh) }
+            #expect(!fleet.revoked(fleet.a) && !fleet.revoked(fleet.b), "two requests: not yet")
+            _ = fleet.a.respond(to: Self.refresh)
+            #expect(fleet.revoked(fleet.a), "the fleet's third request fired the entry at the replica that took it")
+            #expect(!fleet.revoked(fleet.b), "not before B polls")
+            try fleet.b.pollTimeline()
+            #expect(fleet.revoked(fleet.b), "B followed")
+            for server in [fleet.b, fleet.a, fleet.b] { _ = server.respond(to: Self.refresh) }
+            #expect(fleet.settle())
+            #expect(receiver.bodies.count == 1, "one notification for the fleet: \(receiver.bodies.count)")
+        }
+    }
+
+    @Test func aTimeTriggerFiresOnceAndEveryReplicaApplies() throws {
+        let receiver = try NotificationReceiver()
+        defer { receiver.stop() }
+        let timeline = """
+
+              - at: 1m
+                do:
+                  - revoke_consent: alice
+                  - notify: {type: consent-revoked, user: alice}
+            """
+        try Self.fleet(timeline: timeline, receiver: receiver) { fleet throws in
+            _ = fleet.b.respond(to: Self.refresh)
+            fleet.clock.advance(seconds: 60)
+            _ = fleet.a.respond(to: RequestBuilder.get("/auth/keys"))
+            #expect(!fleet.revoked(fleet.a), "an event-loop request leaves fleet entries to the poll")
+            try fleet.a.pollTimeline()
+            #expect(fleet.revoked(fleet.a), "the poll fired the due entry")
+            _ = fleet.b.respond(to: Self.refresh)
+            #expect(fleet.revoked(fleet.b), "B's next request found it due and followed A's claim")
+            #expect(fleet.settle())
+            #expect(receiver.bodies.count == 1, "one notification for the fleet: \(receiver.bodies.count)")
+        }
+    }
+
+    @Test func aResetStartsANewRunForTheFleet() throws {
+        let receiver = try NotificationReceiver()
+        defer { receiver.stop() }
+        try Self.fleet(timeline: Self.countTrigger, receiver: receiver) { fleet throws in
+            for server in [fleet.a, fleet.b, fleet.a] { _ = server.respond(to: Self.refresh) }
+            #expect(fleet.revoked(fleet.a))
+            let reset = fleet.b.respond(to: RequestBuilder.post("/mock/reset", body: "", contentType: "application/json"))
+            #expect(reset.status == 200)
+            #expect(!fleet.revoked(fleet.b), "B was reset")
+            try fleet.a.pollTimeline()
+            #expect(fleet.revoked(fleet.a), "a reset resets only the replica that took it, apart from the store")
+            // A follows the new run B started: the entry counts again from zero across both.
+            for server in [fleet.a, fleet.b] { _ = server.respond(to: Self.refresh) }
+            #expect(!fleet.revoked(fleet.b))
+            _ = fleet.a.respond(to: Self.refresh)
+            try fleet.b.pollTimeline()
+            #expect(fleet.revoked(fleet.b), "fired again in the new run")
+            #expect(fleet.settle())
+            #expect(receiver.bodies.count == 2, "once per run: \(receiver.bodies.count)")
+        }
+    }
+
+    @Test func aReplacedScenarioRunsItsOwnTimeline() throws {
+        let receiver = try NotificationReceiver()
+        defer { receiver.stop() }
+        try Self.fleet(timeline: Self.countTrigger, receiver: receiver) { fleet throws in
+            try fleet.a.replaceScenario(fleet.a.apple.provider.scenario)
+            for server in [fleet.a, fleet.b, fleet.a, fleet.b] { _ = server.respond(to: Self.refresh) }
+            #expect(!fleet.revoked(fleet.a) && !fleet.revoked(fleet.b), "A counts alone now: 2 of 3")
+            _ = fleet.a.respond(to: Self.refresh)
+            #expect(fleet.revoked(fleet.a), "A's own third request")
+            try fleet.b.pollTimeline()
+            #expect(!fleet.revoked(fleet.b), "B's run counted 2 and saw nothing fired")
+        }
+    }
+
+    @Test func entriesWaitWhileTheStoreIsUnreachable() throws {
+        let receiver = try NotificationReceiver()
+        defer { receiver.stop() }
+        let timeline = """
+
+              - at: 1m
+                do: [{revoke_consent: alice}]
+            """
+        try Self.fleet(timeline: timeline, receiver: receiver, state: UnreachableFleetState()) { fleet throws in
+            fleet.clock.advance(seconds: 60)
+            let answer = fleet.a.respond(to: Self.refresh)
+            #expect(answer.status == 400 || answer.status == 401, "answered as usual: \(answer.status)")
+            #expect(!fleet.revoked(fleet.a), "not fired without the fleet: it would fire twice")
+            #expect(throws: StoreUnavailable.self) { try fleet.a.pollTimeline() }
+        }
+    }
+}
