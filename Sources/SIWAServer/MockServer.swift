@@ -98,7 +98,8 @@ package struct MockServer: HTTPResponder {
         self.mailbox = mailbox
         let timelineStage = TimelineStage(
             engine: timeline, provider: provider, faults: faults, fleet: options.fleetState,
-            background: options.storeWorkers, log: log, notify: { _ = notifications.send($0) })
+            background: options.storeWorkers, log: log, notify: { _ = notifications.send($0) },
+            publishKeys: { () throws(StoreUnavailable) in try fleet?.publish(.keys, undo: {}) })
         self.timelineStage = timelineStage
         let stage = FaultStage(provider: provider, faults: faults, timeline: timelineStage, log: log)
         var table = RouteTable(apple.routes)

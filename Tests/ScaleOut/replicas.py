@@ -11,7 +11,9 @@ A's control API has lost their tokens at B within 100 ms; a key rotation at A is
 /auth/keys and signs B's id_tokens within 1 s, and a replica started later signs with it at once; a
 clock advance at A expires a code at B within 1 s; a user added at A, changed at B and deleted at C is
 seen so at the others within 1 s; a fault `times: 2` on /auth/token fires exactly twice over nine
-requests spread over the three replicas; Redis killed mid-run gives only documented
+requests spread over the three replicas; two replicas of a scenario with a timeline count its request
+trigger fleet-wide, fire its time trigger once on the shared clock, and send each notification once
+(a local receiver counts the POSTs); Redis killed mid-run gives only documented
 503s (empty body, Retry-After) and an unhealthy /mock/health, no crash; restarted, service resumes with
 nothing lost and nothing double-spent. Exit status 0 only if every check holds.
 """
@@ -32,8 +34,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "pysupport"))
 from siwatest.client import Client, mint_client_secret  # noqa: E402
 from siwatest.process import MockProcess  # noqa: E402
 from siwatest.runner import COMMON_FLAGS_HELP, add_common_arguments, resolve_binary  # noqa: E402
+from siwatest.receiver import Receiver  # noqa: E402
 from siwatest.scaleout import RedisServer  # noqa: E402
-from siwatest.scenario import REDIRECT_URI  # noqa: E402
+from siwatest.scenario import KEYS_DIR, REDIRECT_URI, SCENARIOS_DIR  # noqa: E402
 
 FAILURES: list[str] = []
 
@@ -75,6 +78,7 @@ def main() -> int:
             fleet_checks(replicas, binary, redis, secret, temp_path)
             user_checks(replicas)
             fault_checks(replicas, secret)
+            timeline_checks(binary, redis, secret, temp_path)
             run_checks(replicas, redis, secret)
             for replica in replicas:
                 check(replica.alive, f"replica on port {replica.port} still running")
@@ -165,6 +169,56 @@ def fault_checks(replicas: list[MockProcess], secret: str) -> None:
           f"a fault with times: 2 fires twice over 9 requests on 3 replicas ({statuses})")
     for replica in replicas:
         control(replica, "DELETE", "/mock/faults/twice")
+
+
+TIMELINE = """
+timeline:
+  - after: 4 POST /auth/token with grant_type=refresh_token
+    do:
+      - revoke_consent: alice
+      - notify: {type: consent-revoked, user: alice}
+  - at: 1h
+    do:
+      - notify: {type: email-disabled, user: alice}
+"""
+
+
+def timeline_checks(binary: Path, redis: RedisServer, secret: str, temp_path: Path) -> None:
+    """One timeline for the fleet: request triggers count across replicas, each entry notifies once."""
+    receiver = Receiver()
+    text = (SCENARIOS_DIR / "default.yaml").read_text()
+    text = text.replace("name: built-in", "name: fleet-timeline").replace("pem_file: keys/", f"pem_file: {KEYS_DIR}/")
+    text = text.replace("    primary: com.example.app\n", f"    primary: com.example.app\n    notification_url: {receiver.url}\n")
+    scenario = temp_path / "fleet-timeline.yaml"
+    scenario.write_text(text + TIMELINE)
+    pair = [MockProcess(binary, ["--store", redis.url, "--scenario", str(scenario)], temp_path / f"timeline-{n}.log")
+            for n in "ab"]
+    try:
+        clients = [Client("127.0.0.1", replica.port, secret) for replica in pair]
+        refresh = {"grant_type": "refresh_token", "refresh_token": "not-a-token"}
+        for i in range(3):
+            clients[i % 2].token(refresh)
+        revoked = [control(replica, "GET", "/mock/users/alice")[1].get("credential_state") for replica in pair]
+        check(revoked.count("revoked") == 0, f"3 refreshes over 2 replicas: the 4-request trigger waits ({revoked})")
+        clients[1].token(refresh)
+        seen = wait_until(lambda: all(control(replica, "GET", "/mock/users/alice")[1].get("credential_state")
+                                      == "revoked" for replica in pair), 1.0)
+        check(seen is not None, f"the fleet's 4th refresh fired the entry; both replicas revoked alice ({seen})")
+        for i in range(4):
+            clients[i % 2].token(refresh)
+        status, _ = control(pair[0], "POST", "/mock/clock", {"advance": "2h"})
+        fired = wait_until(lambda: len(receiver.bodies) >= 2, 2.0)
+        time.sleep(1.0)  # four polls of each replica: a second sender would have posted by now
+        kinds = [json.loads(base64.urlsafe_b64decode(body.split(b".")[1] + b"==")).get("events", "")
+                 for body in receiver.bodies]
+        check(status == 200 and fired is not None and len(receiver.bodies) == 2
+              and "consent-revoked" in kinds[0] and "email-disabled" in kinds[1],
+              f"each timeline notification sent once by the fleet, the time trigger without requests "
+              f"({len(receiver.bodies)} POSTs: {[k[:40] for k in kinds]})")
+    finally:
+        for replica in pair:
+            replica.stop()
+        receiver.close()
 
 
 def run_checks(replicas: list[MockProcess], redis: RedisServer, secret: str) -> None:

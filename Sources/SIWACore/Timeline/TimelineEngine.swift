@@ -156,14 +156,18 @@ extension AppleIdentityProvider {
     ///   - send: delivers prepared notifications (`notify` actions).
     ///   - asFollower: another replica of the fleet fired this entry and did what goes beyond this
     ///     replica (docs/scale-out.md): users change here without ending grants in the shared store
-    ///     again and without user events, and `notify` sends nothing; keys and fault switches, which
-    ///     are each replica's own, change as usual.
+    ///     again and without user events, `notify` sends nothing, and key actions are skipped (the
+    ///     leader publishes its key set, which every replica takes: a generated key is one key);
+    ///     fault switches, each replica's own, change as usual.
     /// - Returns: one line per action: `applied …` or `failed …: reason`.
     package func apply(
         _ actions: [TimelineAction], faults: FaultEngine, send: ([PreparedNotification]) -> Void = { _ in },
         asFollower: Bool = false
     ) -> [String] {
         actions.map { action in
+            if asFollower, action.changesKeys {
+                return "timeline: \(action.summary) comes with the key set the replica that fired it publishes"
+            }
             do throws(ProviderChangeError) {
                 switch action {
                 case .updateUser(let user, let change):

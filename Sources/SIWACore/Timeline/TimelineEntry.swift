@@ -36,6 +36,14 @@ package enum TimelineAction: Sendable, Equatable {
     /// `clientID`'s app group or to every group the user used that has an endpoint.
     case notify(UserEvent.Kind, user: String, clientID: String?)
 
+    /// Whether the action changes the signing key set.
+    package var changesKeys: Bool {
+        switch self {
+        case .rotateKey, .signWith, .publishKey, .retireKey: true
+        default: false
+        }
+    }
+
     /// One line for the log: `update_user alice`, `retire_key Pb7Yt1ZcQ9`, …
     package var summary: String {
         switch self {

@@ -29,13 +29,17 @@ final class TimelineStage: Sendable {
     let log: @Sendable (String) -> Void
     /// Delivers notifications from `notify` actions and user changes' events.
     let notify: @Sendable ([PreparedNotification]) -> Void
+    /// Publishes this replica's key set to the fleet after an entry it led changed keys.
+    let publishKeys: @Sendable () throws(StoreUnavailable) -> Void
     private let membership: Mutex<Membership>
 
     init(
         engine: TimelineEngine, provider: AppleIdentityProvider, faults: FaultEngine, fleet: (any FleetState)?,
         background: BackgroundScheduler?, log: @escaping @Sendable (String) -> Void,
-        notify: @escaping @Sendable ([PreparedNotification]) -> Void
+        notify: @escaping @Sendable ([PreparedNotification]) -> Void,
+        publishKeys: @escaping @Sendable () throws(StoreUnavailable) -> Void = {}
     ) {
+        self.publishKeys = publishKeys
         self.engine = engine
         self.provider = provider
         self.faults = faults
@@ -188,6 +192,13 @@ final class TimelineStage: Sendable {
     private func apply(_ entries: [TimelineEngine.Fired], leading: Bool) {
         for entry in entries {
             provider.apply(entry.actions, faults: faults, send: notify, asFollower: !leading).forEach(log)
+            guard leading, fleet != nil, currentMembership != .local, entry.actions.contains(where: \.changesKeys)
+            else { continue }
+            do throws(StoreUnavailable) {
+                try publishKeys()
+            } catch {
+                log("timeline: entry \(entry.index) changed keys here, but the fleet cannot be told: \(error)")
+            }
         }
     }
 }

@@ -100,6 +100,30 @@ import Testing
         }
     }
 
+    /// A key action runs at the leader, which publishes its key set: a generated key is one key for all.
+    @Test func keyActionsComeWithTheLeadersKeySet() throws {
+        let receiver = try NotificationReceiver()
+        defer { receiver.stop() }
+        let timeline = """
+
+              - at: 1m
+                do:
+                  - rotate_key: {kid: Pb7Yt1ZcQ9, pem_file: keys/signing-Pb7Yt1ZcQ9.pem}
+            """
+        try Self.fleet(timeline: timeline, receiver: receiver) { fleet throws in
+            func kids(_ server: MockServer) -> [String] {
+                server.apple.provider.snapshot.scenario.signingKeys.keys.map(\.kid)
+            }
+            fleet.clock.advance(seconds: 60)
+            _ = fleet.a.respond(to: Self.refresh)
+            #expect(kids(fleet.a) == ["Aj3F8kLq2X", "Pb7Yt1ZcQ9"], "A led")
+            _ = fleet.b.respond(to: Self.refresh)
+            #expect(kids(fleet.b) == ["Aj3F8kLq2X"], "B followed without making the key itself")
+            #expect(try fleet.b.fleet?.pull() == [.keys])
+            #expect(kids(fleet.b) == ["Aj3F8kLq2X", "Pb7Yt1ZcQ9"], "B took A's key set")
+        }
+    }
+
     @Test func aResetStartsANewRunForTheFleet() throws {
         let receiver = try NotificationReceiver()
         defer { receiver.stop() }
