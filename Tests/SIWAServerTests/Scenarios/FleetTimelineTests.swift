@@ -24,7 +24,7 @@ import Testing
 
     static func fleet(
         timeline: String, receiver: NotificationReceiver, state: any FleetState = TestStore.fleetState(),
-        _ body: (Fleet) throws -> Void
+        storeWorkers: BackgroundScheduler? = nil, _ body: (Fleet) throws -> Void
     ) throws {
         let text =
             TimelineTests.base + """
@@ -39,7 +39,7 @@ import Testing
         let servers = try schedulers.map { scheduler in
             try MockServer(
                 configuration: .init(publicURL: "http://127.0.0.1:8080", scenario: scenario, clock: clock),
-                options: MockServer.ControlOptions(scheduler: scheduler, fleetState: state))
+                options: MockServer.ControlOptions(scheduler: scheduler, storeWorkers: storeWorkers, fleetState: state))
         }
         try body(Fleet(a: servers[0], b: servers[1], clock: clock, schedulers: schedulers))
     }
@@ -97,6 +97,30 @@ import Testing
             #expect(fleet.revoked(fleet.b), "B's next request found it due and followed A's claim")
             #expect(fleet.settle())
             #expect(receiver.bodies.count == 1, "one notification for the fleet: \(receiver.bodies.count)")
+        }
+    }
+
+    /// `/auth/keys` is answered on the event loop, which never waits on the store: the fleet counts it on
+    /// a store worker right after the answer.
+    @Test func eventLoopRequestsAreCountedOnAStoreWorker() throws {
+        let receiver = try NotificationReceiver()
+        defer { receiver.stop() }
+        let workers = BackgroundScheduler(maximumThreads: 2)
+        defer { workers.stop() }
+        let timeline = """
+
+              - after: 3 GET /auth/keys
+                do: [{revoke_consent: alice}]
+            """
+        try Self.fleet(timeline: timeline, receiver: receiver, storeWorkers: workers) { fleet throws in
+            for server in [fleet.a, fleet.b] { #expect(server.respond(to: RequestBuilder.get("/auth/keys")).status == 200) }
+            #expect(workers.waitUntilIdle())
+            #expect(!fleet.revoked(fleet.a) && !fleet.revoked(fleet.b))
+            _ = fleet.b.respond(to: RequestBuilder.get("/auth/keys"))
+            #expect(workers.waitUntilIdle())
+            #expect(fleet.revoked(fleet.b), "the fleet's third /auth/keys, counted off the loop")
+            try fleet.a.pollTimeline()
+            #expect(fleet.revoked(fleet.a))
         }
     }
 
