@@ -57,7 +57,8 @@ extension RedisFleetState {
         let replies: [RESPValue]
         do {
             replies = try client.send([
-                ["GET", timelineRunKey].map { Array($0.utf8) }, ["HGETALL", timelineKey(generation)].map { Array($0.utf8) },
+                ["GET", timelineRunKey].map { Array($0.utf8) },
+                ["HGETALL", timelineKey(generation)].map { Array($0.utf8) },
             ])
         } catch {
             throw StoreUnavailable(error.message)

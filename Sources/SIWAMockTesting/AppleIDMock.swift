@@ -130,7 +130,9 @@ public final class AppleIDMock: Sendable {
     /// journal and notification history (`POST /mock/reset`).
     public func reset() {
         let mock = host.mock
-        _ = mock.control.reset(restartScript: { mock.restartScript(with: mock.apple.provider.initialScenario, byReset: true) })
+        _ = mock.control.reset(restartScript: {
+            mock.restartScript(with: mock.apple.provider.initialScenario, byReset: true)
+        })
     }
 }
 

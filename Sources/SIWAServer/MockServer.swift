@@ -107,7 +107,8 @@ package struct MockServer: HTTPResponder {
         pipeline = RequestPipeline(table: table, provider: provider, log: log)
         let server = self
         let access = options.adminToken.map(AdminAccess.init(token:))
-        for route in control.routes(restartScript: { server.restartScript(with: provider.initialScenario, byReset: $0) })
+        let restart: @Sendable (Bool) -> Void = { server.restartScript(with: provider.initialScenario, byReset: $0) }
+        for route in control.routes(restartScript: restart)
             + FaultsEndpoints(faults: faults, provider: provider).routes + DashboardEndpoints(access: access).routes
             + MailEndpoints(mailbox: mailbox, provider: provider, journal: journal).routes
         {

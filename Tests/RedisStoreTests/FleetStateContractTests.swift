@@ -1,8 +1,8 @@
+import Dispatch
 import HTTPServer
 import RedisStore
 import SIWACore
 import SIWATestSupport
-import Dispatch
 import Synchronization
 import Testing
 
@@ -76,7 +76,9 @@ import Testing
             if counted?.first?.claimed == true { claims.withLock { $0 += 1 } }
         }
         #expect(claims.withLock { $0 } == 1)
-        #expect(try state.countTimeline(generation: run.generation, entries: [.init(index: 1, threshold: 50)]).first?.count == 101)
+        #expect(
+            try state.countTimeline(generation: run.generation, entries: [.init(index: 1, threshold: 50)]).first?.count
+                == 101)
     }
 
     @Test func aTimelineRunTextIsReadBackAndGarbageRefused() {

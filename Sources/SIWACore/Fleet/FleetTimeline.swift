@@ -70,7 +70,8 @@ final class LocalFleetTimeline: Sendable {
             entries.map { entry in
                 let count = (state.counts[generation]?[entry.index] ?? 0) + 1
                 state.counts[generation, default: [:]][entry.index] = count
-                let claimed = count >= entry.threshold && state.fired[generation, default: []].insert(entry.index).inserted
+                let claimed =
+                    count >= entry.threshold && state.fired[generation, default: []].insert(entry.index).inserted
                 return FleetTimelineCount(count: count, claimed: claimed)
             }
         }

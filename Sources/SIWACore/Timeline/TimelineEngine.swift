@@ -125,7 +125,8 @@ package final class TimelineEngine: Sendable {
     /// Starts the script over from `startMilliseconds` with the same entries (a fleet's timeline run).
     package func restart(startMilliseconds: Int64) {
         state.withLock { state in
-            state = State(entries: state.entries.map { EntryState(entry: $0.entry) }, startMilliseconds: startMilliseconds)
+            state = State(
+                entries: state.entries.map { EntryState(entry: $0.entry) }, startMilliseconds: startMilliseconds)
         }
     }
 

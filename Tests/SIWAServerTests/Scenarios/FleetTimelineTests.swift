@@ -34,7 +34,9 @@ import Testing
                 """ + timeline
         let scenario = try ScenarioFiles.loader.load(text, file: ScenarioFiles.directory + "/inline.yaml")
         let clock = TestFixtures.clock()
-        let schedulers = [BackgroundScheduler(clock: ManualSchedulerClock()), BackgroundScheduler(clock: ManualSchedulerClock())]
+        let schedulers = [
+            BackgroundScheduler(clock: ManualSchedulerClock()), BackgroundScheduler(clock: ManualSchedulerClock()),
+        ]
         defer { schedulers.forEach { $0.stop() } }
         let servers = try schedulers.map { scheduler in
             try MockServer(
@@ -113,7 +115,9 @@ import Testing
                 do: [{revoke_consent: alice}]
             """
         try Self.fleet(timeline: timeline, receiver: receiver, storeWorkers: workers) { fleet throws in
-            for server in [fleet.a, fleet.b] { #expect(server.respond(to: RequestBuilder.get("/auth/keys")).status == 200) }
+            for server in [fleet.a, fleet.b] {
+                #expect(server.respond(to: RequestBuilder.get("/auth/keys")).status == 200)
+            }
             #expect(workers.waitUntilIdle())
             #expect(!fleet.revoked(fleet.a) && !fleet.revoked(fleet.b))
             _ = fleet.b.respond(to: RequestBuilder.get("/auth/keys"))
@@ -154,7 +158,8 @@ import Testing
         try Self.fleet(timeline: Self.countTrigger, receiver: receiver) { fleet throws in
             for server in [fleet.a, fleet.b, fleet.a] { _ = server.respond(to: Self.refresh) }
             #expect(fleet.revoked(fleet.a))
-            let reset = fleet.b.respond(to: RequestBuilder.post("/mock/reset", body: "", contentType: "application/json"))
+            let reset = fleet.b.respond(
+                to: RequestBuilder.post("/mock/reset", body: "", contentType: "application/json"))
             #expect(reset.status == 200)
             #expect(!fleet.revoked(fleet.b), "B was reset")
             try fleet.a.pollTimeline()
