@@ -336,7 +336,10 @@ secret="$(dist/siwa-mock client-secret --team-id ABCDE12345 --client-id com.exam
 "$venv/bin/python" "$here/../ScaleOut/lb_signin.py" --lb "127.0.0.1:$lb_port" --replica "127.0.0.1:$a_port" \
     --replica "127.0.0.1:$b_port" --secret "$secret" || { scaleout logs --tail 20; fail "sign-in through the compose load balancer"; }
 for service in siwa-a siwa-b; do
-    docker logs "$(scaleout ps -q "$service")" 2>&1 | grep -q '"path":"/auth/token"' \
+    # Whole log to a file first: `grep -q` stops reading early, and under pipefail the SIGPIPE that
+    # docker logs then gets would fail the check although the line is there.
+    docker logs "$(scaleout ps -q "$service")" >"$work/$service.log" 2>&1 || fail "docker logs $service"
+    grep -q '"path":"/auth/token"' "$work/$service.log" \
         || fail "$service's log has no /auth/token request"
 done
 scaleout down -v -t 5 >/dev/null 2>&1 || fail "scale-out compose down"
