@@ -87,12 +87,14 @@ for action, summary, extra in [("publish", "List the key at /auth/keys", ()), ("
     paths[f"/mock/keys/{{kid}}/{action}"] = {"parameters": [{"name": "kid", "in": "path", "required": True, "schema": S}],
         "post": op(summary, {"200": jresp("Keys", ref("KeyList")), **c("401", "404", *extra)})}
 paths["/mock/requests"] = {
-    "get": op("Journal of received requests (paged: limit, after; next_after when more follow)", {"200": jresp("Entries", obj({"requests": {"type": "array", "items": ref("JournalEntry")}, "next_after": {"type": "integer"}}, ["requests"])), **c("400", "401")},
+    "get": op("Journal of received requests (paged: limit, after; next_after when more follow); scope=fleet: every replica's, from the shared journal", {"200": jresp("Entries", obj({"requests": {"type": "array", "items": ref("JournalEntry")}, "next_after": {"type": "integer"}}, ["requests"])), **c("400", "401", "503")},
         parameters=[{"name": n, "in": "query", "required": False, "schema": S} for n in ["path", "client_id", "user"]]
         + [{"name": "include", "in": "query", "required": False, "schema": {"type": "string", "enum": ["mock"]}},
+           {"name": "scope", "in": "query", "required": False, "schema": {"type": "string", "enum": ["replica", "fleet"], "default": "replica"}},
            {"name": "limit", "in": "query", "required": False, "schema": {"type": "integer", "minimum": 1, "maximum": 1000, "default": 1000}},
            {"name": "after", "in": "query", "required": False, "schema": {"type": "integer", "minimum": 0}}]),
-    "delete": op("Clear the journal", {"200": jresp("Cleared", obj({"cleared": {"type": "integer"}}, ["cleared"])), **c("401")})}
+    "delete": op("Clear the journal (scope=fleet: the shared one)", {"200": jresp("Cleared", obj({"cleared": {"type": "integer"}}, ["cleared"])), **c("400", "401", "503")},
+        parameters=[{"name": "scope", "in": "query", "required": False, "schema": {"type": "string", "enum": ["replica", "fleet"], "default": "replica"}}])}
 paths["/mock/notifications"] = {
     "get": op("Server-to-server notifications and their delivery attempts", {"200": jresp("Notifications", obj({"notifications": {"type": "array", "items": ref("Notification")}}, ["notifications"])), **c("401")}),
     "post": op("Send a server-to-server notification", {"202": jresp("Queued", obj({"queued": {"type": "array", "items": obj({"id": {"type": "integer"}, "type": S, "jti": S, "url": S, "aud": S})}}, ["queued"])), **c("400", "401", "404", "409")},
@@ -199,7 +201,8 @@ schemas = {
     ["now", "epoch_seconds", "epoch_milliseconds", "frozen", "controllable"]),
  "KeyList": obj({"signing_kid": S, "keys": {"type": "array", "items": obj({"kid": S, "published": {"type": "boolean"}, "signs": {"type": "boolean"}}, ["kid", "published", "signs"])}}, ["signing_kid", "keys"]),
  "JournalEntry": obj({"sequence": {"type": "integer"}, "kind": {"type": "string", "enum": ["request", "notification", "mail"]}, "time": {"type": "string", "format": "date-time"}, "method": S, "path": S,
-    "parameters": {"type": "object", "additionalProperties": S}, "client_id": nullable("string"), "user": nullable("string"), "status": {"type": "integer"}, "outcome": S, "reason": S},
+    "parameters": {"type": "object", "additionalProperties": S}, "client_id": nullable("string"), "user": nullable("string"), "status": {"type": "integer"}, "outcome": S, "reason": S,
+    "replica": S, "replica_sequence": {"type": "integer"}},
     ["sequence", "kind", "time", "method", "path", "parameters", "client_id", "user", "status", "outcome"]),
  "Notification": obj({"id": {"type": "integer"}, "type": S, "user": S, "app_group": S, "aud": S, "jti": S, "url": S, "status": {"type": "string", "enum": ["pending", "delivered", "failed"]}, "payload": S,
     "attempts": {"type": "array", "items": obj({"number": {"type": "integer"}, "time": {"type": "string", "format": "date-time"}, "status": nullable("integer"), "outcome": S}, ["number", "time", "status", "outcome"])}},

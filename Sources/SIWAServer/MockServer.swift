@@ -34,13 +34,18 @@ package struct MockServer: HTTPResponder {
         package var storeWorkers: BackgroundScheduler?
         /// With a shared store: the fleet's clock and signing keys (`FleetSync`); nil keeps them local.
         package var fleetState: (any FleetState)?
+        /// `--shared-journal`: copies every journal entry to the fleet journal; nil keeps the journal
+        /// per replica (the host flushes it, `MockHost`).
+        package var fleetJournal: FleetJournalWriter?
 
         package init(
             adminToken: String? = nil, scenarioLoader: ControlEndpoints.ScenarioLoader? = nil,
             journalCapacity: Int = 1000, caCertificatePEM: String? = nil, scheduler: BackgroundScheduler? = nil,
             notificationAllowList: DestinationAllowList? = nil, scenarioOrigin: (source: String, text: String)? = nil,
-            storeWorkers: BackgroundScheduler? = nil, fleetState: (any FleetState)? = nil
+            storeWorkers: BackgroundScheduler? = nil, fleetState: (any FleetState)? = nil,
+            fleetJournal: FleetJournalWriter? = nil
         ) {
+            self.fleetJournal = fleetJournal
             self.fleetState = fleetState
             self.storeWorkers = storeWorkers
             self.scenarioOrigin = scenarioOrigin
@@ -73,7 +78,7 @@ package struct MockServer: HTTPResponder {
     {
         let apple = try AppleEndpoints(configuration: configuration)
         let provider = apple.provider
-        let journal = RequestJournal(capacity: options.journalCapacity)
+        let journal = RequestJournal(capacity: options.journalCapacity, fleet: options.fleetJournal)
         let notifications = NotificationDispatcher(
             provider: provider, journal: journal, scheduler: options.scheduler ?? BackgroundScheduler(),
             allowList: options.notificationAllowList)

@@ -30,6 +30,14 @@ package enum TestStore {
         }
     }
 
+    /// The fleet journal replicas share in a test: in this process, or a Redis stream under a new random
+    /// prefix when tests run on Redis.
+    package static func fleetJournal(capacity: Int = 10_000) -> any FleetJournal {
+        guard let client else { return LocalFleetJournal(capacity: capacity) }
+        return RedisFleetJournal(
+            client: client, prefix: "siwa-test:\(UInt64.random(in: 0...UInt64.max)):", capacity: capacity)
+    }
+
     /// The fleet state replicas share in a test: in this process, or in Redis under a new random prefix
     /// when tests run on Redis.
     package static func fleetState() -> any FleetState {

@@ -13,9 +13,11 @@ clock advance at A expires a code at B within 1 s; a user added at A, changed at
 seen so at the others within 1 s; a fault `times: 2` on /auth/token fires exactly twice over nine
 requests spread over the three replicas; two replicas of a scenario with a timeline count its request
 trigger fleet-wide, fire its time trigger once on the shared clock, and send each notification once
-(a local receiver counts the POSTs); Redis killed mid-run gives only documented
-503s (empty body, Retry-After) and an unhealthy /mock/health, no crash; restarted, service resumes with
-nothing lost and nothing double-spent. Exit status 0 only if every check holds.
+(a local receiver counts the POSTs); with --shared-journal, a sign-in spread over the three replicas
+is read in one order from any replica's GET /mock/requests?scope=fleet; Redis killed mid-run gives only
+documented 503s (empty body, Retry-After) and an unhealthy /mock/health (and the fleet journal's 503), no
+crash; restarted, service resumes with nothing lost and nothing double-spent, and the outage's journal
+entries reach the fleet journal. Exit status 0 only if every check holds.
 """
 
 from __future__ import annotations
@@ -74,11 +76,13 @@ def main() -> int:
         replicas: list[MockProcess] = []
         try:
             for name in "abc":
-                replicas.append(MockProcess(binary, ["--store", redis.url], temp_path / f"replica-{name}.log"))
+                replicas.append(MockProcess(binary, ["--store", redis.url, "--shared-journal", "1000"],
+                                            temp_path / f"replica-{name}.log"))
             fleet_checks(replicas, binary, redis, secret, temp_path)
             user_checks(replicas)
             fault_checks(replicas, secret)
             timeline_checks(binary, redis, secret, temp_path)
+            journal_checks(replicas, secret)
             run_checks(replicas, redis, secret)
             for replica in replicas:
                 check(replica.alive, f"replica on port {replica.port} still running")
@@ -221,6 +225,43 @@ def timeline_checks(binary: Path, redis: RedisServer, secret: str, temp_path: Pa
         receiver.close()
 
 
+def fleet_requests(replica: MockProcess, query: str) -> list[dict]:
+    status, body = control(replica, "GET", "/mock/requests?scope=fleet&" + query)
+    return body.get("requests", []) if status == 200 else []
+
+
+def journal_checks(replicas: list[MockProcess], secret: str) -> None:
+    a, b, c = (Client("127.0.0.1", replica.port, secret) for replica in replicas)
+    status, body = control(replicas[0], "DELETE", "/mock/requests?scope=fleet")
+    check(status == 200 and "cleared" in body, f"fleet journal cleared at A ({status})")
+    code = a.authorize()
+    b.token(code_grant(code))
+    c.token(code_grant(code))
+    # A sent its authorize entry within 100 ms, B its redemption; C sends its own before reading.
+    found = wait_until(lambda: len(fleet_requests(replicas[2], "path=/auth/token")) == 2
+                       and len(fleet_requests(replicas[2], "path=/auth/authorize")) == 1, 1.0)
+    tokens = fleet_requests(replicas[2], "path=/auth/token")
+    authorize = fleet_requests(replicas[2], "path=/auth/authorize")
+    by_outcome = {e["outcome"]: e for e in tokens}
+    check(found is not None and sorted(by_outcome) == ["invalid_grant", "ok"],
+          f"fleet journal at C: A's authorize, B's redemption and C's refusal within 1 s ({found}; "
+          f"{[(e.get('replica'), e['outcome']) for e in tokens]})")
+    # Across replicas the order is the order entries reached Redis (each replica sends every 100 ms; C sent
+    # its own before reading), so only each replica's own order is exact: names and numbers are checked.
+    names = [e.get("replica") for e in authorize + [by_outcome.get("ok", {}), by_outcome.get("invalid_grant", {})]]
+    sequences = [e["sequence"] for e in authorize + tokens]
+    check(len(set(names)) == 3 and None not in names and len(set(sequences)) == 3,
+          f"three replicas named (A authorized, B redeemed, C refused), numbered once each ({names}, {sequences})")
+    check(fleet_requests(replicas[0], "path=/auth/token") == tokens, "the same page at A")
+    redeemed = by_outcome.get("ok", {})
+    status, body = control(replicas[1], "GET",
+                           f"/mock/requests?after={redeemed.get('replica_sequence', 1) - 1}&limit=1")
+    own = body.get("requests", [{}])[0] if status == 200 and body.get("requests") else {}
+    check(own.get("path") == "/auth/token" and own.get("outcome") == "ok"
+          and own.get("parameters") == redeemed.get("parameters"),
+          "replica_sequence is the entry's number in B's own journal")
+
+
 def run_checks(replicas: list[MockProcess], redis: RedisServer, secret: str) -> None:
     a, b, c = (Client("127.0.0.1", replica.port, secret) for replica in replicas)
     code = a.authorize()
@@ -278,6 +319,8 @@ def run_checks(replicas: list[MockProcess], redis: RedisServer, secret: str) -> 
     status, _ = control(replicas[1], "GET", "/mock/health")
     check(status == 503, "Redis down: /mock/health answers 503 unhealthy")
     check(a.request("GET", "/auth/keys")[0] == 200, "Redis down: /auth/keys still served from memory")
+    status, body = control(replicas[0], "GET", "/mock/requests?scope=fleet")
+    check(status == 503 and body.get("error") == "unavailable", f"Redis down: the fleet journal answers 503 ({status})")
 
     redis.start()
     deadline = time.monotonic() + 5
@@ -286,6 +329,10 @@ def run_checks(replicas: list[MockProcess], redis: RedisServer, secret: str) -> 
         time.sleep(0.05)
     check(all(control(r, "GET", "/mock/health")[0] == 200 for r in replicas),
           "Redis back: /mock/health healthy again on every replica")
+    # The journal entries of the outage waited at each replica and are sent now.
+    refused = wait_until(lambda: len([e for e in fleet_requests(replicas[1], "path=/auth/token")
+                                      if e["status"] == 503]) == 3, 1.0)
+    check(refused is not None, f"Redis back: the outage's three 503s reach the fleet journal ({refused})")
     status, _ = c.token(code_grant(kept))
     check(status == 200, "Redis back: the code issued before the outage is redeemed (nothing lost)")
     status, _ = a.token(code_grant(kept))

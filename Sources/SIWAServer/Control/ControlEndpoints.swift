@@ -102,7 +102,7 @@ package struct ControlEndpoints: Sendable {
                 return try sharing(.keys) { () throws(ControlFailure) in try changeKey(kid: kid, action: "sign") }
             },
             .control(.get, "/mock/requests") { context throws(ControlFailure) in try listRequests(&context) },
-            .control(.delete, "/mock/requests") { _ in clearRequests() },
+            .control(.delete, "/mock/requests") { context throws(ControlFailure) in try clearRequests(&context) },
             .control(.get, "/mock/app-groups") { _ in listAppGroups() },
             .control(.patch, "/mock/app-groups/{id}") { context throws(ControlFailure) in
                 try patchAppGroup(context.capture("id"), &context)

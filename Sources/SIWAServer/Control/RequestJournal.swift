@@ -119,9 +119,12 @@ package final class RequestJournal: Sendable {
 
     private let state = Mutex(State())
     package let capacity: Int
+    /// With `--shared-journal`: receives every entry for the fleet journal (`GET /mock/requests?scope=fleet`).
+    package let fleet: FleetJournalWriter?
 
-    package init(capacity: Int = 1000) {
+    package init(capacity: Int = 1000, fleet: FleetJournalWriter? = nil) {
         self.capacity = max(1, capacity)
+        self.fleet = fleet
     }
 
     /// Appends an entry (its `sequence` is assigned here), replacing the oldest beyond capacity. Long
@@ -129,7 +132,7 @@ package final class RequestJournal: Sendable {
     /// `capacity × JournalEntry.maximumBytes` bytes.
     package func append(_ entry: JournalEntry) {
         let entry = entry.bounded()
-        state.withLock { state in
+        let numbered = state.withLock { state in
             var entry = entry
             entry.sequence = state.nextSequence
             state.nextSequence += 1
@@ -139,7 +142,9 @@ package final class RequestJournal: Sendable {
                 state.ring[state.head] = entry
                 state.head = (state.head + 1) % capacity
             }
+            return entry
         }
+        fleet?.enqueue(numbered)
     }
 
     /// Entries oldest first, filtered by exact path, client id and user (any may be nil) and by

@@ -28,13 +28,16 @@ package final class MockHost: Sendable {
         package var storeFactory: GrantStoreFactory?
         /// With a store: the fleet's shared clock and signing keys, polled every 250 ms (`FleetSync`).
         package var fleetState: (any FleetState)?
+        /// `--shared-journal`: the fleet journal every journal entry is copied to, flushed every 100 ms.
+        package var fleetJournal: FleetJournalWriter?
 
         package init(
             publicURL: String, scenario: Scenario, adminToken: String? = nil, caCertificatePEM: String? = nil,
             notificationAllowList: DestinationAllowList? = nil, scenarioOrigin: (source: String, text: String)? = nil,
             log: @escaping @Sendable (String) -> Void, storeFactory: GrantStoreFactory? = nil,
-            fleetState: (any FleetState)? = nil
+            fleetState: (any FleetState)? = nil, fleetJournal: FleetJournalWriter? = nil
         ) {
+            self.fleetJournal = fleetJournal
             self.fleetState = fleetState
             self.storeFactory = storeFactory
             self.publicURL = publicURL
@@ -54,6 +57,8 @@ package final class MockHost: Sendable {
     package let keySupply: SigningKeySupply
     /// With a shared store: polls the fleet's clock, keys and users every 250 ms (`FleetSync`).
     let fleetScheduler: BackgroundScheduler?
+    /// `--shared-journal`: flushed once more when the host stops.
+    let fleetJournal: FleetJournalWriter?
 
     /// Makes the mock and starts its background work.
     /// - Throws: `ScenarioKeyError` when a scenario key cannot be used.
@@ -74,13 +79,18 @@ package final class MockHost: Sendable {
                 caCertificatePEM: settings.caCertificatePEM, scheduler: scheduler,
                 notificationAllowList: settings.notificationAllowList, scenarioOrigin: settings.scenarioOrigin,
                 storeWorkers: settings.storeFactory == nil ? nil : BackgroundScheduler(maximumThreads: 8),
-                fleetState: settings.fleetState))
+                fleetState: settings.fleetState, fleetJournal: settings.fleetJournal))
         mock.apple.provider.takeSigningKeys(from: keySupply)
         // Its own scheduler: on the shared one, a key refill (up to 4 RSA generations) would hold the
         // only thread and delay polls past the second that issue #16 allows.
         fleetScheduler = mock.fleet.map { _ in BackgroundScheduler(maximumThreads: 1) }
         if let fleet = mock.fleet, let fleetScheduler {
             Self.follow(fleet, timeline: mock, on: fleetScheduler, log: log)
+        }
+        if let writer = settings.fleetJournal, !writer.start(on: fleetScheduler ?? scheduler, log: log) {
+            log(
+                "cannot start the fleet journal thread: GET /mock/requests?scope=fleet shows no entries of this replica"
+            )
         }
         let ticker = MaintenanceTicker(
             provider: mock.apple.provider,
@@ -90,6 +100,7 @@ package final class MockHost: Sendable {
         }
         self.scheduler = scheduler
         self.keySupply = keySupply
+        self.fleetJournal = settings.fleetJournal
     }
 
     /// Takes the fleet's current clock, keys, users and timeline run now (a replica joining after a
@@ -126,6 +137,8 @@ package final class MockHost: Sendable {
         scheduler.stop()
         fleetScheduler?.stop()
         let fleetIdle = fleetScheduler?.waitUntilIdle(timeoutMilliseconds: milliseconds) ?? true
+        // The entries of the last 100 ms: a replica stopping (compose down, CI teardown) keeps them.
+        _ = try? fleetJournal?.flush()
         return scheduler.waitUntilIdle(timeoutMilliseconds: milliseconds) && fleetIdle
     }
 

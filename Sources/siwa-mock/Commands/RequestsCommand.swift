@@ -5,6 +5,7 @@ struct RequestsCommand: Command {
     static let discussion: String? = """
         EXAMPLE:
           siwa-mock requests --path /auth/revoke --user alice
+          siwa-mock requests --fleet --path /auth/token   # every replica's (docs/scale-out.md)
         Secrets (codes, tokens, client secrets) appear only as sha256: fingerprints.
         """
     static let path = Option.optional("path", "path", help: "Only requests to this path.", parser: .nonEmpty)
@@ -13,7 +14,11 @@ struct RequestsCommand: Command {
     static let user = Option.optional(
         "user", "user", help: "Only requests concerning this user (id, sub or email).", parser: .nonEmpty)
     static let clear = Flag("clear", help: "Clear the journal instead of printing it.")
-    static let options: [OptionSpec] = [path.spec, client.spec, user.spec, clear.spec] + ControlClient.options
+    static let fleet = Flag(
+        "fleet",
+        help: "Every replica's requests from the shared journal (replicas started with --shared-journal).")
+    static let options: [OptionSpec] =
+        [path.spec, client.spec, user.spec, clear.spec, fleet.spec] + ControlClient.options
 
     var client: ControlClient
     var target: String
@@ -22,13 +27,13 @@ struct RequestsCommand: Command {
     init(_ arguments: ParsedArguments) throws(UsageError) {
         client = try ControlClient(arguments)
         clear = arguments.read(Self.clear)
-        target =
-            "/mock/requests"
-            + ControlClient.query([
-                ("path", try arguments.read(Self.path)), ("client_id", try arguments.read(Self.client)),
-                ("user", try arguments.read(Self.user)),
-            ])
-        if clear && target != "/mock/requests" { throw UsageError("--clear takes no filters") }
+        let filters: [(String, String?)] = [
+            ("path", try arguments.read(Self.path)), ("client_id", try arguments.read(Self.client)),
+            ("user", try arguments.read(Self.user)),
+        ]
+        if clear && filters.contains(where: { $0.1 != nil }) { throw UsageError("--clear takes no filters") }
+        let scope: [(String, String?)] = [("scope", arguments.read(Self.fleet) ? "fleet" : nil)]
+        target = "/mock/requests" + ControlClient.query(filters + scope)
     }
 
     func run() throws -> Int32 { try client.run(clear ? "DELETE" : "GET", target) }

@@ -62,7 +62,7 @@ struct ServeCommand: Command {
     static let options: [OptionSpec] =
         [
             host.spec, port.spec, publicURL.spec, stateDirectory.spec, adminToken.spec, insecureControlAPI.spec,
-            scenario.spec, notificationAllow.spec, StoreOptions.store.spec,
+            scenario.spec, notificationAllow.spec, StoreOptions.store.spec, StoreOptions.sharedJournal.spec,
         ]
         + TLSOptions.specs + SMTPOptions.specs + LogOptions.specs + LimitOptions.specs
 
@@ -76,6 +76,8 @@ struct ServeCommand: Command {
     var scenarioFile: String?
     var notificationAllowList: DestinationAllowList?
     var store: RedisEndpoint?
+    /// `--shared-journal`: entries kept in the fleet journal; nil keeps the journal per replica.
+    var sharedJournal: Int?
     var tls: TLSOptions
     var smtp: SMTPOptions
     var logSettings: LogSettings
@@ -94,6 +96,12 @@ struct ServeCommand: Command {
         scenarioFile = try arguments.read(Self.scenario)
         notificationAllowList = try arguments.read(Self.notificationAllow)
         store = try arguments.read(StoreOptions.store)
+        sharedJournal = try arguments.read(StoreOptions.sharedJournal)
+        if sharedJournal != nil && store == nil {
+            throw UsageError(
+                "--shared-journal keeps the journal in the shared store: give --store redis://HOST:PORT too "
+                    + "(docs/scale-out.md)")
+        }
         tls = try TLSOptions(arguments)
         smtp = try SMTPOptions(arguments)
         logSettings = try LogOptions.settings(arguments)
@@ -126,7 +134,8 @@ struct ServeCommand: Command {
         // Checks the store every 500 ms (health recovers without traffic); lives as long as `run`.
         let storeScheduler = BackgroundScheduler(maximumThreads: 1)
         let shared = try store.map {
-            try StoreOptions.connect($0, scheduler: storeScheduler, scenario: scenario, log: log)
+            try StoreOptions.connect(
+                $0, scheduler: storeScheduler, scenario: scenario, sharedJournal: sharedJournal, log: log)
         }
         let responder = LateBoundResponder()
         var watcher: ScenarioWatcher? = nil
@@ -148,7 +157,7 @@ struct ServeCommand: Command {
                     publicURL: advertised, scenario: scenario, adminToken: adminToken,
                     caCertificatePEM: tlsSetup.map { $0.caPEM ?? "" }, notificationAllowList: notificationAllowList,
                     scenarioOrigin: origin, log: { log.note($0) }, storeFactory: shared?.factory,
-                    fleetState: shared?.fleet))
+                    fleetState: shared?.fleet, fleetJournal: shared?.journal))
         } catch {
             throw RuntimeError("\(error)")
         }

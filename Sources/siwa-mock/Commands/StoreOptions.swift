@@ -2,6 +2,11 @@ import Background
 import HTTPServer
 import RedisStore
 import SIWACore
+import SIWAServer
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `--store`: where consents, codes and tokens live. Absent: in this process. A `redis://` URL: in Redis,
 /// shared by every replica given the same URL and scenario name (docs/scale-out.md).
@@ -19,12 +24,19 @@ enum StoreOptions {
             }
         })
 
+    static let sharedJournal = Option.optional(
+        "shared-journal", "entries",
+        help: "With --store: also keep the newest ENTRIES journal entries of every replica in one Redis stream, "
+            + "read with GET /mock/requests?scope=fleet (docs/scale-out.md).",
+        shownDefault: "journal per replica only", environment: true, parser: .integer(in: 100...1_000_000))
+
     /// Connects (the mock refuses to start on a store it cannot reach), keeps the connection checked
     /// every 500 ms so health recovers without traffic, and returns the factory for the provider and the
     /// fleet's shared clock and keys under the starting scenario's prefix.
     static func connect(
-        _ endpoint: RedisEndpoint, scheduler: BackgroundScheduler, scenario: Scenario, log: RequestLog
-    ) throws -> (factory: GrantStoreFactory, fleet: any FleetState) {
+        _ endpoint: RedisEndpoint, scheduler: BackgroundScheduler, scenario: Scenario, sharedJournal: Int?,
+        log: RequestLog
+    ) throws -> (factory: GrantStoreFactory, fleet: any FleetState, journal: FleetJournalWriter?) {
         let client = RedisClient(endpoint: endpoint)
         guard client.probe() else {
             throw RuntimeError(
@@ -39,6 +51,19 @@ enum StoreOptions {
                 client: client, prefix: RedisGrantStore.prefix(for: scenario), settings: scenario.settings,
                 identifiers: identifiers)
         }
-        return (factory, RedisFleetState(client: client, prefix: RedisGrantStore.prefix(for: scenario)))
+        let prefix = RedisGrantStore.prefix(for: scenario)
+        let journal = sharedJournal.map { capacity in
+            FleetJournalWriter(
+                journal: RedisFleetJournal(client: client, prefix: prefix, capacity: capacity), replica: replicaName())
+        }
+        if let sharedJournal { log.note("fleet journal: the newest \(sharedJournal) entries in \(prefix)j") }
+        return (factory, RedisFleetState(client: client, prefix: prefix), journal)
+    }
+
+    /// How this replica names itself in the fleet journal: `HOST:PID` (a container's host name is its id).
+    static func replicaName() -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        let host = gethostname(&buffer, buffer.count - 1) == 0 ? String(cString: buffer) : "localhost"
+        return "\(host):\(getpid())"
     }
 }

@@ -1,0 +1,119 @@
+import Background
+import JSON
+import SIWACore
+import Synchronization
+
+/// Copies this replica's journal entries to the fleet journal (`--shared-journal`, docs/scale-out.md
+/// "The fleet journal"). `RequestJournal` hands each entry to `enqueue` (O(1) under a lock, on the
+/// request path, no I/O); a background job sends what is pending every 100 ms, up to 1,000 entries per
+/// pipelined round trip. While the store is unreachable entries wait, at most `maximumPending` of them;
+/// beyond that the newest are dropped and counted (`dropped`) — a request never waits for the journal.
+package final class FleetJournalWriter: Sendable {
+    package let journal: any FleetJournal
+    /// Names this replica in every record it writes (`replica`).
+    package let replica: String
+    /// The most entries waiting for the store (each at most `JournalEntry.maximumBytes`).
+    package static let maximumPending = 10_000
+    /// The most entries per round trip.
+    static let batchSize = 1_000
+    /// How often pending entries are sent, in milliseconds.
+    package static let intervalMilliseconds: Int64 = 100
+
+    struct State {
+        var pending: [JournalEntry] = []
+        var dropped = 0
+    }
+
+    let state = Mutex(State())
+
+    package init(journal: any FleetJournal, replica: String) {
+        self.journal = journal
+        self.replica = replica
+    }
+
+    /// Queues an entry (already bounded and numbered by `RequestJournal`).
+    package func enqueue(_ entry: JournalEntry) {
+        state.withLock { state in
+            if state.pending.count < Self.maximumPending {
+                state.pending.append(entry)
+            } else {
+                state.dropped += 1
+            }
+        }
+    }
+
+    /// Entries dropped because `maximumPending` were already waiting.
+    package var dropped: Int { state.withLock { $0.dropped } }
+
+    /// Entries waiting to be sent.
+    package var pendingCount: Int { state.withLock { $0.pending.count } }
+
+    /// Sends every pending entry, oldest first, in batches; returns how many were sent. On a store
+    /// failure the unsent batch goes back to the front of the queue (as far as room allows) and the
+    /// error is thrown.
+    @discardableResult
+    package func flush() throws(StoreUnavailable) -> Int {
+        var sent = 0
+        while true {
+            let batch = state.withLock { state -> [JournalEntry] in
+                let count = min(Self.batchSize, state.pending.count)
+                let batch = Array(state.pending.prefix(count))
+                state.pending.removeFirst(count)
+                return batch
+            }
+            if batch.isEmpty { return sent }
+            do throws(StoreUnavailable) {
+                try journal.append(batch.map(record))
+            } catch {
+                state.withLock { state in
+                    let room = max(0, Self.maximumPending - state.pending.count)
+                    state.pending.insert(contentsOf: batch.prefix(room), at: 0)
+                    state.dropped += max(0, batch.count - room)
+                }
+                throw error
+            }
+            sent += batch.count
+        }
+    }
+
+    /// Flushes every `intervalMilliseconds` on `scheduler`, logging the first failure of an outage and the
+    /// recovery. - Returns: false when no thread could be started.
+    package func start(on scheduler: BackgroundScheduler, log: @escaping @Sendable (String) -> Void) -> Bool {
+        let failing = Mutex(false)
+        return scheduler.repeatEvery(Self.intervalMilliseconds) { [self] in
+            do throws(StoreUnavailable) {
+                try flush()
+                if failing.withLock({ $0 }) {
+                    failing.withLock { $0 = false }
+                    log("fleet journal: the store answers again; pending entries sent")
+                }
+            } catch {
+                let first = failing.withLock { failing in
+                    defer { failing = true }
+                    return !failing
+                }
+                if first { log("fleet journal: cannot write to the store (\(error)); entries wait, up to 10000") }
+            }
+        }
+    }
+
+    /// The entry as the fleet journal keeps it: the journal's JSON with `replica` and this replica's own
+    /// sequence (`replica_sequence`) in place of `sequence`, which the fleet journal assigns.
+    func record(_ entry: JournalEntry) -> String {
+        guard case .object(let object) = entry.json else { return "{}" }
+        var pairs: [(String, JSONValue)] = [
+            ("replica", .string(replica)), ("replica_sequence", .int(Int64(entry.sequence))),
+        ]
+        for (key, value) in object.pairs where key != "sequence" { pairs.append((key, value)) }
+        return JSONValue.object(JSONObject(pairs)).serializedString()
+    }
+
+    /// A record read back: the object with the fleet's `sequence` first; nil for a text that is not an
+    /// object (never written by a mock).
+    package static func entry(sequence: Int, text: String) -> JSONObject? {
+        guard case .object(let object)? = try? JSONValue.parse(text) else { return nil }
+        var pairs: [(String, JSONValue)] = [("sequence", .int(Int64(sequence)))]
+        for (key, value) in object.pairs where key != "sequence" { pairs.append((key, value)) }
+        return JSONObject(pairs)
+    }
+}
