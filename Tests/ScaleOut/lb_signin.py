@@ -9,7 +9,9 @@ the id_token verified with PyJWT against /auth/keys fetched through the load bal
 sub). nginx names the replica that answered in `X-Upstream` (examples/scale-out/nginx.conf). Checks: every
 flow signs in; both replicas answered; at least one code minted by one replica was redeemed at the other;
 each replica's own journal (GET /mock/requests, per replica) holds the token requests the header says it
-answered, so the requests really landed there. Used by Tests/ScaleOut/run.sh (bare processes) and
+answered, so the requests really landed there; the fleet journal (GET /mock/requests?scope=fleet, replicas
+started with --shared-journal) read through the load balancer holds every redemption once, from both
+replicas. Used by Tests/ScaleOut/run.sh (bare processes) and
 Tests/Container/run.sh (the compose example, already up). With `--binary`, it starts the same topology
 with bare processes (siwatest.scaleout: Debian's redis-server and nginx, Examples/ScaleOut/nginx.conf).
 Exit status 0 only if every check holds.
@@ -21,6 +23,7 @@ import argparse
 import json
 import sys
 import tempfile
+import time
 import urllib.parse
 import urllib.request
 from pathlib import Path
@@ -46,6 +49,12 @@ def journal(replica: str, path: str) -> list[dict]:
     return body["requests"] if isinstance(body, dict) else body
 
 
+def fleet_journal(lb: str, path: str) -> list[dict]:
+    """GET /mock/requests?scope=fleet through the load balancer (either replica answers it)."""
+    with urllib.request.urlopen(f"http://{lb}/mock/requests?scope=fleet&path={path}", timeout=5) as response:
+        return json.loads(response.read())["requests"]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--binary", type=Path, help="start redis-server, two replicas of this binary and nginx")
@@ -61,7 +70,8 @@ def main() -> int:
     binary = resolve_binary(args.binary)
     secret = args.secret or mint_client_secret(binary)
     with tempfile.TemporaryDirectory(prefix="siwa-lb-") as temp:
-        fleet = Fleet(binary, Path(temp))
+        # As in the compose example: the replicas also keep the fleet journal.
+        fleet = Fleet(binary, Path(temp), extra=["--shared-journal", "10000"])
         try:
             replicas = [f"127.0.0.1:{replica.port}" for replica in fleet.replicas]
             print(f"bare processes: redis-server :{fleet.redis.port}, replicas {replicas}, nginx {fleet.nginx.address}")
@@ -81,6 +91,7 @@ def run_checks(lb: str, replicas: list[str], secret: str, flows: int) -> int:
     host, _, port = lb.rpartition(":")
     paths = ("/auth/authorize", "/auth/token")
     before = {(replica, path): len(journal(replica, path)) for replica in replicas for path in paths}
+    fleet_before = {entry["sequence"] for entry in fleet_journal(lb, "/auth/token")}
 
     client = Client(host, int(port), secret)
     jwks = jwt.PyJWKClient(f"http://{lb}/auth/keys", cache_keys=False, cache_jwk_set=False)
@@ -121,6 +132,19 @@ def run_checks(lb: str, replicas: list[str], secret: str, flows: int) -> int:
             said = sum(n for (upstream, where), n in served.items()
                        if where == path and upstream.endswith(replica_port))
             check(seen == said, f"replica {replica}'s own journal: {seen} {path} request(s), as nginx said")
+    # The fleet journal read through the load balancer: this run's redemptions from both replicas, each
+    # once (a replica sends its entries every 100 ms, the one answering first sends its own).
+    fresh: list[dict] = []
+    deadline = time.monotonic() + 2
+    while time.monotonic() < deadline:
+        fresh = [e for e in fleet_journal(lb, "/auth/token") if e["sequence"] not in fleet_before]
+        if len(fresh) >= flows:
+            break
+        time.sleep(0.05)
+    writers = {e.get("replica") for e in fresh}
+    check(len(fresh) == flows and len(writers) == len(upstreams) and None not in writers,
+          f"the fleet journal through the load balancer: {len(fresh)} /auth/token entries from "
+          f"{len(writers)} replicas (nginx: {flows} from {len(upstreams)})")
     return 1 if FAILURES else 0
 
 

@@ -157,7 +157,10 @@ struct ServeCommand: Command {
                     publicURL: advertised, scenario: scenario, adminToken: adminToken,
                     caCertificatePEM: tlsSetup.map { $0.caPEM ?? "" }, notificationAllowList: notificationAllowList,
                     scenarioOrigin: origin, log: { log.note($0) }, storeFactory: shared?.factory,
-                    fleetState: shared?.fleet, fleetJournal: shared?.journal))
+                    fleetState: shared?.fleet,
+                    fleetJournal: shared?.journal.map {
+                        FleetJournalWriter(journal: $0, replica: StoreOptions.replicaName(port: first.server.port))
+                    }))
         } catch {
             throw RuntimeError("\(error)")
         }

@@ -2,7 +2,6 @@ import Background
 import HTTPServer
 import RedisStore
 import SIWACore
-import SIWAServer
 
 #if canImport(Glibc)
     import Glibc
@@ -36,7 +35,7 @@ enum StoreOptions {
     static func connect(
         _ endpoint: RedisEndpoint, scheduler: BackgroundScheduler, scenario: Scenario, sharedJournal: Int?,
         log: RequestLog
-    ) throws -> (factory: GrantStoreFactory, fleet: any FleetState, journal: FleetJournalWriter?) {
+    ) throws -> (factory: GrantStoreFactory, fleet: any FleetState, journal: (any FleetJournal)?) {
         let client = RedisClient(endpoint: endpoint)
         guard client.probe() else {
             throw RuntimeError(
@@ -52,18 +51,19 @@ enum StoreOptions {
                 identifiers: identifiers)
         }
         let prefix = RedisGrantStore.prefix(for: scenario)
-        let journal = sharedJournal.map { capacity in
-            FleetJournalWriter(
-                journal: RedisFleetJournal(client: client, prefix: prefix, capacity: capacity), replica: replicaName())
+        let journal: (any FleetJournal)? = sharedJournal.map {
+            RedisFleetJournal(client: client, prefix: prefix, capacity: $0)
         }
         if let sharedJournal { log.note("fleet journal: the newest \(sharedJournal) entries in \(prefix)j") }
         return (factory, RedisFleetState(client: client, prefix: prefix), journal)
     }
 
-    /// How this replica names itself in the fleet journal: `HOST:PID` (a container's host name is its id).
-    static func replicaName() -> String {
+    /// How this replica names itself in the fleet journal: `HOST:PORT`, its host name and the port it
+    /// listens on (unique with host networking, where containers share the host's name, and with bridge
+    /// networks, where each container has its own).
+    static func replicaName(port: Int) -> String {
         var buffer = [CChar](repeating: 0, count: 256)
         let host = gethostname(&buffer, buffer.count - 1) == 0 ? String(cString: buffer) : "localhost"
-        return "\(host):\(getpid())"
+        return "\(host):\(port)"
     }
 }
