@@ -133,6 +133,24 @@ import Testing
         #expect(try writer.flush() == FleetJournalWriter.maximumPending && writer.pendingCount == 0)
         #expect(try store.records(after: 0, count: 20_000).count == FleetJournalWriter.maximumPending)
     }
+
+    @Test func pendingBytesAreBoundedToo() throws {
+        let store = SwitchableFleetJournal()
+        store.down.withLock { $0 = true }
+        let writer = FleetJournalWriter(journal: store, replica: "a")
+        let large = JournalEntry(
+            kind: "request", method: "POST", path: "/auth/token",
+            parameters: (0..<JournalEntry.maximumParameters).map { ("p\($0)", String(repeating: "x", count: 256)) },
+            clientID: nil, user: nil, outcome: "ok", status: 200, timeMilliseconds: 0
+        ).bounded()
+        for _ in 0..<2_000 { writer.enqueue(large) }
+        let kept = writer.pendingCount
+        #expect(kept > 0 && kept < 2_000 && writer.dropped == 2_000 - kept)
+        #expect(kept * large.approximateBytes <= FleetJournalWriter.maximumPendingBytes)
+        #expect((kept + 1) * large.approximateBytes > FleetJournalWriter.maximumPendingBytes, "filled to the bound")
+        store.down.withLock { $0 = false }
+        #expect(try writer.flush() == kept)
+    }
 }
 
 /// A fleet journal in this process that can be switched off like an unreachable store.

@@ -6,14 +6,18 @@ import Synchronization
 /// Copies this replica's journal entries to the fleet journal (`--shared-journal`, docs/scale-out.md
 /// "The fleet journal"). `RequestJournal` hands each entry to `enqueue` (O(1) under a lock, on the
 /// request path, no I/O); a background job sends what is pending every 100 ms, up to 1,000 entries per
-/// pipelined round trip. While the store is unreachable entries wait, at most `maximumPending` of them;
+/// pipelined round trip, one flush at a time so this replica's entries reach the store in order. While
+/// the store is unreachable entries wait, at most `maximumPending` of them and `maximumPendingBytes`;
 /// beyond that the newest are dropped and counted (`dropped`) — a request never waits for the journal.
 package final class FleetJournalWriter: Sendable {
     package let journal: any FleetJournal
     /// Names this replica in every record it writes (`replica`).
     package let replica: String
-    /// The most entries waiting for the store (each at most `JournalEntry.maximumBytes`).
+    /// The most entries waiting for the store.
     package static let maximumPending = 10_000
+    /// The most bytes of entries waiting (`JournalEntry.approximateBytes`): 8 MiB, so 10,000 entries of
+    /// the usual few hundred bytes fit and entries near `JournalEntry.maximumBytes` cannot reach 100 MiB.
+    package static let maximumPendingBytes = 8 << 20
     /// The most entries per round trip.
     static let batchSize = 1_000
     /// How often pending entries are sent, in milliseconds.
@@ -21,10 +25,24 @@ package final class FleetJournalWriter: Sendable {
 
     struct State {
         var pending: [JournalEntry] = []
+        var pendingBytes = 0
         var dropped = 0
+
+        /// Drops the newest entries beyond the bounds.
+        mutating func trim() {
+            while pending.count > FleetJournalWriter.maximumPending
+                || pendingBytes > FleetJournalWriter.maximumPendingBytes,
+                let newest = pending.popLast()
+            {
+                pendingBytes -= newest.approximateBytes
+                dropped += 1
+            }
+        }
     }
 
     let state = Mutex(State())
+    /// Held for a whole flush: the tick and a reader's flush never send two batches at once.
+    let sending = Mutex(())
 
     package init(journal: any FleetJournal, replica: String) {
         self.journal = journal
@@ -33,46 +51,51 @@ package final class FleetJournalWriter: Sendable {
 
     /// Queues an entry (already bounded and numbered by `RequestJournal`).
     package func enqueue(_ entry: JournalEntry) {
+        let bytes = entry.approximateBytes
         state.withLock { state in
-            if state.pending.count < Self.maximumPending {
+            if state.pending.count < Self.maximumPending && state.pendingBytes + bytes <= Self.maximumPendingBytes {
                 state.pending.append(entry)
+                state.pendingBytes += bytes
             } else {
                 state.dropped += 1
             }
         }
     }
 
-    /// Entries dropped because `maximumPending` were already waiting.
+    /// Entries dropped because the bounds were reached.
     package var dropped: Int { state.withLock { $0.dropped } }
 
     /// Entries waiting to be sent.
     package var pendingCount: Int { state.withLock { $0.pending.count } }
 
     /// Sends every pending entry, oldest first, in batches; returns how many were sent. On a store
-    /// failure the unsent batch goes back to the front of the queue (as far as room allows) and the
-    /// error is thrown.
+    /// failure the unsent batch goes back to the front of the queue (the newest entries beyond the
+    /// bounds are dropped) and the error is thrown.
     @discardableResult
     package func flush() throws(StoreUnavailable) -> Int {
-        var sent = 0
-        while true {
-            let batch = state.withLock { state -> [JournalEntry] in
-                let count = min(Self.batchSize, state.pending.count)
-                let batch = Array(state.pending.prefix(count))
-                state.pending.removeFirst(count)
-                return batch
-            }
-            if batch.isEmpty { return sent }
-            do throws(StoreUnavailable) {
-                try journal.append(batch.map(record))
-            } catch {
-                state.withLock { state in
-                    let room = max(0, Self.maximumPending - state.pending.count)
-                    state.pending.insert(contentsOf: batch.prefix(room), at: 0)
-                    state.dropped += max(0, batch.count - room)
+        try sending.withLock { _ throws(StoreUnavailable) -> Int in
+            var sent = 0
+            while true {
+                let batch = state.withLock { state -> [JournalEntry] in
+                    let count = min(Self.batchSize, state.pending.count)
+                    let batch = Array(state.pending.prefix(count))
+                    state.pending.removeFirst(count)
+                    state.pendingBytes -= batch.reduce(0) { $0 + $1.approximateBytes }
+                    return batch
                 }
-                throw error
+                if batch.isEmpty { return sent }
+                do throws(StoreUnavailable) {
+                    try journal.append(batch.map(record))
+                } catch {
+                    state.withLock { state in
+                        state.pending.insert(contentsOf: batch, at: 0)
+                        state.pendingBytes += batch.reduce(0) { $0 + $1.approximateBytes }
+                        state.trim()
+                    }
+                    throw error
+                }
+                sent += batch.count
             }
-            sent += batch.count
         }
     }
 
