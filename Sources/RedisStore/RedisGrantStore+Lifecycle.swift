@@ -32,6 +32,19 @@ extension RedisGrantStore {
     package func redeemCode(
         _ code: String, clientID: String, redirectURI: String?, now: Int64
     ) throws(StoreUnavailable) -> Result<IssuedTokens, AppleError> {
+        switch try presentCode(code, clientAuthenticated: true, clientID: clientID, redirectURI: redirectURI, now: now)
+        {
+        case .refused(.used, _): return .failure(.codeAlreadyUsed)
+        case .refused, .unauthenticated: return .failure(.codeExpiredOrRevoked)
+        case .presented(_, let result): return result
+        }
+    }
+
+    /// The look-up, the client's verdict and the redemption in one script (`RedisScripts.redeem`): one
+    /// round trip per presented code.
+    package func presentCode(
+        _ code: String, clientAuthenticated: Bool, clientID: String, redirectURI: String?, now: Int64
+    ) throws(StoreUnavailable) -> GrantPresentation {
         let accessToken = identifiers.makeAccessToken()
         let refreshToken = identifiers.makeRefreshToken()
         let reply = try run(
@@ -39,45 +52,72 @@ extension RedisGrantStore {
             [
                 prefix, code, clientID, redirectURI ?? "", redirectURI == nil ? "0" : "1", String(now), accessToken,
                 String(now + accessTokenLifetime), Self.ttl(accessTokenLifetime), refreshToken,
+                clientAuthenticated ? "1" : "0",
             ])
         let (status, grant) = try Self.outcome(of: reply, from: "redeem")
         switch status {
+        case "unknown": return .refused(.unknown, owner: nil)
+        case "used": return .refused(.used, owner: grant?.userID)
+        case "revoked": return .refused(.revoked, owner: grant?.userID)
+        case "gone": return .refused(.expired, owner: grant?.userID)
+        default: break
+        }
+        guard let grant else { throw StoreUnavailable("redeem answered '\(status)' without the code's record") }
+        switch status {
+        case "unauth": return .unauthenticated(grant)
         case "ok":
-            guard let grant else { throw StoreUnavailable("redeem returned an incomplete record") }
-            return .success(
-                IssuedTokens(
-                    accessToken: accessToken, refreshToken: refreshToken, grant: grant,
-                    accessTokenExpiresIn: accessTokenLifetime))
-        case "used": return .failure(.codeAlreadyUsed)
-        case "client": return .failure(.clientIDMismatch(issuedTo: clientID))
-        case "redirect": return .failure(.redirectURIMismatch(issuedTo: redirectURI ?? ""))
-        default: return .failure(.codeExpiredOrRevoked)
+            return .presented(
+                grant,
+                .success(
+                    IssuedTokens(
+                        accessToken: accessToken, refreshToken: refreshToken, grant: grant,
+                        accessTokenExpiresIn: accessTokenLifetime)))
+        case "client": return .presented(grant, .failure(.clientIDMismatch(issuedTo: clientID)))
+        case "redirect": return .presented(grant, .failure(.redirectURIMismatch(issuedTo: redirectURI ?? "")))
+        default: throw StoreUnavailable("redeem answered '\(status)'")
         }
     }
 
     package func refresh(_ refreshToken: String, clientID: String, now: Int64) throws(StoreUnavailable)
         -> Result<IssuedTokens, AppleError>
     {
+        switch try presentRefreshToken(refreshToken, clientAuthenticated: true, clientID: clientID, now: now) {
+        case .refused, .unauthenticated: return .failure(.invalidRefreshToken)
+        case .presented(_, let result): return result
+        }
+    }
+
+    /// The look-up, the client's verdict and the refresh in one script (`RedisScripts.refresh`).
+    package func presentRefreshToken(
+        _ refreshToken: String, clientAuthenticated: Bool, clientID: String, now: Int64
+    ) throws(StoreUnavailable) -> GrantPresentation {
         let accessToken = identifiers.makeAccessToken()
         let reply = try run(
             "refresh", RedisScripts.refresh,
             [
                 prefix, refreshToken, clientID, String(now), accessToken, String(now + accessTokenLifetime),
-                Self.ttl(accessTokenLifetime),
+                Self.ttl(accessTokenLifetime), clientAuthenticated ? "1" : "0",
             ])
-        let (status, grant) = try Self.outcome(of: reply, from: "refresh")
+        let (status, stored) = try Self.outcome(of: reply, from: "refresh")
+        if status == "unknown" { return .refused(.unknown, owner: nil) }
+        guard let stored else { throw StoreUnavailable("refresh answered '\(status)' without the token's record") }
         switch status {
+        case "unauth": return .unauthenticated(stored)
+        case "client":
+            return .presented(
+                stored, .failure(.invalidGrant("client_id mismatch. The token was not issued to \(clientID).")))
         case "ok":
-            guard var grant else { throw StoreUnavailable("refresh returned an incomplete record") }
+            var grant = stored
             grant.nonce = nil
             grant.isFirstAuthorization = false
             grant.realUserStatus = nil
-            return .success(
-                IssuedTokens(
-                    accessToken: accessToken, refreshToken: nil, grant: grant, accessTokenExpiresIn: accessTokenLifetime
-                ))
-        case "client": return .failure(.invalidGrant("client_id mismatch. The token was not issued to \(clientID)."))
-        default: return .failure(.invalidRefreshToken)
+            return .presented(
+                stored,
+                .success(
+                    IssuedTokens(
+                        accessToken: accessToken, refreshToken: nil, grant: grant,
+                        accessTokenExpiresIn: accessTokenLifetime)))
+        default: throw StoreUnavailable("refresh answered '\(status)'")
         }
     }
 
@@ -104,23 +144,45 @@ extension RedisGrantStore {
     package func revoke(_ token: String, clientID: String, hint: TokenTypeHint?, now: Int64) throws(StoreUnavailable)
         -> Result<Void, AppleError>
     {
+        switch try presentForRevocation(token, clientAuthenticated: true, clientID: clientID, hint: hint, now: now) {
+        case .notLive, .unauthenticated: return .success(())
+        case .presented(let result, _, _): return result
+        }
+    }
+
+    /// The look-up, the client's verdict and the revocation in one script (`RedisScripts.revoke`).
+    package func presentForRevocation(
+        _ token: String, clientAuthenticated: Bool, clientID: String, hint: TokenTypeHint?, now: Int64
+    ) throws(StoreUnavailable) -> RevocationPresentation {
         let reply = try run(
-            "revoke", RedisScripts.revoke, [prefix, token, clientID, hint?.rawValue ?? "", String(now)])
-        switch reply.elements?.first?.string {
-        case "hint": return .failure(.invalidRequest("token_type_hint mismatch"))
-        case "client": return .failure(.tokenClientMismatch(issuedTo: clientID))
-        case "ok", "none": return .success(())
+            "revoke", RedisScripts.revoke,
+            [prefix, token, clientID, hint?.rawValue ?? "", String(now), clientAuthenticated ? "1" : "0"])
+        guard let values = reply.elements, let status = values.first?.string else {
+            throw StoreUnavailable("revoke answered \(reply)")
+        }
+        if status == "none" { return .notLive }
+        guard values.count == 3, let owner = values[1].string, let user = values[2].string else {
+            throw StoreUnavailable("revoke answered \(reply)")
+        }
+        let userID = user.isEmpty ? nil : user
+        switch status {
+        case "unauth": return .unauthenticated(ownerClient: owner, user: userID)
+        case "hint":
+            return .presented(.failure(.invalidRequest("token_type_hint mismatch")), ownerClient: owner, user: userID)
+        case "client":
+            return .presented(.failure(.tokenClientMismatch(issuedTo: clientID)), ownerClient: owner, user: userID)
+        case "ok": return .presented(.success(()), ownerClient: owner, user: userID)
         default: throw StoreUnavailable("revoke answered \(reply)")
         }
     }
 
-    /// A script's status word and, after `ok`, the grant in the hash fields that follow it.
+    /// A script's status word and the grant in the hash fields that follow it (if any).
     static func outcome(of reply: RESPValue, from script: String) throws(StoreUnavailable) -> (
         String, AuthorizationGrant?
     ) {
         guard let values = reply.elements, let status = values.first?.string else {
             throw StoreUnavailable("\(script) answered \(reply)")
         }
-        return (status, status == "ok" ? grant(fields(values.dropFirst())) : nil)
+        return (status, values.count > 1 ? grant(fields(values.dropFirst())) : nil)
     }
 }

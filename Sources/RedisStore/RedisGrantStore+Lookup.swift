@@ -23,13 +23,6 @@ extension RedisGrantStore {
     }
 
     package func liveTokenOwner(_ token: String, now: Int64) throws(StoreUnavailable) -> String? {
-        if let prefetch = RedisRecordPrefetch.take(token: token, store: ObjectIdentifier(self)) {
-            if let owner = prefetch.records["r"]?["cl"] { return owner }
-            guard let access = prefetch.records["a"], let owner = access["cl"],
-                let expiresAt = access["exp"].flatMap({ Int64($0) }), expiresAt > now
-            else { return nil }
-            return owner
-        }
         let replies = try pipeline([["HGET", key("r", token), "cl"], ["HMGET", key("a", token), "cl", "exp"]])
         if let owner = replies[0].string { return owner }
         guard let access = replies[1].elements, access.count == 2, let owner = access[0].string,
@@ -38,25 +31,16 @@ extension RedisGrantStore {
         return owner
     }
 
-    /// The owner of a code, refresh token or access token (the journal's user, before the handler runs).
-    /// The three hashes come back whole and stay on this thread for the handler's look-up of the same
-    /// token (`RedisRecordPrefetch`): one round trip serves both.
+    /// The owner of a code, refresh token or access token (the journal's user when the handler did not
+    /// learn it from the store's answer): the three `u` fields in one pipelined round trip.
     package func userID(forToken token: String) throws(StoreUnavailable) -> String? {
-        let kinds = ["c", "r", "a"]
-        let replies = try pipeline(kinds.map { ["HGETALL", key($0, token)] })
-        var records: [String: [String: String]] = [:]
-        for (kind, reply) in zip(kinds, replies) { records[kind] = Self.fields(reply.elements?[...] ?? []) }
-        RedisRecordPrefetch.keep(RedisRecordPrefetch(store: ObjectIdentifier(self), token: token, records: records))
-        return kinds.lazy.compactMap { records[$0]?["u"] }.first
+        let replies = try pipeline(["c", "r", "a"].map { ["HGET", key($0, token), "u"] })
+        return replies.lazy.compactMap(\.string).first
     }
 
-    /// The `kind` hash of `token`: from this thread's prefetch if `userID(forToken:)` just read it, else
-    /// from Redis (`HGETALL`).
+    /// The `kind` hash of `token` (`HGETALL`).
     func record(_ kind: String, _ token: String) throws(StoreUnavailable) -> [String: String] {
-        if let prefetch = RedisRecordPrefetch.take(token: token, store: ObjectIdentifier(self)) {
-            return prefetch.records[kind] ?? [:]
-        }
-        return Self.fields(try call(["HGETALL", key(kind, token)]).elements?[...] ?? [])
+        Self.fields(try call(["HGETALL", key(kind, token)]).elements?[...] ?? [])
     }
 
     package func consentStatus(userID: String, consentGroupID: String) throws(StoreUnavailable) -> ConsentStatus {

@@ -71,24 +71,29 @@ enum RedisScripts {
             """
 
     /// ARGV: prefix, code, client, redirect, hasRedirect, now, access token, access expiresAt, access ttl,
-    /// refresh token. Returns {'ok', fields…} or {'unknown'|'used'|'gone'|'client'|'redirect'}.
+    /// refresh token, client authenticated ('1'/'0'). Decides in Apple's order (`AppleIdentityProvider.token`):
+    /// the code's state and expiry, then the client's authentication (a refusal consumes nothing), then
+    /// client_id and redirect_uri. Returns {'unknown'} or {status, the code's fields…} with status 'ok',
+    /// 'used', 'revoked', 'gone' (expired), 'unauth', 'client' or 'redirect'.
     static let redeem =
         prelude + """
             local p = ARGV[1]
             local code = p .. 'c:' .. ARGV[2]
             local h, f = hash(code)
             if not h['s'] then return {'unknown'} end
-            if h['s'] == 'r' then return {'used'} end
-            if h['s'] ~= 'i' then return {'gone'} end
+            if h['s'] == 'r' then return {'used', unpack(f)} end
+            if h['s'] == 'x' then return {'revoked', unpack(f)} end
+            if h['s'] ~= 'i' then return {'gone', unpack(f)} end
             if tonumber(ARGV[6]) >= tonumber(h['exp']) then
               redis.call('HSET', code, 's', 'e')
-              return {'gone'}
+              return {'gone', unpack(f)}
             end
-            if h['cl'] ~= ARGV[3] then return {'client'} end
+            if ARGV[11] == '0' then return {'unauth', unpack(f)} end
+            if h['cl'] ~= ARGV[3] then return {'client', unpack(f)} end
             if ARGV[5] == '1' then
-              if h['ru'] ~= ARGV[4] then return {'redirect'} end
+              if h['ru'] ~= ARGV[4] then return {'redirect', unpack(f)} end
             elseif h['ru'] then
-              return {'redirect'}
+              return {'redirect', unpack(f)}
             end
             redis.call('HSET', code, 's', 'r')
             local fields = {}
@@ -103,14 +108,15 @@ enum RedisScripts {
             return {'ok', unpack(f)}
             """
 
-    /// ARGV: prefix, refresh token, client, now, access token, access expiresAt, access ttl.
-    /// Returns {'ok', fields…} or {'unknown'|'client'}.
+    /// ARGV: prefix, refresh token, client, now, access token, access expiresAt, access ttl, client
+    /// authenticated ('1'/'0'). Returns {'unknown'} or {'ok'|'unauth'|'client', the token's fields…}.
     static let refresh =
         prelude + """
             local p = ARGV[1]
             local h, f = hash(p .. 'r:' .. ARGV[2])
             if not h['cl'] then return {'unknown'} end
-            if h['cl'] ~= ARGV[3] then return {'client'} end
+            if ARGV[8] == '0' then return {'unauth', unpack(f)} end
+            if h['cl'] ~= ARGV[3] then return {'client', unpack(f)} end
             local fields = {}
             for _, name in ipairs({'cl', 'u', 'g', 'sc', 'at', 'ru', 'ec'}) do
               if h[name] then table.insert(fields, name); table.insert(fields, h[name]) end
@@ -122,8 +128,8 @@ enum RedisScripts {
             return {'ok', unpack(f)}
             """
 
-    /// ARGV: prefix, token, client, hint ('' for none), now.
-    /// Returns {'ok'|'none'|'hint'|'client'}.
+    /// ARGV: prefix, token, client, hint ('' for none), now, client authenticated ('1'/'0').
+    /// Returns {'none'} (not live) or {'ok'|'unauth'|'hint'|'client', owner client, user ('' if none)}.
     static let revoke =
         prelude + """
             local p = ARGV[1]
@@ -136,11 +142,13 @@ enum RedisScripts {
               if h['cl'] and tonumber(h['exp']) > tonumber(ARGV[5]) then kind = 'access_token' end
             end
             if not kind then return {'none'} end
-            if ARGV[4] ~= '' and ARGV[4] ~= kind then return {'hint'} end
-            if h['cl'] ~= ARGV[3] then return {'client'} end
+            local owner = {h['cl'], h['u'] or ''}
+            if ARGV[6] == '0' then return {'unauth', unpack(owner)} end
+            if ARGV[4] ~= '' and ARGV[4] ~= kind then return {'hint', unpack(owner)} end
+            if h['cl'] ~= ARGV[3] then return {'client', unpack(owner)} end
             redis.call('DEL', p .. 'r:' .. ARGV[2], p .. 'a:' .. ARGV[2])
             if h['u'] then endAuth(p, h['u'], h['g']) end
-            return {'ok'}
+            return {'ok', unpack(owner)}
             """
 
     /// ARGV: prefix, user, group. Ends one authorization.

@@ -10,7 +10,9 @@ extension AppleEndpoints {
         case .success(let merged): fields = merged
         case .failure(let failure): return context.refuse(failure, log: log)
         }
-        switch provider.token(fields) {
+        var owner: PresentedOwner?
+        defer { context.learnUser(owner) }
+        switch provider.token(fields, owner: &owner) {
         case .success(let response): return Responses.json(response.json)
         case .failure(let failure): return context.refuse(noting(failure, of: context, fields), log: log)
         }
@@ -24,7 +26,9 @@ extension AppleEndpoints {
         case .success(let merged): fields = merged
         case .failure(let failure): return context.refuse(failure, log: log)
         }
-        switch provider.revoke(fields) {
+        var owner: PresentedOwner?
+        defer { context.learnUser(owner) }
+        switch provider.revoke(fields, owner: &owner) {
         case .success: return Responses.emptyOK()
         case .failure(let failure): return context.refuse(noting(failure, of: context, fields), log: log)
         }

@@ -57,6 +57,21 @@ package protocol GrantStore: AnyObject, Sendable {
     /// The user a code, refresh token or access token was issued for (journal: "resolved user").
     func userID(forToken token: String) throws(StoreUnavailable) -> String?
 
+    /// A code presented at `/auth/token` (`GrantPresentation`): looked up, refused, or redeemed, in one step.
+    func presentCode(
+        _ code: String, clientAuthenticated: Bool, clientID: String, redirectURI: String?, now: Int64
+    ) throws(StoreUnavailable) -> GrantPresentation
+
+    /// A refresh token presented at `/auth/token` (`GrantPresentation`), in one step.
+    func presentRefreshToken(
+        _ token: String, clientAuthenticated: Bool, clientID: String, now: Int64
+    ) throws(StoreUnavailable) -> GrantPresentation
+
+    /// A token presented at `/auth/revoke` (`RevocationPresentation`), in one step.
+    func presentForRevocation(
+        _ token: String, clientAuthenticated: Bool, clientID: String, hint: TokenTypeHint?, now: Int64
+    ) throws(StoreUnavailable) -> RevocationPresentation
+
     /// Starts users with `consentedScopes` as returning (consent in every consent group).
     func seedReturningUsers(of scenario: Scenario, now: Int64) throws(StoreUnavailable)
 

@@ -9,7 +9,18 @@ extension AppleIdentityProvider {
     ///    apple-signin-auth's live test revokes a bogus token with a fake client and gets 200);
     /// 5. the client secret → `invalid_client`;
     /// 6. `IdentityStore.revoke`: hint mismatch, then a token issued to another client → `invalid_request`.
+    ///
+    /// Steps 4 to 6 are one store step (`GrantStore.presentForRevocation`, the client checked before it):
+    /// one round trip with a shared store. `owner` is set to the token's user when the store knew it.
     package func revoke(_ form: [(name: String, value: String)]) -> Result<Void, EndpointFailure> {
+        var owner: PresentedOwner?
+        return revoke(form, owner: &owner)
+    }
+
+    /// `revoke(_:)`, setting `owner` to the presented token's user when the store knew it.
+    package func revoke(
+        _ form: [(name: String, value: String)], owner: inout PresentedOwner?
+    ) -> Result<Void, EndpointFailure> {
         do throws(EndpointFailure) {
             let fields = try FormFields(form)
             let (clientID, secret) = try fields.bodyCredentials()
@@ -24,17 +35,24 @@ extension AppleIdentityProvider {
             let now = clock.nowSeconds
             let snapshot = self.snapshot  // one scenario version for the whole request
             let store = snapshot.store
-            let owner = try EndpointFailure.storing { () throws(StoreUnavailable) in
-                try store.liveTokenOwner(token, now: now)
+            let authenticated = authentication(secret, clientID: clientID, with: snapshot.clientSecrets)
+            let presented = try EndpointFailure.storing { () throws(StoreUnavailable) in
+                try store.presentForRevocation(
+                    token, clientAuthenticated: authenticated.isSuccess, clientID: clientID, hint: hint, now: now)
             }
-            guard let owner else { return .success(()) }
-            try authenticate(secret, clientID: clientID, with: snapshot.clientSecrets)
-            let revoked = try EndpointFailure.storing { () throws(StoreUnavailable) in
-                try store.revoke(token, clientID: clientID, hint: hint, now: now)
-            }
-            return revoked.mapError { error in
-                let reason = error == .tokenClientMismatch(issuedTo: clientID) ? "issued to client_id '\(owner)'" : nil
-                return EndpointFailure(error, reason: reason)
+            owner = PresentedOwner(user: presented.user)
+            switch presented {
+            case .notLive:
+                return .success(())
+            case .unauthenticated:
+                try authenticated.get()
+                throw EndpointFailure.internalError("the store refused an authenticated client")
+            case .presented(let revoked, let ownerClient, _):
+                return revoked.mapError { error in
+                    let reason =
+                        error == .tokenClientMismatch(issuedTo: clientID) ? "issued to client_id '\(ownerClient)'" : nil
+                    return EndpointFailure(error, reason: reason)
+                }
             }
         } catch {
             return .failure(error)

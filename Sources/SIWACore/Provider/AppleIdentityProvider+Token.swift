@@ -34,16 +34,31 @@ extension AppleIdentityProvider {
     /// 6. a missing code or refresh token → `invalid_request`;
     /// 7. the grant's binding: client_id, then redirect_uri → `invalid_grant` "… mismatch …".
     ///
-    /// Only a request that passes every check consumes the code.
-    package func token(_ form: [(name: String, value: String)]) -> Result<TokenResponse, EndpointFailure> {
+    /// Only a request that passes every check consumes the code. The client secret is checked before the
+    /// store is asked and its verdict handed to the store's one step (`GrantStore.presentCode`), which
+    /// decides in this order: a shared store answers in one round trip.
+    ///
+    /// `owner` is set to the user the presented code or token belongs to, when the store knew it (the
+    /// journal's user, so the pipeline need not ask the store again).
+    package func token(
+        _ form: [(name: String, value: String)], owner: inout PresentedOwner?
+    ) -> Result<TokenResponse, EndpointFailure> {
         do throws(EndpointFailure) {
-            return .success(try tokenThrowing(FormFields(form)))
+            return .success(try tokenThrowing(FormFields(form), owner: &owner))
         } catch {
             return .failure(error)
         }
     }
 
-    private func tokenThrowing(_ form: FormFields) throws(EndpointFailure) -> TokenResponse {
+    /// `token(_:owner:)` when the owner is not wanted.
+    package func token(_ form: [(name: String, value: String)]) -> Result<TokenResponse, EndpointFailure> {
+        var owner: PresentedOwner?
+        return token(form, owner: &owner)
+    }
+
+    private func tokenThrowing(_ form: FormFields, owner: inout PresentedOwner?) throws(EndpointFailure)
+        -> TokenResponse
+    {
         // One snapshot for the whole request: store, secrets and keys of the same scenario version.
         let snapshot = self.snapshot
         let store = snapshot.store
@@ -56,36 +71,35 @@ extension AppleIdentityProvider {
         let now = clock.nowSeconds
         switch grantType {
         case "authorization_code":
-            let code = form.present("code")
-            let grant = try code.map { code throws(EndpointFailure) in
-                try Self.liveGrant(
-                    EndpointFailure.storing { () throws(StoreUnavailable) in try store.lookUpCode(code, now: now) },
-                    what: "code")
+            let authenticated = authentication(secret, clientID: clientID, with: snapshot.clientSecrets)
+            guard let code = form.present("code") else {
+                try authenticated.get()
+                throw FormFields.missing("code")
             }
-            try authenticate(secret, clientID: clientID, with: snapshot.clientSecrets)
-            guard let code, let grant else { throw FormFields.missing("code") }
             let redirectURI = form["redirect_uri"]
-            let redeemed = try EndpointFailure.storing { () throws(StoreUnavailable) in
-                try store.redeemCode(code, clientID: clientID, redirectURI: redirectURI, now: now)
+            let presented = try EndpointFailure.storing { () throws(StoreUnavailable) in
+                try store.presentCode(
+                    code, clientAuthenticated: authenticated.isSuccess, clientID: clientID, redirectURI: redirectURI,
+                    now: now)
             }
+            owner = PresentedOwner(user: presented.owner)
+            let (grant, redeemed) = try Self.presented(presented, authenticated, what: "code")
             let tokens = try redeemed.get {
                 EndpointFailure($0, reason: Self.bindingReason(grant, clientID: clientID, redirectURI: redirectURI))
             }
             return try response(for: tokens, now: now, occasion: .signIn, snapshot: snapshot)
         case "refresh_token":
-            let refreshToken = form.present("refresh_token")
-            let grant = try refreshToken.map { token throws(EndpointFailure) in
-                try Self.liveGrant(
-                    EndpointFailure.storing { () throws(StoreUnavailable) in try store.lookUpRefreshToken(token) },
-                    what: "refresh_token")
-            }
-            try authenticate(secret, clientID: clientID, with: snapshot.clientSecrets)
-            guard let refreshToken, let grant else {
+            let authenticated = authentication(secret, clientID: clientID, with: snapshot.clientSecrets)
+            guard let refreshToken = form.present("refresh_token") else {
+                try authenticated.get()
                 throw FormFields.missing("refresh_token")
             }
-            let refreshed = try EndpointFailure.storing { () throws(StoreUnavailable) in
-                try store.refresh(refreshToken, clientID: clientID, now: now)
+            let presented = try EndpointFailure.storing { () throws(StoreUnavailable) in
+                try store.presentRefreshToken(
+                    refreshToken, clientAuthenticated: authenticated.isSuccess, clientID: clientID, now: now)
             }
+            owner = PresentedOwner(user: presented.owner)
+            let (grant, refreshed) = try Self.presented(presented, authenticated, what: "refresh_token")
             let tokens = try refreshed.get {
                 EndpointFailure($0, reason: Self.bindingReason(grant, clientID: clientID, redirectURI: nil))
             }
@@ -100,6 +114,36 @@ extension AppleIdentityProvider {
                 try store.issueClientCredentialsToken(clientID: clientID, scope: scope, now: now)
             }
             return TokenResponse(accessToken: issued.token, expiresIn: issued.expiresIn)
+        }
+    }
+
+    /// The store's verdict on a presented code or refresh token, in Apple's order: not live →
+    /// `invalid_grant` (whoever the client is), then the client's authentication → `invalid_client`, then
+    /// the grant and the store's redemption or refresh.
+    static func presented(
+        _ presentation: GrantPresentation, _ authenticated: Result<Void, EndpointFailure>, what: String
+    ) throws(EndpointFailure) -> (AuthorizationGrant, Result<IssuedTokens, AppleError>) {
+        switch presentation {
+        case .refused(let lookup, _):
+            _ = try liveGrant(lookup, what: what)
+            throw EndpointFailure.internalError("a refused \(what) was live")
+        case .unauthenticated:
+            try authenticated.get()
+            throw EndpointFailure.internalError("the store refused an authenticated client")
+        case .presented(let grant, let result):
+            return (grant, result)
+        }
+    }
+
+    /// `authenticate` as a value: checked before the store step, which needs only whether it passed.
+    func authentication(_ secret: String, clientID: String, with clientSecrets: ClientSecretValidator)
+        -> Result<Void, EndpointFailure>
+    {
+        do throws(EndpointFailure) {
+            try authenticate(secret, clientID: clientID, with: clientSecrets)
+            return .success(())
+        } catch {
+            return .failure(error)
         }
     }
 
@@ -170,5 +214,11 @@ extension Result {
         case .success(let value): return value
         case .failure(let error): throw transform(error)
         }
+    }
+}
+
+extension Result {
+    var isSuccess: Bool {
+        if case .success = self { true } else { false }
     }
 }

@@ -139,6 +139,19 @@ package final class TimelineEngine: Sendable {
     /// How many entries have fired (for `/mock/faults`-style inspection and tests).
     package var firedCount: Int { state.withLock { $0.entries.filter(\.fired).count } }
 
+    /// Whether a pending request trigger names a user: the server looks the request's user up only then,
+    /// before taking the engine's lock.
+    package var requestTriggersNameUsers: Bool {
+        state.withLock { state in
+            state.entries.contains { entry in
+                if case .afterRequests(_, let matcher) = entry.entry.trigger {
+                    return !entry.fired && matcher.userID != nil
+                }
+                return false
+            }
+        }
+    }
+
     /// Whether any entry counts requests (the server resolves users only then).
     package var hasRequestTriggers: Bool {
         state.withLock { state in

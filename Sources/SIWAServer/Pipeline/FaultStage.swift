@@ -23,7 +23,7 @@ final class FaultStage: Sendable {
 
     /// Runs `next` (the route's handler) unless a fault answers instead.
     func run(
-        _ context: inout RequestContext, next: (inout RequestContext) -> HTTPResponse
+        _ context: inout RequestContext, user lookup: UserLookup, next: (inout RequestContext) -> HTTPResponse
     ) -> HTTPResponse {
         let request = context.request
         let now = provider.clock.nowMilliseconds
@@ -32,16 +32,15 @@ final class FaultStage: Sendable {
         timeline.beforeRequest(nowMilliseconds: now, mayWait: !fromMemory)
 
         let facts = RequestFacts(method: request.method.rawValue, path: request.path, fields: context.form.all)
-        let user = context.user
         var response: HTTPResponse
         let decided: FaultDecision?
         if fromMemory {
             // Answered on the event loop, which never waits on the store: counted in this replica
             // (docs/scale-out.md, "Not shared").
-            decided = faults.decide(facts, nowMilliseconds: now, resolveUser: { user })
+            decided = faults.decide(facts, nowMilliseconds: now, resolveUser: { lookup.value })
         } else {
             do throws(StoreUnavailable) {
-                decided = try faults.decideShared(facts, nowMilliseconds: now, resolveUser: { user })
+                decided = try faults.decideShared(facts, nowMilliseconds: now, resolveUser: { lookup.value })
             } catch {
                 return context.refuse(.unavailable(error), log: log)
             }
@@ -53,7 +52,7 @@ final class FaultStage: Sendable {
         } else {
             response = next(&context)
         }
-        timeline.afterRequest(facts, user: user, mayWait: !fromMemory)
+        timeline.afterRequest(facts, user: { RequestPipeline.settleUser(&context, lookup) }, mayWait: !fromMemory)
         return response
     }
 

@@ -22,6 +22,9 @@ package struct RequestContext {
     package var reason: String?
     /// The fault rule that answered instead of the endpoint.
     package var fault: String?
+    /// Whether `user` is settled: a handler learned it from the store's answer (`learnUser`), or the
+    /// pipeline looked it up (`RequestPipeline`); until then the pipeline may still ask the store.
+    package var userSettled = false
     /// The control body, parsed once when a handler first asks for it.
     private var parsedJSON: Result<JSONValue, ControlFailure>?
 
@@ -29,6 +32,14 @@ package struct RequestContext {
         self.request = request
         self.form = RequestForm(request)
         clientID = form.field("client_id")
+    }
+
+    /// The owner the store's presentation step found (nil: the store was not asked, and the pipeline
+    /// looks the user up itself after the handler).
+    mutating func learnUser(_ owner: PresentedOwner?) {
+        guard let owner else { return }
+        if user == nil { user = owner.user }
+        userSettled = true
     }
 
     /// A path capture declared by the route.

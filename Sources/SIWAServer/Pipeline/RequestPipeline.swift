@@ -61,13 +61,18 @@ package final class RequestPipeline: HTTPResponder {
         var response: HTTPResponse
         switch RouteSurface.of(path: request.path) {
         case .apple:
-            // Resolved before the handler runs: redeeming a code removes it from the store.
-            context.user = userBeforeHandling(context.form)
+            // The user is looked up only when asked: a fault rule or timeline entry naming a user asks
+            // before the handler; the token and revoke handlers learn it from the store's own answer
+            // (`RequestContext.learnUser`), so a redemption costs one store round trip; otherwise it is
+            // looked up after the handler, for the journal.
+            let form = context.form
+            let lookup = UserLookup { [self] in userBeforeHandling(form) }
             if let faults {
-                response = faults.run(&context, next: { dispatch(&$0, surface: .apple) })
+                response = faults.run(&context, user: lookup, next: { dispatch(&$0, surface: .apple) })
             } else {
                 response = dispatch(&context, surface: .apple)
             }
+            _ = Self.settleUser(&context, lookup)
         case .control:
             response = dispatch(&context, surface: .control)
             learnControlFacts(&context)
@@ -122,6 +127,15 @@ package final class RequestPipeline: HTTPResponder {
         }
     }
 
+    /// The request's user once settled: the handler's (or the store's answer's), else the lookup's.
+    static func settleUser(_ context: inout RequestContext, _ lookup: UserLookup) -> String? {
+        if !context.userSettled {
+            if context.user == nil { context.user = lookup.value }
+            context.userSettled = true
+        }
+        return context.user
+    }
+
     /// The scenario user behind an Apple request: the owner of its code or token, else its `login_hint`.
     func userBeforeHandling(_ form: RequestForm) -> String? {
         if let token = form.field("code") ?? form.field("refresh_token") ?? form.field("token"),
@@ -142,5 +156,23 @@ package final class RequestPipeline: HTTPResponder {
         {
             context.user = provider.user(named: name)?.id
         }
+    }
+}
+
+/// The scenario user behind one Apple request (`RequestPipeline.userBeforeHandling`), looked up at most
+/// once and only when something asks. Lives on the thread answering the request.
+final class UserLookup {
+    private let resolve: () -> String?
+    private var resolved: String??
+
+    init(_ resolve: @escaping () -> String?) {
+        self.resolve = resolve
+    }
+
+    var value: String? {
+        if let resolved { return resolved }
+        let value = resolve()
+        resolved = .some(value)
+        return value
     }
 }

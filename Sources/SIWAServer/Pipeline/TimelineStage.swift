@@ -67,14 +67,17 @@ final class TimelineStage: Sendable {
     }
 
     /// After a request was answered: counts it against request-triggered entries.
-    func afterRequest(_ facts: RequestFacts, user: String?, mayWait: Bool) {
+    /// `user` is asked only when a pending trigger names a user, before any lock is taken (it may ask the store).
+    func afterRequest(_ facts: RequestFacts, user resolveUser: () -> String?, mayWait: Bool) {
         guard engine.hasRequestTriggers else { return }
+        let resolved = engine.requestTriggersNameUsers ? resolveUser() : nil
+        let user = { resolved }
         if fleet == nil || currentMembership == .local {
-            let actions = engine.recordRequest(facts, resolveUser: { user })
+            let actions = engine.recordRequest(facts, resolveUser: user)
             if !actions.isEmpty { provider.apply(actions, faults: faults, send: notify).forEach(log) }
             return
         }
-        let pending = engine.pendingEntries(matching: facts, resolveUser: { user })
+        let pending = engine.pendingEntries(matching: facts, resolveUser: user)
         guard !pending.isEmpty else { return }
         guard !mayWait, let background else {
             count(pending)
