@@ -66,12 +66,7 @@ extension RedisGrantStore {
         switch status {
         case "unauth": return .unauthenticated(grant)
         case "ok":
-            return .presented(
-                grant,
-                .success(
-                    IssuedTokens(
-                        accessToken: accessToken, refreshToken: refreshToken, grant: grant,
-                        accessTokenExpiresIn: accessTokenLifetime)))
+            return .presented(grant, issued(grant, accessToken: accessToken, refreshToken: refreshToken))
         case "client": return .presented(grant, .failure(.clientIDMismatch(issuedTo: clientID)))
         case "redirect": return .presented(grant, .failure(.redirectURIMismatch(issuedTo: redirectURI ?? "")))
         default: throw StoreUnavailable("redeem answered '\(status)'")
@@ -111,14 +106,19 @@ extension RedisGrantStore {
             grant.nonce = nil
             grant.isFirstAuthorization = false
             grant.realUserStatus = nil
-            return .presented(
-                stored,
-                .success(
-                    IssuedTokens(
-                        accessToken: accessToken, refreshToken: nil, grant: grant,
-                        accessTokenExpiresIn: accessTokenLifetime)))
+            return .presented(stored, issued(grant, accessToken: accessToken, refreshToken: nil))
         default: throw StoreUnavailable("refresh answered '\(status)'")
         }
+    }
+
+    /// The tokens a redemption or refresh issued for `grant`.
+    func issued(_ grant: AuthorizationGrant, accessToken: String, refreshToken: String?) -> Result<
+        IssuedTokens, AppleError
+    > {
+        .success(
+            IssuedTokens(
+                accessToken: accessToken, refreshToken: refreshToken, grant: grant,
+                accessTokenExpiresIn: accessTokenLifetime))
     }
 
     package func issueClientCredentialsToken(clientID: String, scope: String, now: Int64) throws(StoreUnavailable)
