@@ -151,6 +151,29 @@ import Testing
         store.down.withLock { $0 = false }
         #expect(try writer.flush() == kept)
     }
+
+    @Test func anOutageIsLoggedOnceWithTheEntriesItDropped() throws {
+        let store = SwitchableFleetJournal()
+        let writer = FleetJournalWriter(journal: store, replica: "a")
+        let log = LogRecorder()
+        let entry = JournalEntry(
+            kind: "request", method: "GET", path: "/auth/keys", parameters: [], clientID: nil, user: nil,
+            outcome: "ok", status: 200, timeMilliseconds: 0)
+        writer.enqueue(entry)
+        writer.tick(log: log.record)
+        #expect(log.lines.isEmpty, "a healthy flush logs nothing")
+        store.down.withLock { $0 = true }
+        for _ in 0..<(FleetJournalWriter.maximumPending + 3) { writer.enqueue(entry) }
+        writer.tick(log: log.record)
+        writer.tick(log: log.record)
+        #expect(log.lines.count == 1 && log.lines[0].contains("cannot write"), "\(log.lines)")
+        store.down.withLock { $0 = false }
+        writer.tick(log: log.record)
+        #expect(log.lines.count == 2 && log.lines[1].contains("3 entries dropped"), "\(log.lines)")
+        writer.tick(log: log.record)
+        #expect(log.lines.count == 2, "the recovery is logged once")
+        #expect(try store.records(after: 0, count: 20_000).count == 1 + FleetJournalWriter.maximumPending)
+    }
 }
 
 /// A fleet journal in this process that can be switched off like an unreachable store.

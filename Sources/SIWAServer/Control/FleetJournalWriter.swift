@@ -99,24 +99,35 @@ package final class FleetJournalWriter: Sendable {
         }
     }
 
-    /// Flushes every `intervalMilliseconds` on `scheduler`, logging the first failure of an outage and the
-    /// recovery. - Returns: false when no thread could be started.
+    /// Flushes every `intervalMilliseconds` on `scheduler` (`tick`). - Returns: false when no thread could
+    /// be started.
     package func start(on scheduler: BackgroundScheduler, log: @escaping @Sendable (String) -> Void) -> Bool {
-        let failing = Mutex(false)
-        return scheduler.repeatEvery(Self.intervalMilliseconds) { [self] in
-            do throws(StoreUnavailable) {
-                try flush()
-                if failing.withLock({ $0 }) {
-                    failing.withLock { $0 = false }
-                    log("fleet journal: the store answers again; pending entries sent")
-                }
-            } catch {
-                let first = failing.withLock { failing in
-                    defer { failing = true }
-                    return !failing
-                }
-                if first { log("fleet journal: cannot write to the store (\(error)); entries wait, up to 10000") }
+        scheduler.repeatEvery(Self.intervalMilliseconds) { [self] in tick(log: log) }
+    }
+
+    /// What the writer's log has said: whether an outage is going on, and how many drops it reported.
+    let reported = Mutex((outage: false, dropped: 0))
+
+    /// One flush, logging the first failure of an outage, the recovery, and entries dropped since the
+    /// last report (once per tick at most, never per entry).
+    package func tick(log: (String) -> Void) {
+        do throws(StoreUnavailable) {
+            try flush()
+            let dropped = self.dropped
+            let (recovered, lost) = reported.withLock { state -> (Bool, Int) in
+                defer { state = (false, dropped) }
+                return (state.outage, dropped - state.dropped)
             }
+            guard recovered || lost > 0 else { return }
+            log(
+                (recovered ? "fleet journal: the store answers again; pending entries sent" : "fleet journal:")
+                    + (lost > 0 ? " \(lost) entries dropped (more than 10000 or 8 MiB waited)" : ""))
+        } catch {
+            let began = reported.withLock { state -> Bool in
+                defer { state.outage = true }
+                return !state.outage
+            }
+            if began { log("fleet journal: cannot write to the store (\(error)); entries wait, up to 10000 or 8 MiB") }
         }
     }
 
