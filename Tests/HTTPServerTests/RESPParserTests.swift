@@ -92,6 +92,27 @@ import Testing
             Self.parse(Array("+123456789".utf8), chunk: 1, limits: limits).1 == .reject("line longer than 8 bytes"))
     }
 
+    /// Two arrays of a million elements each are 22 bytes of headers, and would be ~150 MiB parsed: the
+    /// elements are charged (64 bytes each) against the 64 MiB bound when a header announces them, so
+    /// the second header is refused before anything of it is allocated (issue #21: 2 million empty
+    /// strings, 6 MB on the wire, cost +283 MiB).
+    @Test func elementsAreChargedAgainstTheReplyBoundWhenAnnounced() {
+        var parser = RESPParser()
+        parser.feed(Array("*2\r\n*1000000\r\n".utf8))
+        #expect(parser.next() == .needMoreData)
+        parser.feed(Array(String(repeating: "+\r\n", count: 1_000_000).utf8))
+        parser.feed(Array("*1000000\r\n".utf8))
+        guard case .reject(let reason) = parser.next() else {
+            Issue.record("the second million elements were accepted")
+            return
+        }
+        #expect(reason.hasPrefix("reply too large"))
+        var small = RESPParser.Limits()
+        small.maxReplyBytes = 1_000
+        #expect(Self.parse(Array("*15\r\n".utf8), chunk: 1, limits: small).1 == .needMoreData)
+        #expect(Self.parse(Array("*16\r\n".utf8), chunk: 1, limits: small).1 != .needMoreData)
+    }
+
     @Test func aRejectIsSticky() {
         var parser = RESPParser()
         parser.feed(Array("?\r\n+OK\r\n".utf8))
@@ -123,10 +144,27 @@ import Testing
         ("redis://h:1/x", "database 'x' is not a number from 0"),
         ("redis://:1", "no host"),
         ("redis://u:%zz@h", "bad percent-escape in the credentials"),
+        ("rediss://h:1", "TLS (rediss://) is not supported: use redis://"),
     ])
     func refusesWithAReason(url: String, reason: String) {
         #expect(throws: RedisError(.invalidURL, "store URL '\(RedisEndpoint.redacted(url))': \(reason)")) {
             try RedisEndpoint(url: url)
+        }
+    }
+
+    /// No message quotes any part of a password, whatever the scheme (issue #21: `rediss://user:PW@…`
+    /// was printed whole) and wherever the password has a `/` or `@`.
+    @Test(arguments: [
+        "rediss://user:PW@cache:6380", "redis+sentinel://user:PW@h", "http://:PW@h", "user:PW@h:1",
+        "redis://u:P/PW@h:0", "redis://:P@PW@h:99999", "redis://u:PW@h/x", "rediss://PW@h",
+    ])
+    func aPasswordIsNeverInAMessage(url: String) {
+        do {
+            _ = try RedisEndpoint(url: url)
+            Issue.record("\(url) was accepted")
+        } catch {
+            #expect(!error.message.contains("PW"), "\(error.message)")
+            #expect(error.message.contains("***@"), "\(error.message)")
         }
     }
 }
