@@ -38,8 +38,10 @@ enum StoreOptions {
     ) throws -> (factory: GrantStoreFactory, fleet: any FleetState, journal: (any FleetJournal)?) {
         let client = RedisClient(endpoint: endpoint)
         guard client.probe() else {
-            throw RuntimeError(
-                "cannot reach the state store \(endpoint): \(client.unavailableReason ?? "no answer to PING")")
+            // The client's reasons mostly name the endpoint already: say it once.
+            let reason = client.unavailableReason ?? "no answer to PING"
+            let named = reason.hasPrefix("\(endpoint)") ? reason : "\(endpoint): \(reason)"
+            throw RuntimeError("cannot reach the state store \(named)")
         }
         if !scheduler.repeatEvery(500, { client.probe() }) {
             log.note("cannot start the store health thread: /mock/health recovers only with traffic")
