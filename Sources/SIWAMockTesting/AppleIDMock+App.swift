@@ -46,11 +46,11 @@ extension AppleIDMock {
         let provider = self.provider
         do throws(ProviderChangeError) {
             return CredentialState(try provider.credentialState(user: user, clientID: client))
-        } catch  where error.kind == .notFound && error.field == "user" {
+        } catch {
+            // Apple answers `.notFound` for any identifier it does not know; the reason stays out of the answer.
+            guard error.kind == .notFound, error.field == "user" else { throw AppleIDMockError(error) }
             log.append("credential state of \(error.message) in \(client): notFound")
             return .notFound
-        } catch {
-            throw AppleIDMockError(error)
         }
     }
 

@@ -99,12 +99,29 @@ struct SignInModel<Provider: SignInProvider> {
         #expect(try await provider.credentialState(forUserID: credential.user) == .authorized)
 
         try apple.revoke(user: "bob")  // Settings → Stop using Apple ID; the built-in group has no notification URL
-        var iterator = revocations.makeAsyncIterator()
-        let revocation = try #require(await iterator.next())
+        let revocation = try #require(await Self.next(of: revocations, within: .seconds(5)))
         #expect(revocation.user == credential.user && revocation.reason == .consentRevoked)
         #expect(try await provider.credentialState(forUserID: revocation.user) == .revoked)
 
         try apple.deleteAccount(user: "bob")
         #expect(try await provider.credentialState(forUserID: credential.user) == .notFound)
+    }
+
+    /// The stream's next element, or nil when none comes within `limit`: a missing revocation fails the
+    /// test instead of hanging it.
+    static func next<Element: Sendable>(of stream: AsyncStream<Element>, within limit: Duration) async -> Element? {
+        await withTaskGroup(of: Element?.self) { group in
+            group.addTask {
+                var iterator = stream.makeAsyncIterator()
+                return await iterator.next()
+            }
+            group.addTask {
+                try? await Task.sleep(for: limit)
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
     }
 }
