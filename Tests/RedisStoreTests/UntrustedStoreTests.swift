@@ -8,7 +8,7 @@ import Testing
 /// Redis is a peer, not a part of the mock (issue #21): values another program (or damage) wrote under
 /// a fleet's prefix are validated with the control API's own bounds when read back, logged once and
 /// ignored, never a trap; and no scenario's keys lie under another scenario's prefix.
-@Suite(.enabled(if: RedisServerBinary.found)) struct UntrustedStoreTests {
+@Suite struct UntrustedStoreTests {
     final class Lines: Sendable {
         let lines = Mutex<[String]>([])
         func record(_ line: String) { lines.withLock { $0.append(line) } }
@@ -18,15 +18,14 @@ import Testing
     static func state() throws -> (RedisFleetState, prefix: String, log: Lines) {
         let prefix = "untrusted-\(UInt64.random(in: 0...UInt64.max)):"
         let lines = Lines()
-        return (
-            RedisFleetState(client: try SharedRedis.client(), prefix: prefix, log: { lines.record($0) }), prefix, lines
-        )
+        let state = RedisFleetState(client: try SharedRedis.client(), prefix: prefix, log: { lines.record($0) })
+        return (state, prefix, lines)
     }
 
     /// `tlrun` = `"abc 9223372036854775807"` killed every replica at its next poll (SIGILL): the start
     /// is outside the clock's range, so the run is ignored (logged once), and a replica joining starts
     /// its own over it.
-    @Test func aTimelineRunOutsideTheClockRangeIsIgnoredAndLoggedOnce() throws {
+    @Test(.enabled(if: RedisServerBinary.found)) func aTimelineRunOutsideTheClockRangeIsIgnoredAndLoggedOnce() throws {
         let (state, prefix, log) = try Self.state()
         for bad in ["abc 9223372036854775807", "abc -9223372036854775808", "abc -1"] {
             _ = try SharedRedis.client().send(["SET", prefix + "tlrun", bad])
@@ -41,7 +40,7 @@ import Testing
 
     /// Fault counters are the keys' values: a negative count written over them is ignored (the rule is
     /// neither fired nor its counts shown) instead of being taken as the fleet's count.
-    @Test func aDamagedFaultCounterIsIgnoredAndLogged() throws {
+    @Test(.enabled(if: RedisServerBinary.found)) func aDamagedFaultCounterIsIgnoredAndLogged() throws {
         let (state, prefix, log) = try Self.state()
         _ = try SharedRedis.client().send(["HSET", prefix + "fc:r1", "m", "-100"])
         let outcome = try state.countFaults([FleetFaultCount(ruleID: "r1", after: 0, times: 5, drawHit: true)])
@@ -52,7 +51,7 @@ import Testing
         #expect(fresh == FleetFaultOutcome(firing: 0, counts: [(1, 1)]))
     }
 
-    @Test func aDamagedTimelineCountIsIgnoredAndLogged() throws {
+    @Test(.enabled(if: RedisServerBinary.found)) func aDamagedTimelineCountIsIgnoredAndLogged() throws {
         let (state, prefix, log) = try Self.state()
         _ = try SharedRedis.client().send(["HSET", prefix + "tl:abc", "c:1", "-50"])
         let counts = try state.countTimeline(generation: "abc", entries: [.init(index: 1, threshold: 1)])
@@ -62,18 +61,17 @@ import Testing
 
     /// `POST /mock/reset` on scenario `team` deleted every key of scenario `team:b`: `siwa:team:` was a
     /// prefix of `siwa:team:b:`. Escaped names hold no `:`, so neither prefix starts the other.
-    @Test func resettingOneScenarioLeavesAnotherWhoseNameItStarts() throws {
+    @Test(.enabled(if: RedisServerBinary.found)) func resettingOneScenarioLeavesAnotherWhoseNameItStarts() throws {
         let suffix = UInt64.random(in: 0...UInt64.max)
-        let client = try SharedRedis.client()
-        func store(_ name: String) -> RedisGrantStore {
+        func store(_ name: String) throws -> RedisGrantStore {
             var scenario = Scenario.builtIn
             scenario.name = name
             return RedisGrantStore(
-                client: client, prefix: RedisGrantStore.prefix(for: scenario),
+                client: try SharedRedis.client(), prefix: RedisGrantStore.prefix(for: scenario),
                 settings: scenario.settings, identifiers: IdentifierGenerator(random: SeededRandomSource(seed: suffix)))
         }
-        let team = store("team\(suffix)")
-        let others = ["team\(suffix):b", "team\(suffix)*", "team\(suffix)%3Ab"].map(store)
+        let team = try store("team\(suffix)")
+        let others = try ["team\(suffix):b", "team\(suffix)*", "team\(suffix)%3Ab"].map(store)
         #expect(Set(others.map(\.prefix) + [team.prefix]).count == 4)
         for store in [team] + others {
             _ = try store.authorize(

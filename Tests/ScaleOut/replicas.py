@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import base64
 import json
+import subprocess
 import sys
 import tempfile
 import threading
@@ -86,6 +87,7 @@ def main() -> int:
             timeline_checks(binary, redis, secret, temp_path)
             seeded_checks(binary, redis, temp_path)
             journal_checks(replicas, secret)
+            untrusted_checks(replicas, redis)
             run_checks(replicas, redis, secret)
             for replica in replicas:
                 check(replica.alive, f"replica on port {replica.port} still running")
@@ -301,6 +303,29 @@ def journal_checks(replicas: list[MockProcess], secret: str) -> None:
     check(own.get("path") == "/auth/token" and own.get("outcome") == "ok"
           and own.get("parameters") == redeemed.get("parameters"),
           "replica_sequence is the entry's number in B's own journal")
+
+
+def untrusted_checks(replicas: list[MockProcess], redis: RedisServer) -> None:
+    """Redis is not trusted (issue #21): a clock state near Int64.min written into the fleet hash killed
+    every replica with SIGILL within 250 ms; now it is ignored and logged, and the replicas go on."""
+    def cli(*arguments: str) -> str:
+        return subprocess.run(["redis-cli", "-p", str(redis.port), *arguments], check=True,
+                              capture_output=True, text=True).stdout.strip()
+    before = [control(replica, "GET", "/mock/clock")[1].get("epoch_milliseconds", 0) for replica in replicas]
+    bad = '{"mock_ms":-9223372036854775800,"real_ms":1764000000000,"frozen":false}'
+    cli("HSET", "siwa:built-in:f", "clock", bad, "clock:s", "bad1", "s", "bad1")
+    logged = wait_until(lambda: all("the clock state published by another replica cannot be applied"
+                                    in replica.log_path.read_text() for replica in replicas), 2.0)
+    def reading(replica: MockProcess) -> int | None:
+        try:
+            return control(replica, "GET", "/mock/clock")[1].get("epoch_milliseconds")
+        except OSError:  # the replica died (SIGILL before the fix)
+            return None
+    after = [reading(replica) for replica in replicas]
+    check(logged is not None and all(replica.alive for replica in replicas)
+          and all(b is not None and 0 <= b - a < 60_000 for a, b in zip(before, after)),
+          f"a clock near Int64.min in Redis is ignored and logged; every replica runs on ({logged})")
+    cli("HDEL", "siwa:built-in:f", "clock", "clock:s")
 
 
 def run_checks(replicas: list[MockProcess], redis: RedisServer, secret: str) -> None:
