@@ -30,11 +30,16 @@ extension AppleIDMock {
 
     /// What `ASAuthorizationAppleIDProvider().getCredentialState(forUserID:)` answers in the app
     /// `client` (`GET /mock/credential-state`).
-    /// - Throws: ``AppleIDMockError`` `.notFound` for an unknown user or client.
+    /// A user the mock does not know (deleted, never existed) is ``CredentialState/notFound``, as on a
+    /// device; why ("deleted at …") is in ``logLines``, and in the journal when asked over HTTP.
+    /// - Throws: ``AppleIDMockError`` `.notFound` for an unknown client.
     public func credentialState(forUserID user: String, client: String) throws(AppleIDMockError) -> CredentialState {
         let provider = self.provider
-        return CredentialState(
-            try mapped { () throws(ProviderChangeError) in try provider.credentialState(user: user, clientID: client) })
+        let answer = try mapped { () throws(ProviderChangeError) in
+            try provider.credentialStateAnswer(user: user, clientID: client)
+        }
+        if let reason = answer.reason { log.append("credential state of '\(user)' in \(client): notFound: \(reason)") }
+        return CredentialState(answer.state)
     }
 
     /// An ES256 client secret for `client`, signed with the built-in scenario's published test key

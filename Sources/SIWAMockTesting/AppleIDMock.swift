@@ -109,7 +109,7 @@ public final class AppleIDMock: Sendable {
 
     /// What the mock logged (refused requests, notification outcomes, maintenance), oldest first.
     public var logLines: [String] { log.lines }
-    private let log: LogBuffer
+    let log: LogBuffer
 
     /// Stops serving: in-flight requests finish, the port is released, background work stops and every
     /// ``notifications()`` stream ends. Calling it again does nothing.

@@ -98,6 +98,10 @@ import Testing
         #expect(
             try json(try call(mock, "GET", "/mock/credential-state?user=bob&client_id=com.example.app"))["state"]
                 == .string("revoked"))
+        // A deleted account is notFound, like one never known (Apple's "the user can't be found").
+        #expect(try call(mock, "DELETE", "/mock/users/bob").status == 200)
+        let deleted = try call(mock, "GET", "/mock/credential-state?user=bob&client_id=com.example.app")
+        #expect(try deleted.status == 200 && json(deleted)["state"] == .string("notFound"))
         let added = try call(mock, "POST", "/mock/users", ["id": "erin", "email": "erin@example.org"])
         #expect(added.status == 201)
         #expect(try call(mock, "GET", "/mock/users/erin").status == 200)
