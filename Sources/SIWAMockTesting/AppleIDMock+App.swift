@@ -15,10 +15,19 @@ extension AppleIDMock {
     ///   - nonce: copied into the identity token's `nonce` claim.
     ///   - state: echoed in the credential.
     /// - Throws: ``AppleIDMockError`` `.notFound` for an unknown user or client, `.invalid` for a
-    ///   Services ID; both name the value probably meant.
+    ///   Services ID; both name the value probably meant. `.authorization` when the test scripted the
+    ///   sheet's answer (``failNextAuthorization(with:times:client:)``).
     public func authorize(
         user: String, client: String, scopes: [AuthorizationScope] = [.fullName, .email], nonce: String? = nil,
         state: String? = nil
+    ) throws(AppleIDMockError) -> AppleIDCredential {
+        if let scripted = scriptedFailure(user: user, client: client) { throw AppleIDMockError(scripted) }
+        return try issueCredential(user: user, client: client, scopes: scopes, nonce: nonce, state: state)
+    }
+
+    /// The credential of a sheet request that was not scripted to fail.
+    func issueCredential(
+        user: String, client: String, scopes: [AuthorizationScope], nonce: String?, state: String?
     ) throws(AppleIDMockError) -> AppleIDCredential {
         let provider = self.provider
         let native = try mapped { () throws(ProviderChangeError) in
@@ -29,16 +38,17 @@ extension AppleIDMock {
     }
 
     /// What `ASAuthorizationAppleIDProvider().getCredentialState(forUserID:)` answers in the app
-    /// `client` (`GET /mock/credential-state`).
-    /// A user the mock does not know (deleted, never existed) is ``CredentialState/notFound``, as on a
-    /// device; why ("deleted at …") is in ``logLines``, and in the journal when asked over HTTP.
+    /// `client` (`GET /mock/credential-state`): ``CredentialState/notFound`` for any user identifier the
+    /// mock does not know (deleted, transferred away, never existed), as Apple answers; ``logLines`` says
+    /// why ("deleted at …", "did you mean …?"), and so does the journal when asked over HTTP.
     /// - Throws: ``AppleIDMockError`` `.notFound` for an unknown client.
     public func credentialState(forUserID user: String, client: String) throws(AppleIDMockError) -> CredentialState {
         let provider = self.provider
         let answer = try mapped { () throws(ProviderChangeError) in
             try provider.credentialStateAnswer(user: user, clientID: client)
         }
-        if let reason = answer.reason { log.append("credential state of '\(user)' in \(client): notFound: \(reason)") }
+        // The reason stays out of the answer, as Apple's does.
+        if let reason = answer.reason { log.append("credential state in \(client): \(reason): notFound") }
         return CredentialState(answer.state)
     }
 

@@ -111,14 +111,14 @@ extension AppleIdentityProvider {
         // Suggestions compare against at most `suggestionCandidates` identifiers (a large scenario's
         // look-up stays cheap on the event loop); past that the reason only says the identifier is unknown.
         for user in scenario.users where candidates.count < Self.suggestionCandidates {
-            add(user.id, "user '\(user.id)'")
+            add(user.id, "")
             add(user.sub, "\(user.id)'s sub")
             for team in scenario.teams {
                 add(scenario.sub(of: user, inTeam: team.id), "\(user.id)'s sub in team \(team.id)")
             }
         }
         if let close = EditDistance.suggestion(for: value, among: candidates), let label = labels[close] {
-            return "no user has the identifier '\(value)' (did you mean \(label) '\(close)'?)"
+            return "no user has the identifier '\(value)' (did you mean \(label.isEmpty ? "" : label + " ")'\(close)'?)"
         }
         return "no user has the identifier '\(value)'"
     }
