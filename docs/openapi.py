@@ -210,7 +210,7 @@ schemas = {
     ["id", "type", "user", "app_group", "aud", "jti", "url", "status", "payload", "attempts"]),
 }
 responses = {n: jresp(d, ref("ControlError")) for n, d in [("BadRequest", "Invalid field (named in `field`); nothing applied"), ("Unauthorized", "Admin token missing or wrong (only with --admin-token)"),
-    ("NotFound", "Unknown user, client, key or path (named in `field`)"), ("MethodNotAllowed", "Wrong method"), ("Conflict", "Contradicts the current state"), ("NotImplemented", "No scenario loader in this build"), ("Unavailable", "Not now, retry shortly (e.g. no pre-generated signing key is ready yet)")]}
+    ("NotFound", "Unknown user, client, key or path (named in `field`)"), ("MethodNotAllowed", "Wrong method"), ("Conflict", "Contradicts the current state"), ("NotImplemented", "No scenario loader in this build"), ("Unavailable", "A real outage: the shared store is down, or no background thread could be started")]}
 doc = {"openapi": "3.1.0", "info": {"title": "siwa-mock", "version": "1.0.0", "description": "Apple's Sign in with Apple server endpoints (appleid.apple.com) and the mock's control API under /mock/. Without --admin-token on a loopback address, /mock/ answers 403 forbidden_host for a Host that is not a loopback name and 403 cross_origin for an Origin other than the server's own (docs/security.md)."},
   "paths": paths, "components": {"schemas": schemas, "responses": responses,
     "securitySchemes": {"adminToken": {"type": "http", "scheme": "bearer", "description": "Only when serving with --admin-token"},

@@ -83,7 +83,7 @@ enum OpenAPIDocument {
            "MethodNotAllowed":{"description":"Wrong method","content":{"application/json":{"schema":{"$ref":"#/components/schemas/ControlError"}}}},
            "Conflict":{"description":"Contradicts the current state","content":{"application/json":{"schema":{"$ref":"#/components/schemas/ControlError"}}}},
            "NotImplemented":{"description":"No scenario loader in this build","content":{"application/json":{"schema":{"$ref":"#/components/schemas/ControlError"}}}},
-           "Unavailable":{"description":"Not now, retry shortly (e.g. no pre-generated signing key is ready yet)","content":{"application/json":{"schema":{"$ref":"#/components/schemas/ControlError"}}}},
+           "Unavailable":{"description":"A real outage: the shared store is down, or no background thread could be started","content":{"application/json":{"schema":{"$ref":"#/components/schemas/ControlError"}}}},
            "LengthRequired":{"description":"Body sent without Content-Length (chunked bodies are refused)","content":{"text/plain":{"schema":{"type":"string"}}}}
           },
           "securitySchemes":{
