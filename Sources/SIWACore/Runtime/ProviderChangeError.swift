@@ -7,7 +7,7 @@ package struct ProviderChangeError: Error, Sendable, Equatable, CustomStringConv
         case invalid = "invalid_request"
         /// The change contradicts the current state (409), e.g. retiring the signing key.
         case conflict = "conflict"
-        /// Not possible right now, but later (503), e.g. no pre-generated signing key is ready.
+        /// Not possible right now (503): the shared store is down, or no background thread can make a key.
         case unavailable = "unavailable"
     }
 
