@@ -148,7 +148,7 @@ mail_props = {"id": S, "time": {"type": "string", "format": "date-time"}, "direc
     "user": nullable("string"), "relay_address": S, "delivered_to": nullable("string"), "envelope_from": S, "from": nullable("string"),
     "rewritten_from": nullable("string"), "subject": nullable("string"), "size": {"type": "integer", "minimum": 0}}
 mail_summary = obj(mail_props, list(mail_props))
-mail_detail_props = dict(mail_props, headers={"type": "array", "items": obj({"name": S, "value": S}, ["name", "value"])},
+mail_detail_props = dict(mail_props, headers={"type": "array", "items": obj({"name": S, "value": S, "decoded": S}, ["name", "value"])},
     text=nullable("string"), html=nullable("string"), other_parts={"type": "array", "items": S})
 mail_id = [{"name": "id", "in": "path", "required": True, "schema": S}]
 mail_filters = [{"name": n, "in": "query", "required": False, "schema": S} for n in ["relay_address", "real_address", "team", "sender", "since"]] + [

@@ -1,26 +1,82 @@
 /// Address helpers for header fields and envelope paths.
 package enum MailAddress {
+    /// The mailboxes of a mailbox-list field (`From:`, `Sender:`, `Reply-To:`, RFC 5322 §3.4), split
+    /// at commas outside quoted strings, comments and angle brackets; empty pieces dropped.
+    package static func mailboxes(inField value: String) -> [Substring] {
+        var pieces: [Substring] = []
+        var start = value.startIndex
+        var quoted = false
+        var escaped = false
+        var commentDepth = 0
+        var inAngle = false
+        for index in value.indices {
+            let character = value[index]
+            if escaped {
+                escaped = false
+                continue
+            }
+            switch character {
+            case "\\" where quoted || commentDepth > 0: escaped = true
+            case "\"" where commentDepth == 0: quoted.toggle()
+            case "(" where !quoted: commentDepth += 1
+            case ")" where !quoted && commentDepth > 0: commentDepth -= 1
+            case "<" where !quoted && commentDepth == 0: inAngle = true
+            case ">" where !quoted && commentDepth == 0: inAngle = false
+            case "," where !quoted && commentDepth == 0 && !inAngle:
+                pieces.append(value[start..<index])
+                start = value.index(after: index)
+            default: break
+            }
+        }
+        pieces.append(value[start...])
+        return pieces.filter { !$0.allSatisfy { $0 == " " || $0 == "\t" } }
+    }
+
+    /// Every addr-spec of a mailbox-list field, in order; nil when a mailbox has none (a group, a
+    /// bare name, a malformed address) or the field is empty.
+    package static func addresses(inField value: String) -> [String]? {
+        let pieces = mailboxes(inField: value)
+        guard !pieces.isEmpty else { return nil }
+        var found: [String] = []
+        for piece in pieces {
+            guard let address = address(inMailbox: piece) else { return nil }
+            found.append(address)
+        }
+        return found
+    }
+
     /// The addr-spec of the first mailbox in a `From:`-style field: `"Name" <a@b>` → `a@b`,
     /// `a@b (comment)` → `a@b`. Nil when there is none.
     package static func firstAddress(inField value: String) -> String? {
-        var text = Substring(value)
+        mailboxes(inField: value).first.flatMap(address(inMailbox:))
+    }
+
+    /// One mailbox's addr-spec: inside `<…>`, else the text before a comment.
+    static func address(inMailbox mailbox: Substring) -> String? {
+        var text = mailbox
         if let open = text.lastIndex(of: "<") {
             let after = text[text.index(after: open)...]
             guard let close = after.firstIndex(of: ">") else { return nil }
             text = after[..<close]
-        } else {
-            if let comma = text.firstIndex(of: ",") { text = text[..<comma] }
-            if let paren = text.firstIndex(of: "(") { text = text[..<paren] }
+        } else if let paren = text.firstIndex(of: "(") {
+            text = text[..<paren]
         }
         let address = text.trimmingSpaces
         guard SMTPCommandParser.isMailbox(Substring(address)) else { return nil }
         return address
     }
 
+    /// The display name of a field's first mailbox as written (`"Shop"`, `=?utf-8?q?Caf=C3=A9?=`,
+    /// `Shop Team`), outer spaces trimmed; nil without one.
+    package static func phrase(inField value: String) -> String? {
+        guard let first = mailboxes(inField: value).first, let open = first.lastIndex(of: "<") else { return nil }
+        let phrase = first[..<open].trimmingSpaces
+        return phrase.isEmpty ? nil : phrase
+    }
+
     /// The display name of a `From:` field (`"Shop" <a@b>` → `Shop`), or nil.
     package static func displayName(inField value: String) -> String? {
-        guard let open = value.lastIndex(of: "<") else { return nil }
-        var name = Substring(value[..<open]).trimmingSpaces
+        guard var name = phrase(inField: value) else { return nil }
         if name.hasPrefix("\"") && name.hasSuffix("\"") && name.count >= 2 {
             name = String(name.dropFirst().dropLast())
         }

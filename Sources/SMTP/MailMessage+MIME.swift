@@ -64,9 +64,7 @@ extension MailMessage {
         case "quoted-printable": bytes = TransferEncoding.decodeQuotedPrintable(body)
         default: bytes = Array(body)
         }
-        if let charset = charset?.lowercased(), charset == "iso-8859-1" || charset == "latin1" {
-            return String(bytes.map { Character(Unicode.Scalar($0)) })
-        }
+        if let charset, TransferEncoding.isLatin1(charset) { return TransferEncoding.latin1Text(bytes) }
         return String(decoding: bytes, as: UTF8.self)
     }
 

@@ -16,19 +16,51 @@ struct MessageReader {
         case afterDotCR
     }
 
+    /// The first reservation; later ones double it, up to `limit`.
+    static let firstReservation = 64 * 1024
+
     let limit: Int
+    let budget: MessageBudget?
     var position = Position.lineStart
     var data: [UInt8] = []
     /// Bytes of content seen, kept or not.
     var size = 0
+    /// Bytes taken from `budget` for `data` (its capacity is grown to this, never past it).
+    var reserved = 0
+    /// The shared budget had no room: the content is read and dropped.
+    var isOverBudget = false
 
-    init(limit: Int) { self.limit = limit }
+    init(limit: Int, budget: MessageBudget? = nil) {
+        self.limit = limit
+        self.budget = budget
+    }
 
     var isOversized: Bool { size > limit }
 
     mutating func emit(_ byte: UInt8) {
         size += 1
-        if size <= limit { data.append(byte) }
+        guard size <= limit, !isOverBudget else { return }
+        if data.count == reserved { grow() }
+        if !isOverBudget { data.append(byte) }
+    }
+
+    /// Doubles the reservation (at most to `limit`); drops the content when the budget says no.
+    mutating func grow() {
+        let target = min(limit, max(Self.firstReservation, reserved * 2))
+        guard budget?.reserve(target - reserved) ?? true else {
+            isOverBudget = true
+            data = []
+            releaseReservation()
+            return
+        }
+        data.reserveCapacity(target)
+        reserved = target
+    }
+
+    /// Gives the reservation back (the message ended or the connection went).
+    mutating func releaseReservation() {
+        budget?.release(reserved)
+        reserved = 0
     }
 
     /// Consumes bytes from `start`; returns where it stopped and whether the message ended there.

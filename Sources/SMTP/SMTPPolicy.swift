@@ -35,10 +35,11 @@ package protocol SMTPPolicy: Sendable {
     /// The complete message (dot-unstuffed, CRLF line endings, without the final `.`): the reply to
     /// the end of DATA.
     func deliver(_ data: [UInt8], envelope: SMTPEnvelope) -> SMTPReply
-    /// A refused message too large to keep (552): for the record of attempts.
-    func rejectedOversized(envelope: SMTPEnvelope, reply: SMTPReply)
+    /// A message refused before the policy saw it (552 too large, 452 the listener's budget for
+    /// messages in progress ran out): for the record of attempts.
+    func refusedUnread(envelope: SMTPEnvelope, reply: SMTPReply)
 }
 
 extension SMTPPolicy {
-    package func rejectedOversized(envelope: SMTPEnvelope, reply: SMTPReply) {}
+    package func refusedUnread(envelope: SMTPEnvelope, reply: SMTPReply) {}
 }

@@ -6,10 +6,34 @@ package struct SMTPReply: Sendable, Equatable {
     package var enhancedCode: String?
     package var lines: [String]
 
+    /// Longest reply line, code and CRLF included (RFC 5321 §4.5.3.1.5).
+    package static let maxLineBytes = 512
+
+    /// Lines longer than `maxLineBytes` on the wire are cut (at a character boundary), so `text` is
+    /// always what the client read.
     package init(_ code: Int, _ enhancedCode: String?, _ lines: [String]) {
         self.code = code
         self.enhancedCode = enhancedCode
-        self.lines = lines.isEmpty ? [""] : lines
+        let room = Self.maxTextBytes(enhancedCode: enhancedCode)
+        self.lines = lines.isEmpty ? [""] : lines.map { Self.cut($0, toBytes: room) }
+    }
+
+    /// Bytes a line's text may take: 512 less `NNN-`, the enhanced code and its space, and CRLF.
+    package static func maxTextBytes(enhancedCode: String?) -> Int {
+        maxLineBytes - 4 - (enhancedCode.map { $0.utf8.count + 1 } ?? 0) - 2
+    }
+
+    static func cut(_ line: String, toBytes room: Int) -> String {
+        guard line.utf8.count > room else { return line }
+        var out = ""
+        var used = 0
+        for character in line {
+            let size = character.utf8.count
+            guard used + size <= room else { break }
+            out.append(character)
+            used += size
+        }
+        return out
     }
 
     package init(_ code: Int, _ enhancedCode: String?, _ text: String) {
@@ -59,6 +83,9 @@ extension SMTPReply {
     package static let startData = SMTPReply(354, nil, "End data with <CR><LF>.<CR><LF>")
     package static let bye = SMTPReply(221, "2.0.0", "Bye")
     package static let tooManyRecipients = SMTPReply(452, "4.5.3", "Error: too many recipients")
+    /// The listener's bound on messages in progress is reached (RFC 5321 §4.2.2, RFC 3463 X.3.1).
+    package static let insufficientStorage = SMTPReply(
+        452, "4.3.1", "Error: insufficient system storage, try again later")
     package static let tooManyErrors = SMTPReply(421, "4.7.0", "Error: too many errors")
     package static let readyForTLS = SMTPReply(220, "2.0.0", "Ready to start TLS")
     package static let cannotVerify = SMTPReply(252, "2.0.0", "Cannot VRFY user, but will accept message")

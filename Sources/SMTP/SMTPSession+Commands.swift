@@ -39,12 +39,14 @@ extension SMTPSession {
             guard state == .mail || state == .recipients else {
                 return refuse(state == .connected ? .badSequenceHello : .badSequenceMail, into: &output)
             }
+            // A repeated recipient is one recipient: accepted again, delivered once.
+            if envelope.recipients.contains(path) { return SMTPReply.ok.serialize(into: &output.bytes) }
             guard envelope.recipients.count < configuration.maxRecipients else {
                 return refuse(.tooManyRecipients, into: &output)
             }
             recipientsAttempted += 1
             if let refusal = policy.checkRecipient(path, envelope: envelope) {
-                return refusal.serialize(into: &output.bytes)
+                return refuse(refusal, into: &output)
             }
             envelope.recipients.append(path)
             state = .recipients
@@ -52,8 +54,13 @@ extension SMTPSession {
         case .data:
             switch state {
             case .recipients:
+                if let budget = configuration.messageBudget,
+                    budget.limit - budget.inUse < MessageReader.firstReservation
+                {
+                    return refuse(.insufficientStorage, into: &output)
+                }
                 state = .data
-                message = MessageReader(limit: configuration.maxMessageBytes)
+                message = MessageReader(limit: configuration.maxMessageBytes, budget: configuration.messageBudget)
                 SMTPReply.startData.serialize(into: &output.bytes)
             case .mail where recipientsAttempted > 0:
                 resetTransaction()
@@ -70,7 +77,8 @@ extension SMTPSession {
         case .vrfy:
             SMTPReply.cannotVerify.serialize(into: &output.bytes)
         case .help:
-            SMTPReply(214, "2.0.0", "Commands: EHLO HELO MAIL RCPT DATA RSET NOOP QUIT STARTTLS")
+            let startTLS = configuration.offersTLS && !isSecure ? " STARTTLS" : ""
+            SMTPReply(214, "2.0.0", "Commands: EHLO HELO MAIL RCPT DATA RSET NOOP QUIT VRFY HELP" + startTLS)
                 .serialize(into: &output.bytes)
         case .quit:
             state = .closed
@@ -102,19 +110,29 @@ extension SMTPSession {
         return SMTPReply(250, nil, lines)
     }
 
-    /// The end-of-data line arrived: 552 when over the limit, else the policy's reply.
+    /// The end-of-data line arrived: 552 when over the limit, 452 when the listener's budget for
+    /// messages in progress ran out, else the policy's reply. A refusal counts as an error.
     func finishMessage(into output: inout Output) {
-        let reader = message
+        var reader = message
         message = MessageReader(limit: 0)
+        defer { reader.releaseReservation() }
         let finished = envelope
         resetTransaction()
+        let reply: SMTPReply
         if reader.isOversized {
-            let reply = SMTPReply(552, "5.3.4", "Error: message size exceeds fixed limit")
-            policy.rejectedOversized(envelope: finished, reply: reply)
-            reply.serialize(into: &output.bytes)
-            return
+            reply = SMTPReply(552, "5.3.4", "Error: message size exceeds fixed limit")
+            policy.refusedUnread(envelope: finished, reply: reply)
+        } else if reader.isOverBudget {
+            reply = .insufficientStorage
+            policy.refusedUnread(envelope: finished, reply: reply)
+        } else {
+            reply = policy.deliver(reader.data, envelope: finished)
         }
-        policy.deliver(reader.data, envelope: finished).serialize(into: &output.bytes)
+        if reply.isPositive {
+            reply.serialize(into: &output.bytes)
+        } else {
+            refuse(reply, into: &output)
+        }
     }
 
     /// Back to `.greeted` (keeping the HELO name and TLS state), as RSET does (RFC 5321 §4.1.1.5).

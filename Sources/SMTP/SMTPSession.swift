@@ -17,6 +17,9 @@ package final class SMTPSession {
         package var maxErrors = 20
         /// Whether STARTTLS is offered (the server has a certificate).
         package var offersTLS = false
+        /// Shared by the sessions of one listener: bounds the bytes of every message in progress
+        /// together (nil: each message is bounded only by `maxMessageBytes`).
+        package var messageBudget: MessageBudget? = nil
         package init() {}
     }
 
@@ -75,6 +78,9 @@ package final class SMTPSession {
         self.envelope = SMTPEnvelope(remoteAddress: remoteAddress)
     }
 
+    /// A connection that goes mid-message gives its bytes back to the shared budget.
+    deinit { message.releaseReservation() }
+
     /// The 220 greeting (RFC 5321 §4.3.1).
     package func greeting() -> [UInt8] {
         SMTPReply(220, nil, "\(configuration.hostname) ESMTP siwa-mock").bytes
@@ -127,7 +133,8 @@ package final class SMTPSession {
         bytes.withUnsafeBytes { receive($0) }
     }
 
-    /// A refused command: its reply, and 421 + close once `maxErrors` is reached.
+    /// A refused command (any non-2xx/3xx answer: bad syntax, wrong order, a refused sender,
+    /// recipient or message): its reply, and 421 + close once `maxErrors` is reached.
     func refuse(_ reply: SMTPReply, into output: inout Output) {
         reply.serialize(into: &output.bytes)
         errors += 1

@@ -51,6 +51,17 @@ enum TransferEncoding {
         return out
     }
 
+    /// Whether `charset` names ISO-8859-1, the one 8-bit charset read besides UTF-8.
+    static func isLatin1(_ charset: String) -> Bool {
+        let lowered = charset.lowercased()
+        return lowered == "iso-8859-1" || lowered == "latin1"
+    }
+
+    /// ISO-8859-1 bytes as text (each byte is the code point of the same number).
+    static func latin1Text(_ bytes: [UInt8]) -> String {
+        String(bytes.map { Character(Unicode.Scalar($0)) })
+    }
+
     static func hex(_ byte: UInt8) -> UInt8? {
         switch byte {
         case 48...57: byte - 48

@@ -4,9 +4,14 @@ import Synchronization
 /// A policy for tests: refuses recipients in `refused`, records delivered messages.
 final class RecordingPolicy: SMTPPolicy {
     let refused: Set<String>
+    /// Every message gets 550 at the end of DATA.
+    let refusingMessages: Bool
     let delivered = Mutex<[(data: [UInt8], envelope: SMTPEnvelope)]>([])
 
-    init(refused: Set<String> = []) { self.refused = refused }
+    init(refused: Set<String> = [], refusingMessages: Bool = false) {
+        self.refused = refused
+        self.refusingMessages = refusingMessages
+    }
 
     func checkSender(_ envelope: SMTPEnvelope) -> SMTPReply? {
         envelope.reversePath == "spammer@bad.example" ? SMTPReply(550, "5.7.1", "no") : nil
@@ -17,6 +22,7 @@ final class RecordingPolicy: SMTPPolicy {
     }
 
     func deliver(_ data: [UInt8], envelope: SMTPEnvelope) -> SMTPReply {
+        if refusingMessages { return SMTPReply(550, "5.7.1", "no") }
         delivered.withLock { $0.append((data, envelope)) }
         return SMTPReply(250, "2.0.0", "Ok: queued")
     }

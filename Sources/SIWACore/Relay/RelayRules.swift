@@ -66,20 +66,24 @@ package enum RelayRules {
 
     /// The end-of-DATA step: whether the message comes from one of `team`'s registered sources and
     /// passes SPF (envelope sender's domain registered, exact match) or DKIM (`d=` equals the header
-    /// From domain, registered).
+    /// From domain, registered). `otherOriginators` are the message's other originator addresses
+    /// (more mailboxes in From:, the Sender:, RFC 5322 §3.6.2): each must be a registered source too,
+    /// or the user would see a sender the team never registered.
     package static func checkSender(
-        envelopeSender: String, headerFrom: String?, dkimDomains: [String], team: Team?
+        envelopeSender: String, headerFrom: String?, dkimDomains: [String], team: Team?,
+        otherOriginators: [(field: String, address: String)] = []
     ) -> RelayDecision {
         let sources = team?.emailSources ?? []
         let teamName = team?.id ?? "(none)"
-        let refusal = { (why: String) in
-            RelayDecision(.rejected, 550, "5.1.1", "<\(envelopeSender)>: unauthorized sender", reason: why)
-        }
+        let refusal = { (why: String) in unauthorizedSender(envelopeSender, reason: why) }
         guard let from = headerFrom?.lowercased() else {
             return refusal("the message has no parsable From: header field")
         }
         guard let fromSource = sources.first(where: { $0.covers(from) }) else {
             return refusal("header From \(from) is not a registered email source of team \(teamName)")
+        }
+        for (field, address) in otherOriginators where !sources.contains(where: { $0.covers(address.lowercased()) }) {
+            return refusal("\(field) \(address.lowercased()) is not a registered email source of team \(teamName)")
         }
         let sender = envelopeSender.lowercased()
         if let spf = sources.first(where: { $0.passesSPF && !sender.isEmpty && $0.covers(sender) }) {
@@ -100,6 +104,11 @@ package enum RelayRules {
             : "DKIM d=\(dkimDomains.joined(separator: ",")) "
                 + (fromSource.passesDKIM ? "does not match \(fromDomain)" : "but \(fromSource.label) fails DKIM")
         return refusal("neither SPF (\(senderText) is not a registered source passing SPF) nor DKIM (\(dkimText))")
+    }
+
+    /// Apple's bounce for mail its rules do not let through, naming the envelope sender.
+    package static func unauthorizedSender(_ envelopeSender: String, reason: String) -> RelayDecision {
+        RelayDecision(.rejected, 550, "5.1.1", "<\(envelopeSender)>: unauthorized sender", reason: reason)
     }
 
     /// The address the relay shows as the sender so the user's reply goes back through the relay:

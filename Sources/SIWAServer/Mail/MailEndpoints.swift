@@ -85,8 +85,14 @@ package struct MailEndpoints: Sendable {
     func detail(_ record: MailRecord) -> HTTPResponse {
         var object = record.summaryJSON
         let message = MailMessage(parsing: record.raw)
+        // `value` as sent; `decoded` as read, for fields with RFC 2047 encoded words.
         object["headers"] = .array(
-            message.fields.map { .object(JSONObject([("name", .string($0.name)), ("value", .string($0.value))])) })
+            message.fields.map { field in
+                var header = JSONObject([("name", .string(field.name)), ("value", .string(field.value))])
+                let decoded = EncodedWords.decode(field.value)
+                if decoded != field.value { header["decoded"] = .string(decoded) }
+                return .object(header)
+            })
         let parts = message.textParts
         object["text"] = parts.text.map { .string($0) } ?? .null
         object["html"] = parts.html.map { .string($0) } ?? .null

@@ -1,5 +1,6 @@
 import JSON
 import SIWACore
+import SMTP
 
 /// One message the relay handled: delivered to a user's real address, a user's reply delivered to
 /// the developer, or an attempt the relay refused (with the SMTP reply the sender got).
@@ -32,6 +33,7 @@ package struct MailRecord: Sendable {
     package var headerFrom: String?
     /// The From address after the relay rewrote it (what the recipient sees and replies to).
     package var rewrittenFrom: String?
+    /// The Subject field as sent (encoded words and all).
     package var subject: String?
     /// The message as delivered (headers rewritten); for a refusal, as received (empty when refused
     /// before DATA).
@@ -61,7 +63,8 @@ package struct MailRecord: Sendable {
         object["envelope_from"] = .string(envelopeSender)
         object["from"] = headerFrom.map { .string($0) } ?? .null
         object["rewritten_from"] = rewrittenFrom.map { .string($0) } ?? .null
-        object["subject"] = subject.map { .string($0) } ?? .null
+        // Shown as read (RFC 2047 encoded words decoded); the raw field stays in `headers` and `.eml`.
+        object["subject"] = subject.map { .string(EncodedWords.decode($0)) } ?? .null
         object["size"] = .int(Int64(raw.count))
         return object
     }

@@ -56,13 +56,37 @@ package final class Mailbox: Sendable {
         }
     }
 
-    /// Stores a record under a fresh id (returned), dropping the oldest beyond the limits. A single
-    /// record larger than the byte cap keeps its metadata and loses its raw bytes.
+    /// Gives back one message `reserveDelivery` counted (the message was then refused after all).
+    package func releaseDelivery(_ relayAddress: String, at milliseconds: Int64) {
+        let key = relayAddress.lowercased()
+        state.withLock { state in
+            guard var entry = state.daily[key], entry.day == Self.day(milliseconds), entry.count > 0 else { return }
+            entry.count -= 1
+            state.daily[key] = entry
+        }
+    }
+
+    /// `count` fresh ids (`m7`, `m8`, …), consecutive, for records added later with `add(_:)`: a
+    /// reply can name every copy of a message before the copies are stored.
+    package func takeIDs(_ count: Int) -> [String] {
+        state.withLock { state in
+            defer { state.nextID += count }
+            return (0..<count).map { "m\(state.nextID + $0)" }
+        }
+    }
+
+    /// Stores a record under a fresh id (returned), dropping the oldest beyond the limits.
     @discardableResult
     package func add(_ make: (String) -> MailRecord) -> MailRecord {
+        add(make(takeIDs(1)[0]))
+    }
+
+    /// Stores a record whose id came from `takeIDs`, dropping the oldest beyond the limits. A single
+    /// record larger than the byte cap keeps its metadata and loses its raw bytes.
+    @discardableResult
+    package func add(_ record: MailRecord) -> MailRecord {
         state.withLock { state in
-            var record = make("m\(state.nextID)")
-            state.nextID += 1
+            var record = record
             if record.approximateBytes > limits.maxBytes { record.raw = [] }
             state.records.append(record)
             state.bytes += record.approximateBytes

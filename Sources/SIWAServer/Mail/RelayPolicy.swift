@@ -2,7 +2,8 @@ import SIWACore
 import SMTP
 
 /// Apple's relay rules (`RelayRules`) applied to SMTP sessions: each RCPT and each finished message
-/// is decided against the current scenario and mock clock, recorded in the mailbox and the journal.
+/// is decided against the current scenario and mock clock, recorded in the mailbox and the journal
+/// with the reply the sender got.
 struct RelayPolicy: SMTPPolicy {
     let provider: AppleIdentityProvider
     let mailbox: Mailbox
@@ -17,88 +18,36 @@ struct RelayPolicy: SMTPPolicy {
         let (decision, recipient) = RelayRules.checkRecipient(path, in: provider.snapshot) {
             mailbox.deliveredToday($0, at: now)
         }
-        record(decision, step: "RCPT TO", envelope: envelope, to: path, user: recipient?.user.id, at: now)
-        guard decision.outcome != .accepted else { return nil }
+        guard decision.outcome != .accepted else {
+            record(
+                SMTPReply.ok, decision, step: "RCPT TO", envelope: envelope, to: path, user: recipient?.user.id, at: now
+            )
+            return nil
+        }
+        let reply = SMTPReply(decision.code, decision.enhancedCode, decision.text)
+        record(reply, decision, step: "RCPT TO", envelope: envelope, to: path, user: recipient?.user.id, at: now)
         mailbox.add { id in
             MailRecord(
-                id: id, direction: .toUser, outcome: decision.outcome, reply: decision.replyText,
+                id: id, direction: .toUser, outcome: decision.outcome, reply: reply.text,
                 reason: decision.reason, timeMilliseconds: now, teamID: recipient?.teamID, userID: recipient?.user.id,
                 relayAddress: path, deliveredTo: nil, envelopeSender: envelope.reversePath, headerFrom: nil,
                 rewrittenFrom: nil, subject: nil, raw: [])
         }
-        return SMTPReply(decision.code, decision.enhancedCode, decision.text)
+        return reply
     }
 
-    func deliver(_ data: [UInt8], envelope: SMTPEnvelope) -> SMTPReply {
+    func refusedUnread(envelope: SMTPEnvelope, reply: SMTPReply) {
         let now = provider.clock.nowMilliseconds
-        let snapshot = provider.snapshot
-        let scenario = snapshot.scenario
-        let message = MailMessage(parsing: data)
-        let headerFrom = message.field("From").flatMap(MailAddress.firstAddress(inField:))
-        let dkim = MailAddress.dkimDomains(message)
-        let subject = message.field("Subject")
-        var delivered: [String] = []
-        var firstRefusal: RelayDecision? = nil
+        let decision = RelayDecision(
+            reply.isTransient ? .deferred : .rejected, reply.code, reply.enhancedCode ?? "", reply.lines[0],
+            reason: reply.code == 552
+                ? "message larger than the SMTP listener's size limit"
+                : "the SMTP listener's bound on messages in progress was reached (docs/limits.md)")
         for path in envelope.recipients {
-            // The scenario may have changed since RCPT (forwarding turned off): decide again.
-            guard let recipient = snapshot.relayRecipient(forAddress: path) else { continue }
-            var decision = RelayRules.checkSender(
-                envelopeSender: envelope.reversePath, headerFrom: headerFrom, dkimDomains: dkim,
-                team: scenario.team(id: recipient.teamID))
-            if decision.outcome == .accepted && !recipient.user.emailForwardingEnabled {
-                decision = RelayRules.checkRecipient(path, in: snapshot) { _ in 0 }.0
-            }
-            if decision.outcome == .accepted
-                && !mailbox.reserveDelivery(recipient.relayAddress, at: now, limit: RelayRules.dailyLimit)
-            {
-                decision = RelayRules.checkRecipient(path, in: snapshot) { _ in RelayRules.dailyLimit }.0
-            }
-            var raw = data
-            var rewritten: String? = nil
-            if decision.outcome == .accepted, let headerFrom {
-                let relayFrom = RelayRules.developerRelayAddress(for: headerFrom, relayAddress: recipient.relayAddress)
-                rewritten = relayFrom
-                raw = RelayRewriting.forwarded(
-                    message, original: data, from: headerFrom, relayFrom: relayFrom,
-                    received: receivedField(envelope, for: recipient.realAddress, at: now))
-            }
-            let stored = mailbox.add { id in
-                var reply = decision.replyText
-                if decision.outcome == .accepted { reply += " as \(id)" }
-                return MailRecord(
-                    id: id, direction: .toUser, outcome: decision.outcome, reply: reply, reason: decision.reason,
-                    timeMilliseconds: now, teamID: recipient.teamID, userID: recipient.user.id,
-                    relayAddress: recipient.relayAddress,
-                    deliveredTo: decision.outcome == .accepted ? recipient.realAddress : nil,
-                    envelopeSender: envelope.reversePath, headerFrom: headerFrom, rewrittenFrom: rewritten,
-                    subject: subject, raw: raw)
-            }
-            record(decision, step: "DATA", envelope: envelope, to: path, user: recipient.user.id, at: now)
-            if decision.outcome == .accepted {
-                delivered.append(stored.id)
-            } else if firstRefusal == nil {
-                firstRefusal = decision
-            }
-        }
-        if !delivered.isEmpty {
-            return SMTPReply(250, "2.0.0", "Ok: queued as \(delivered.joined(separator: ","))")
-        }
-        guard let refusal = firstRefusal else {
-            return SMTPReply(554, "5.5.1", "Error: no valid recipients")
-        }
-        return SMTPReply(refusal.code, refusal.enhancedCode, refusal.text)
-    }
-
-    func rejectedOversized(envelope: SMTPEnvelope, reply: SMTPReply) {
-        let now = provider.clock.nowMilliseconds
-        for path in envelope.recipients {
-            let decision = RelayDecision(
-                .rejected, reply.code, reply.enhancedCode ?? "", reply.lines[0],
-                reason: "message larger than the SMTP listener's size limit")
-            record(decision, step: "DATA", envelope: envelope, to: path, user: nil, at: now)
+            record(reply, decision, step: "DATA", envelope: envelope, to: path, user: nil, at: now)
             mailbox.add { id in
                 MailRecord(
-                    id: id, direction: .toUser, outcome: .rejected, reply: reply.text, reason: decision.reason,
+                    id: id, direction: .toUser, outcome: decision.outcome, reply: reply.text, reason: decision.reason,
                     timeMilliseconds: now, teamID: nil, userID: nil, relayAddress: path, deliveredTo: nil,
                     envelopeSender: envelope.reversePath, headerFrom: nil, rewrittenFrom: nil, subject: nil, raw: [])
             }
@@ -112,15 +61,18 @@ struct RelayPolicy: SMTPPolicy {
             + TimeText.rfc5322(milliseconds: milliseconds)
     }
 
-    /// One journal line per decision: kind `mail`, the SMTP step as the path, the reply code as status.
+    /// One journal line per recipient and step: kind `mail`, the SMTP step as the path, the code of
+    /// the reply on the wire as status, the decision's reason followed by that reply.
     func record(
-        _ decision: RelayDecision, step: String, envelope: SMTPEnvelope, to: String, user: String?, at now: Int64
+        _ reply: SMTPReply, _ decision: RelayDecision, step: String, envelope: SMTPEnvelope, to: String,
+        user: String?, at now: Int64, reason: String? = nil
     ) {
         journal.append(
             JournalEntry(
                 kind: "mail", method: "SMTP", path: step,
                 parameters: [("mail_from", envelope.reversePath), ("rcpt_to", to)], clientID: nil, user: user,
-                outcome: decision.outcome.rawValue, status: decision.code, timeMilliseconds: now,
-                reason: decision.reason + " (" + decision.replyText + ")"))
+                outcome: reply.isPositive ? RelayDecision.Outcome.accepted.rawValue : decision.outcome.rawValue,
+                status: reply.code, timeMilliseconds: now, reason: (reason ?? decision.reason) + " (" + reply.text + ")"
+            ))
     }
 }

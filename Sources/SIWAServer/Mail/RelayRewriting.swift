@@ -9,8 +9,8 @@ enum RelayRewriting {
         _ message: MailMessage, original: [UInt8], from: String, relayFrom: String, received: String
     ) -> [UInt8] {
         var out = Array((received + "\r\n").utf8)
-        let display = message.field("From").flatMap(MailAddress.displayName(inField:)) ?? from
-        let newFrom = Array("From: \"\(display.replacingQuotes)\" <\(relayFrom)>\r\n".utf8)
+        let phrase = message.field("From").flatMap(MailAddress.phrase(inField:))
+        let newFrom = Array("From: \(displayPhrase(phrase, address: from)) <\(relayFrom)>\r\n".utf8)
         var index = 0
         var inFrom = false
         var replaced = false
@@ -33,11 +33,43 @@ enum RelayRewriting {
         out += original[message.bodyOffset...]
         return out
     }
-}
 
-extension String {
-    /// Safe inside a quoted display name.
-    var replacingQuotes: String {
-        String(map { $0 == "\"" || $0 == "\\" || $0 == "\r" || $0 == "\n" ? "'" : $0 })
+    /// The display name of the rewritten From. A phrase of RFC 2047 encoded words
+    /// (`=?utf-8?q?Caf=C3=A9?=`) is kept as written — RFC 2047 §5 forbids quoting them — and so is a
+    /// well-formed quoted string; any other name, or the developer's address when there is no name,
+    /// becomes a quoted string (RFC 5322 §3.2.4).
+    static func displayPhrase(_ phrase: String?, address: String) -> String {
+        let atext = "!#$%&'*+-/=?^_`{|}~. \t"
+        if let phrase {
+            if phrase.count >= 2 && phrase.hasPrefix("\"") && phrase.hasSuffix("\"") && isQuotedString(phrase) {
+                return phrase
+            }
+            if phrase.contains("=?"),
+                phrase.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || atext.contains($0)) })
+            {
+                return phrase
+            }
+        }
+        var quoted = "\""
+        for character in phrase ?? address where character != "\r" && character != "\n" {
+            if character == "\"" || character == "\\" { quoted.append("\\") }
+            quoted.append(character)
+        }
+        return quoted + "\""
+    }
+
+    /// `"…"` with every inner `"` and `\` escaped, so the phrase ends where it seems to.
+    static func isQuotedString(_ text: String) -> Bool {
+        var escaped = false
+        for character in text.dropFirst().dropLast() {
+            if escaped {
+                escaped = false
+            } else if character == "\\" {
+                escaped = true
+            } else if character == "\"" {
+                return false
+            }
+        }
+        return !escaped
     }
 }

@@ -10,6 +10,9 @@ package struct RelaySMTPService: StreamService {
         /// Name in the greeting, EHLO reply and `Received:` fields.
         package var hostname = "privaterelay.appleid.com"
         package var maxMessageBytes = 10 * 1024 * 1024
+        /// Bytes every message still being received may hold together (docs/limits.md): beyond it
+        /// DATA is answered `452 4.3.1`.
+        package var maxPendingBytes = 64 * 1024 * 1024
         /// With it, STARTTLS is offered with this certificate (the mock's TLS certificate).
         package var tls: TLSServerContext? = nil
         package init() {}
@@ -27,6 +30,7 @@ package struct RelaySMTPService: StreamService {
         configuration.hostname = options.hostname
         configuration.maxMessageBytes = options.maxMessageBytes
         configuration.offersTLS = options.tls != nil
+        configuration.messageBudget = MessageBudget(limit: options.maxPendingBytes)
         self.configuration = configuration
         tls = options.tls
     }
@@ -35,6 +39,9 @@ package struct RelaySMTPService: StreamService {
         SMTPStreamSession(
             session: SMTPSession(configuration: configuration, policy: policy, remoteAddress: remoteAddress), tls: tls)
     }
+
+    /// Bytes the messages in progress hold now (tests).
+    package var pendingBytes: Int { configuration.messageBudget?.inUse ?? 0 }
 
     package var overCapacityReply: [UInt8] {
         SMTPReply(421, "4.3.2", "\(configuration.hostname) Error: too many connections, try again later").bytes

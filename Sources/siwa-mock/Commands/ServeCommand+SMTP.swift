@@ -16,18 +16,33 @@ struct SMTPOptions: Sendable {
         "smtp-max-message-bytes", "n", help: "Largest message the SMTP listener accepts (advertised as SIZE).",
         default: 10 * 1024 * 1024, environment: true, parser: .integer(in: 1024...100 * 1024 * 1024))
 
-    static let specs: [OptionSpec] = [port.spec, timeout.spec, maxMessageBytes.spec]
+    static let maxPendingBytes = Option(
+        "smtp-max-pending-bytes", "n",
+        help: "Bytes all messages still being received may hold together; beyond it DATA gets 452 (docs/limits.md).",
+        default: 64 * 1024 * 1024, environment: true, parser: .integer(in: 1024 * 1024...16 * 1024 * 1024 * 1024))
+
+    static let specs: [OptionSpec] = [port.spec, timeout.spec, maxMessageBytes.spec, maxPendingBytes.spec]
 
     var port: Int?
     var timeoutMilliseconds: Int
     var maxMessageBytes: Int
+    var maxPendingBytes: Int
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         port = try arguments.read(Self.port)
         timeoutMilliseconds = try arguments.read(Self.timeout)
         maxMessageBytes = try arguments.read(Self.maxMessageBytes)
-        if port == nil && (arguments.isGiven(Self.timeout) || arguments.isGiven(Self.maxMessageBytes)) {
-            throw UsageError("--smtp-timeout and --smtp-max-message-bytes need --smtp-port")
+        maxPendingBytes = try arguments.read(Self.maxPendingBytes)
+        let given =
+            arguments.isGiven(Self.timeout) || arguments.isGiven(Self.maxMessageBytes)
+            || arguments.isGiven(Self.maxPendingBytes)
+        if port == nil && given {
+            throw UsageError("--smtp-timeout, --smtp-max-message-bytes and --smtp-max-pending-bytes need --smtp-port")
+        }
+        if maxPendingBytes < maxMessageBytes && arguments.isGiven(Self.maxPendingBytes) {
+            throw UsageError(
+                "--smtp-max-pending-bytes (\(maxPendingBytes)) must be at least --smtp-max-message-bytes "
+                    + "(\(maxMessageBytes)): the largest message must fit")
         }
     }
 
@@ -45,6 +60,7 @@ struct SMTPOptions: Sendable {
         var options = RelaySMTPService.Options()
         options.tls = tls
         options.maxMessageBytes = maxMessageBytes
+        options.maxPendingBytes = max(maxPendingBytes, maxMessageBytes)
         let server = EventLoopServer(
             configuration: configuration, stream: RelaySMTPService(server: mock, options: options),
             onDiagnostic: { log.record($0) })
