@@ -134,6 +134,7 @@ paths["/mock/ui"] = {"get": {"summary": "The dashboard (docs/browser.md); with -
     "responses": {"200": {"description": "Dashboard or sign-in page", "headers": {"ETag": {"schema": S}, "Content-Security-Policy": {"schema": S}}, "content": {"text/html": {"schema": S}}}, "304": {"description": "Not modified (If-None-Match)"}}}}
 paths["/mock/ui/dashboard.js"] = static_file("The dashboard's script", "text/javascript")
 paths["/mock/ui/dashboard.css"] = static_file("The dashboard's style sheet", "text/css")
+paths["/mock/ui/icon.svg"] = static_file("The dashboard's icon", "image/svg+xml")
 paths["/mock/ui/login"] = {"post": {"summary": "Dashboard sign-in: the admin token in a form body (never the URL) sets the session cookie", "security": [],
     "requestBody": form({"admin_token": S}, ["admin_token"]),
     "responses": {"303": see_other, "400": html("No admin_token in the form body, or it was in the URL"), "401": html("Wrong admin token; the form again")}}}
@@ -210,7 +211,7 @@ schemas = {
 }
 responses = {n: jresp(d, ref("ControlError")) for n, d in [("BadRequest", "Invalid field (named in `field`); nothing applied"), ("Unauthorized", "Admin token missing or wrong (only with --admin-token)"),
     ("NotFound", "Unknown user, client, key or path (named in `field`)"), ("MethodNotAllowed", "Wrong method"), ("Conflict", "Contradicts the current state"), ("NotImplemented", "No scenario loader in this build"), ("Unavailable", "Not now, retry shortly (e.g. no pre-generated signing key is ready yet)")]}
-doc = {"openapi": "3.1.0", "info": {"title": "siwa-mock", "version": "1.0.0", "description": "Apple's Sign in with Apple server endpoints (appleid.apple.com) and the mock's control API under /mock/."},
+doc = {"openapi": "3.1.0", "info": {"title": "siwa-mock", "version": "1.0.0", "description": "Apple's Sign in with Apple server endpoints (appleid.apple.com) and the mock's control API under /mock/. Without --admin-token on a loopback address, /mock/ answers 403 forbidden_host for a Host that is not a loopback name and 403 cross_origin for an Origin other than the server's own (docs/security.md)."},
   "paths": paths, "components": {"schemas": schemas, "responses": responses,
     "securitySchemes": {"adminToken": {"type": "http", "scheme": "bearer", "description": "Only when serving with --admin-token"},
                         "dashboardSession": {"type": "apiKey", "in": "cookie", "name": "siwa_mock_session", "description": "Set by POST /mock/ui/login. A request it authenticates that is not GET or HEAD must also send the header X-SIWA-Mock-Dashboard and, if it has an Origin, this server's: else 403 cross_origin"},

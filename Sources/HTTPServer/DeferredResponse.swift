@@ -35,8 +35,9 @@ public final class DeferredResponse: Sendable, Equatable {
         callback?(response)
     }
 
-    /// Calls `callback` once with the response: now if it is there, else from `fulfill`.
-    func whenFulfilled(_ callback: @escaping @Sendable (HTTPResponse) -> Void) {
+    /// Calls `callback` once with the response: now if it is there, else from `fulfill` (the event loop;
+    /// in-process callers and tests that call a responder directly).
+    public func whenFulfilled(_ callback: @escaping @Sendable (HTTPResponse) -> Void) {
         let ready: HTTPResponse? = state.withLock { state in
             switch state {
             case .fulfilled(let response):

@@ -38,20 +38,17 @@ extension AppleIDMock {
     }
 
     /// What `ASAuthorizationAppleIDProvider().getCredentialState(forUserID:)` answers in the app
-    /// `client` (`GET /mock/credential-state`): ``CredentialState/notFound`` for any user identifier the
-    /// mock does not know (deleted, transferred away, never existed), as Apple answers; ``logLines`` says
-    /// which identifier it did not know and the user probably meant.
+    /// `client` (`GET /mock/credential-state`). Any user identifier the mock does not know (deleted,
+    /// transferred away, never existed) is ``CredentialState/notFound``, as on a device; why ("deleted
+    /// at …") is in ``logLines``, and in the journal when asked over HTTP.
     /// - Throws: ``AppleIDMockError`` `.notFound` for an unknown client.
     public func credentialState(forUserID user: String, client: String) throws(AppleIDMockError) -> CredentialState {
         let provider = self.provider
-        do throws(ProviderChangeError) {
-            return CredentialState(try provider.credentialState(user: user, clientID: client))
-        } catch {
-            // Apple answers `.notFound` for any identifier it does not know; the reason stays out of the answer.
-            guard error.kind == .notFound, error.field == "user" else { throw AppleIDMockError(error) }
-            log.append("credential state of \(error.message) in \(client): notFound")
-            return .notFound
+        let answer = try mapped { () throws(ProviderChangeError) in
+            try provider.credentialStateAnswer(user: user, clientID: client)
         }
+        if let reason = answer.reason { log.append("credential state of '\(user)' in \(client): notFound: \(reason)") }
+        return CredentialState(answer.state)
     }
 
     /// An ES256 client secret for `client`, signed with the built-in scenario's published test key

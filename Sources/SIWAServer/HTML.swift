@@ -48,12 +48,13 @@ enum HTML {
         "<input type=\"hidden\" name=\"\(escape(name))\" value=\"\(escape(value))\">"
     }
 
-    static func page(title: String, body: String, style: String? = nil) -> String {
+    static func page(title: String, body: String, style: String? = nil, icon: String? = nil) -> String {
         """
         <!DOCTYPE html>
         <html lang="en">
         <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">\
-        <title>\(escape(title))</title>\(style.map { "<style>\($0)</style>" } ?? "")</head>
+        <title>\(escape(title))</title>\(style.map { "<style>\($0)</style>" } ?? "")\
+        \(icon.map { #"<link rel="icon" href="\#(escape($0))">"# } ?? "")</head>
         <body>
         \(body)
         </body>

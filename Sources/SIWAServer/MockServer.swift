@@ -21,7 +21,8 @@ package struct MockServer: HTTPResponder {
         /// With TLS: the local CA certificate, served at `GET /mock/tls/ca.pem` without the admin token
         /// (so a CI job can fetch it with curl from a service container).
         package var caCertificatePEM: String?
-        /// Runs notification deliveries and retries; nil: a scheduler of the server's own.
+        /// Runs notification deliveries and retries, and the control calls that wait for background work
+        /// (`RequestPipeline.waitsOnBackgroundWork`); nil: a scheduler of the server's own.
         package var scheduler: BackgroundScheduler?
         /// `--notification-allow`: where notifications may be sent; nil: anywhere.
         package var notificationAllowList: DestinationAllowList?
@@ -37,14 +38,18 @@ package struct MockServer: HTTPResponder {
         /// `--shared-journal`: copies every journal entry to the fleet journal; nil keeps the journal
         /// per replica (the host flushes it, `MockHost`).
         package var fleetJournal: FleetJournalWriter?
+        /// Without an admin token on a loopback address: refuse `/mock/` requests whose `Host` is not a
+        /// loopback name or whose `Origin` is another site (`LoopbackGuard`); nil trusts every request.
+        package var loopbackGuard: LoopbackGuard?
 
         package init(
             adminToken: String? = nil, scenarioLoader: ControlEndpoints.ScenarioLoader? = nil,
             journalCapacity: Int = 1000, caCertificatePEM: String? = nil, scheduler: BackgroundScheduler? = nil,
             notificationAllowList: DestinationAllowList? = nil, scenarioOrigin: (source: String, text: String)? = nil,
             storeWorkers: BackgroundScheduler? = nil, fleetState: (any FleetState)? = nil,
-            fleetJournal: FleetJournalWriter? = nil
+            fleetJournal: FleetJournalWriter? = nil, loopbackGuard: LoopbackGuard? = nil
         ) {
+            self.loopbackGuard = loopbackGuard
             self.fleetJournal = fleetJournal
             self.fleetState = fleetState
             self.storeWorkers = storeWorkers
@@ -79,9 +84,9 @@ package struct MockServer: HTTPResponder {
         let apple = try AppleEndpoints(configuration: configuration)
         let provider = apple.provider
         let journal = RequestJournal(capacity: options.journalCapacity, fleet: options.fleetJournal)
+        let scheduler = options.scheduler ?? BackgroundScheduler()
         let notifications = NotificationDispatcher(
-            provider: provider, journal: journal, scheduler: options.scheduler ?? BackgroundScheduler(),
-            allowList: options.notificationAllowList)
+            provider: provider, journal: journal, scheduler: scheduler, allowList: options.notificationAllowList)
         self.apple = apple
         let log = configuration.log
         let fleet = options.fleetState.map { FleetSync(state: $0, provider: provider, log: log) }
@@ -127,7 +132,7 @@ package struct MockServer: HTTPResponder {
         pipeline = RequestPipeline(
             table: table, provider: provider, access: access, faults: stage,
             recorder: JournalRecorder(provider: provider, journal: journal), log: log,
-            storeWorkers: options.storeWorkers)
+            storeWorkers: options.storeWorkers, backgroundWaits: scheduler, loopbackGuard: options.loopbackGuard)
         // Weak: the provider owns this observer, and the dispatcher holds the provider.
         provider.observeUserEvents { [weak provider, weak notifications] event in
             guard let provider, let notifications, provider.scenario.settings.notifications.sendOnUserChanges

@@ -133,6 +133,8 @@ FLOWS = {
     "test_urllib3_retries_through_503_and_429_with_retry_after": "retries through 503 / 429 with Retry-After",
     "test_pyjwt_sees_the_private_relay_address": "private relay address from a scenario",
     "test_pyjwkclient_refetches_after_the_timeline_rotates_keys": "PyJWKClient refetches after a key rotation",
+    "test_pyjwkclient_follows_a_rotation_right_after_start":
+        "key rotation right after start (200, no retry); PyJWKClient refetches",
 }
 
 CONFORMANCE_PATH = Path(__file__).resolve().parent / "CONFORMANCE.md"

@@ -245,3 +245,26 @@ def test_unknown_grant_type(base: str) -> None:
     response = token_request(base, {"client_id": WEB_CLIENT, "client_secret": make_client_secret(),
                                     "grant_type": "password"})
     assert error_body(response)["error"] == "unsupported_grant_type", describe(response)
+
+
+def test_pyjwkclient_follows_a_rotation_right_after_start(base: str) -> None:
+    """A JWKS-cache test as users write it (issue #22): on a fresh server, rotate first thing (one call,
+    no retry loop: 200 with the new kid), then a cached PyJWKClient meets a token signed by a key it has
+    not seen, refetches /auth/keys and verifies it; the token signed before still verifies."""
+    jwks = jwt.PyJWKClient(f"{base}/auth/keys", cache_keys=True, cooldown_duration=0)
+    first = requests.post(f"{base}/mock/keys/rotate", json={}, timeout=30)
+    assert first.status_code == 200, describe(first)
+    kid = first.json()["signing_kid"]
+    assert kid != SIGNING_KID
+    _, before = sign_in(base)
+    assert jwt.get_unverified_header(before["id_token"])["kid"] == kid
+    key = jwks.get_signing_key_from_jwt(before["id_token"])  # fetched and cached
+    jwt.decode(before["id_token"], key.key, algorithms=["RS256"], audience=WEB_CLIENT, issuer=ISSUER)
+    second = requests.post(f"{base}/mock/keys/rotate", json={"kid": "Rotated002"}, timeout=30)
+    assert second.status_code == 200 and second.json()["signing_kid"] == "Rotated002", describe(second)
+    _, after = sign_in(base)
+    assert jwt.get_unverified_header(after["id_token"])["kid"] == "Rotated002"
+    key = jwks.get_signing_key_from_jwt(after["id_token"])  # unknown kid: refetched
+    claims = jwt.decode(after["id_token"], key.key, algorithms=["RS256"], audience=WEB_CLIENT, issuer=ISSUER)
+    assert claims["sub"] == ALICE.sub
+    assert verify(base, before["id_token"])["sub"] == ALICE.sub, "the previous signer stays published"

@@ -67,6 +67,22 @@ import Testing
         #expect(supply.readyCount == 0)
     }
 
+    /// Off the event loop (the pipeline runs rotation on a background thread) a rotation with no key
+    /// ready makes one on its own thread and succeeds, instead of answering 503 (issue #22).
+    @Test func rotationOffTheLoopMakesAKeyWhenNoneIsReady() throws {
+        let provider = try TestFixtures.provider(clock: TestFixtures.clock())
+        let (supply, calls) = Self.countingSupply(capacity: 1)
+        provider.takeSigningKeys(from: supply)
+        #expect(supply.readyCount == 0)
+        let kid = try provider.rotateSigningKey(kid: "NEWKEY0002", offLoop: true)
+        #expect(provider.keys.signingKID == kid && kid == "NEWKEY0002")
+        #expect(calls.value == 1, "made on the rotating thread")
+        // Later rotations take what the background refill made.
+        #expect(supply.refill() == 1 && calls.value == 2)
+        try provider.rotateSigningKey(kid: "NEWKEY0003", offLoop: true)
+        #expect(calls.value == 2 && supply.readyCount == 0)
+    }
+
     @Test func scenariosSentOverHTTPDrawMissingKeysFromTheSupply() throws {
         let (supply, calls) = Self.countingSupply(capacity: 2)
         supply.prime()

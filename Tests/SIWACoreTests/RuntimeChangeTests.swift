@@ -26,12 +26,20 @@ import Testing
         #expect(try provider.credentialState(user: "alice", clientID: TestKeys.nativeClientID) == .authorized)
     }
 
-    @Test func neverSignedInIsNotFoundAndUnknownNamesAreErrors() throws {
+    @Test func neverSignedInAndUnknownUsersAreNotFoundAndUnknownClientsAreErrors() throws {
         let provider = try TestFixtures.provider(clock: TestFixtures.clock())
-        #expect(try provider.credentialState(user: "bob", clientID: TestKeys.nativeClientID) == .notFound)
-        #expect(throws: ProviderChangeError.unknownUser("zed")) {
-            try provider.credentialState(user: "zed", clientID: TestKeys.nativeClientID)
-        }
+        let never = try provider.credentialStateAnswer(user: "bob", clientID: TestKeys.nativeClientID)
+        #expect(never.state == .notFound && never.reason == "user 'bob' has not signed in to 'com.example.app'")
+        // Apple answers notFound for any identifier it does not know; the reason is only for the journal.
+        let unknown = try provider.credentialStateAnswer(user: "zed", clientID: TestKeys.nativeClientID)
+        #expect(unknown == .init(state: .notFound, reason: "no user has the identifier 'zed'"))
+        #expect(try provider.credentialState(user: "zed", clientID: TestKeys.nativeClientID) == .notFound)
+        let alice = try #require(provider.user(named: "alice"))
+        let typo = String(alice.sub.dropLast()) + "x"
+        let near = try provider.credentialStateAnswer(user: typo, clientID: TestKeys.nativeClientID)
+        #expect(
+            near.state == .notFound
+                && near.reason == "no user has the identifier '\(typo)' (did you mean alice's sub '\(alice.sub)'?)")
         #expect(throws: ProviderChangeError.unknownClient("com.nope")) {
             try provider.credentialState(user: "bob", clientID: "com.nope")
         }
@@ -147,5 +155,28 @@ final class EventRecorder: Sendable {
     @Test func rfc3339FormatsMillisecondsInUTC() {
         #expect(TimeText.rfc3339(milliseconds: 1_893_456_000_500) == "2030-01-01T00:00:00.500Z")
         #expect(TimeText.rfc3339(milliseconds: 0) == "1970-01-01T00:00:00.000Z")
+    }
+
+    @Test func deletedAccountsAreNotFoundWithWhenInTheReason() throws {
+        let clock = TestFixtures.clock()
+        let provider = try TestFixtures.provider(clock: clock)
+        _ = try provider.nativeCredential(clientID: TestKeys.nativeClientID, user: "bob")
+        let bob = try #require(provider.user(named: "bob"))
+        #expect(try provider.credentialState(user: bob.sub, clientID: TestKeys.nativeClientID) == .authorized)
+        try provider.deleteAccount("bob")
+        let when = TimeText.rfc3339(milliseconds: clock.nowMilliseconds)
+        for identifier in [bob.sub, "bob", bob.email] {
+            let answer = try provider.credentialStateAnswer(user: identifier, clientID: TestKeys.nativeClientID)
+            #expect(
+                answer
+                    == .init(
+                        state: .notFound, reason: "user 'bob' (identifier '\(identifier)') was deleted at \(when)"))
+        }
+        provider.reset()
+        // After a reset bob exists again (the scenario's user), and the deletion is forgotten.
+        #expect(try provider.credentialState(user: bob.sub, clientID: TestKeys.nativeClientID) == .notFound)
+        #expect(
+            try provider.credentialStateAnswer(user: bob.sub, clientID: TestKeys.nativeClientID).reason
+                == "user 'bob' has not signed in to 'com.example.app'")
     }
 }

@@ -126,4 +126,16 @@ import Testing
             try provider.addUser(UserProfile(id: "x", sub: "000000.5.0000", email: "x@example.com"))
         }
     }
+
+    /// Deletions are remembered for the credential-state reason, the latest 256 only (bounded).
+    @Test func deletionsAreRememberedBoundedly() throws {
+        var scenario = Scenario.builtIn
+        scenario.users = UserList((0..<300).map(Self.user))
+        let provider = try TestFixtures.provider(scenario: scenario, clock: TestFixtures.clock())
+        for n in 0..<300 { try provider.deleteAccount("u\(n)") }
+        let forgotten = try provider.credentialStateAnswer(user: "u0", clientID: "com.example.app")
+        let remembered = try provider.credentialStateAnswer(user: "u299", clientID: "com.example.app")
+        #expect(forgotten.state == .notFound && forgotten.reason?.hasPrefix("no user has the identifier 'u0'") == true)
+        #expect(remembered.state == .notFound && remembered.reason?.hasPrefix("user 'u299' (identifier") == true)
+    }
 }

@@ -101,11 +101,32 @@ import Testing
             expectControlError(
                 try h.send(RequestBuilder.get("/mock/credential-state", query: [("user", "alice")])), 400,
                 field: "client_id")
+            // Unknown users are notFound, as on a device; only an unknown app is an error.
+            let nobody = try h.send(
+                RequestBuilder.get(
+                    "/mock/credential-state", query: [("user", "nobody"), ("client_id", "com.example.app")]))
+            #expect(nobody.status == 200 && nobody.json?["state"] == .string("notFound"))
             expectControlError(
                 try h.send(
-                    RequestBuilder.get(
-                        "/mock/credential-state", query: [("user", "nobody"), ("client_id", "com.example.app")])), 404,
-                field: "user")
+                    RequestBuilder.get("/mock/credential-state", query: [("user", "alice"), ("client_id", "com.nope")])),
+                404, field: "client_id")
+        }
+    }
+
+    @Test(arguments: Transport.allCases)
+    func deletedUsersAreNotFoundWithTheReasonInTheJournal(_ transport: Transport) throws {
+        try ControlHarness.run(transport) { h in
+            let bob = try #require(try h.call("GET", "/mock/users/bob").json?["sub"]?.stringValue)
+            #expect(try h.call("DELETE", "/mock/users/bob").status == 200)
+            for user in [bob, "bob"] {
+                let query = [("user", user), ("client_id", "com.example.app")]
+                let answer = try h.send(RequestBuilder.get("/mock/credential-state", query: query))
+                #expect(answer.status == 200 && answer.json == ["state": "notFound", "raw_value": 2])
+            }
+            let journal = try h.send(RequestBuilder.get("/mock/requests", query: [("path", "/mock/credential-state")]))
+            let reasons = journal.json?["requests"]?.arrayValue?.compactMap { $0["reason"]?.stringValue } ?? []
+            #expect(reasons.count == 2)
+            #expect(reasons.allSatisfy { $0.hasPrefix("user 'bob' (identifier '") && $0.contains("was deleted at 20") })
         }
     }
 

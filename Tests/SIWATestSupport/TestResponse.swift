@@ -1,5 +1,7 @@
+import Dispatch
 import HTTPServer
 import JSON
+import Synchronization
 
 /// A response as a test sees it, whichever transport carried it.
 package struct TestResponse: Sendable {
@@ -37,9 +39,26 @@ package struct InProcessClient: TestClient {
     }
 
     package func send(_ request: HTTPRequest) throws -> TestResponse {
-        let response = responder.respond(to: request)
+        var response = responder.respond(to: request)
+        // Work finished on a background thread (a key rotation waiting for a key): wait for it, as the
+        // event loop does, up to 30 s.
+        if case .deferred(let pending) = response.delivery {
+            let done = DispatchSemaphore(value: 0)
+            let box = Mutex<HTTPResponse?>(nil)
+            pending.whenFulfilled { finished in
+                box.withLock { $0 = finished }
+                done.signal()
+            }
+            guard done.wait(timeout: .now() + 30) == .success, let finished = box.withLock({ $0 }) else {
+                throw DeferredTimeout()
+            }
+            response = finished
+        }
         return TestResponse(status: response.status.code, headers: response.headers, body: response.body)
     }
+
+    /// A deferred response that never came.
+    struct DeferredTimeout: Error {}
 }
 
 /// How an endpoint test reaches the server; endpoint tests run once per case.

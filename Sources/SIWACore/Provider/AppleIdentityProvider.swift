@@ -26,6 +26,8 @@ package final class AppleIdentityProvider: Sendable {
     struct RuntimeState: Sendable {
         var snapshot: ProviderSnapshot
         var initialScenario: Scenario
+        /// Accounts deleted since the last reset (the reason a later `credentialState` gives).
+        var deletions = DeletedAccounts()
     }
 
     /// - Parameters:

@@ -11,19 +11,26 @@ extension AppleIdentityProvider {
 
     /// A new RSA-2048 key (kid in Apple's 10-character shape) that signs from now on; the previous
     /// signer stays published so tokens it signed still verify. Returns the new kid.
-    /// - Throws: `.unavailable` when a key supply is set and has no key ready.
+    /// - Parameter offLoop: the caller is not an event loop (the pipeline runs `POST /mock/keys/rotate` on
+    ///   a background thread), so with no pre-generated key ready one is made here.
+    /// - Throws: `.unavailable` when a key supply is set, has no key ready, and the caller may not wait
+    ///   for one (an event loop: the pipeline's background threads could not be started).
     @discardableResult
-    package func rotateSigningKey(kid requested: String? = nil) throws(ProviderChangeError) -> String {
+    package func rotateSigningKey(kid requested: String? = nil, offLoop: Bool = false) throws(ProviderChangeError)
+        -> String
+    {
         let kid = requested ?? identifiers.makeKeyID()
         // Checked before a pre-generated key is taken, so a refused rotation wastes none.
         try Self.checkRoomForAnotherKey(scenario)
         let pem: String
         if let supply = keySupply.withLock({ $0 }) {
-            guard let ready = supply.take() else {
+            guard let ready = supply.take(makingOneIfNoneReady: offLoop) else {
                 throw ProviderChangeError(
                     .unavailable, field: "kid",
-                    "no pre-generated signing key is ready (keys are made in the background, 70-470 ms each); "
-                        + "retry in a second")
+                    offLoop
+                        ? "RSA key generation failed (OpenSSL); see the log"
+                        : "no pre-generated signing key is ready and no background thread could be started to "
+                            + "make one (see the log)")
             }
             pem = ready
         } else {

@@ -14,6 +14,7 @@ extension AppleIdentityProvider {
             state.snapshot = try! Self.makeSnapshot(
                 scenario: state.initialScenario, clock: clock, random: injectedRandom, limits: limits,
                 storeFactory: storeFactory, clearing: true)
+            state.deletions = DeletedAccounts()
         }
         controllableClock?.reset(initialMilliseconds: initialClockMilliseconds)
     }
@@ -33,6 +34,7 @@ extension AppleIdentityProvider {
         runtime.withLock { state in
             state.snapshot = snapshot
             state.initialScenario = scenario
+            state.deletions = DeletedAccounts()
         }
         controllableClock?.reset(initialMilliseconds: initialClockMilliseconds)
     }

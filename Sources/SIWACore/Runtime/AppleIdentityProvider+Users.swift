@@ -102,56 +102,9 @@ extension AppleIdentityProvider {
                 return found
             },
             commit: { removed, snapshot in _ = try? snapshot.store.endAllAuthorizations(userID: removed.id) })
+        rememberDeletion(of: removed, at: now)
         emit([UserEvent(kind: .accountDeleted, user: removed, appGroupIDs: groupsBefore, timeMilliseconds: now)])
         return removed
-    }
-
-    /// What `getCredentialState(forUserID:)` answers on a device running `clientID`.
-    ///
-    /// `transferred` when `user` is the sender team's id of a client that moved teams (or the user is
-    /// flagged so); else `revoked`/`notFound` when flagged; else `authorized` with a live consent for the
-    /// client's group, `revoked` when that consent was ended, `notFound` when there never was one.
-    package func credentialState(user value: String, clientID: String) throws(ProviderChangeError) -> CredentialState {
-        let snapshot = self.snapshot
-        let scenario = snapshot.scenario
-        guard let client = scenario.client(id: clientID) else {
-            throw .unknownClient(clientID, among: scenario.clients.map(\.id))
-        }
-        guard let (user, matchedTeam) = scenario.user(matching: value) else {
-            throw .unknownUser(value, among: scenario.users.map(\.id))
-        }
-        if let matchedTeam, matchedTeam != client.teamID,
-            let transfer = scenario.transfer(ofClient: clientID), transfer.fromTeamID == matchedTeam
-        {
-            return .transferred
-        }
-        return try Self.credentialState(of: user, clientID: clientID, in: snapshot)
-    }
-
-    /// `credentialState(user:clientID:)` for each of the scenario's clients, in the scenario's order, for a
-    /// user as stored (the per-app states of `GET /mock/users`), read from one snapshot.
-    package func credentialStates(of user: UserProfile) -> [(clientID: String, state: CredentialState)] {
-        let snapshot = self.snapshot
-        // During a store outage a user's consent cannot be read: listed as `notFound` (GET /mock/users stays up).
-        return snapshot.scenario.clients.map {
-            ($0.id, (try? Self.credentialState(of: user, clientID: $0.id, in: snapshot)) ?? .notFound)
-        }
-    }
-
-    /// The user's flag when it is not `authorized`, else the consent of the client's group.
-    static func credentialState(of user: UserProfile, clientID: String, in snapshot: ProviderSnapshot)
-        throws(ProviderChangeError) -> CredentialState
-    {
-        if user.credentialState != .authorized { return user.credentialState }
-        let group = snapshot.scenario.consentGroupID(forClient: clientID)
-        let status = try ProviderChangeError.storing { () throws(StoreUnavailable) in
-            try snapshot.store.consentStatus(userID: user.id, consentGroupID: group)
-        }
-        switch status {
-        case .active: return .authorized
-        case .revoked: return .revoked
-        case .none: return .notFound
-        }
     }
 }
 

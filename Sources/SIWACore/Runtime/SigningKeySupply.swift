@@ -5,8 +5,10 @@ import Synchronization
 /// (70–470 ms each: twelve keys generated on a loop stalled health checks for 2–4 s, issue #11).
 ///
 /// A background thread owned by the executable calls `refill()`; `POST /mock/keys/rotate` and
-/// scenarios sent over HTTP `take()` keys, and are refused with a clear error when none is ready.
-/// SIWACore starts no thread: this type only holds the keys and makes them when asked.
+/// scenarios sent over HTTP run off the event loop and `take(makingOneIfNoneReady: true)`: a ready key,
+/// else one made on their own (background) thread, so a rotation right after start waits for one key
+/// generation instead of being refused. SIWACore starts no thread: this type only holds the keys and
+/// makes them when asked.
 ///
 /// Keys are made on demand: nothing is generated until the first `take()` asks (most runs never rotate
 /// a key, and four RSA key generations at start-up cost 0.3–2 s of CPU, more than everything else a
@@ -36,6 +38,14 @@ package final class SigningKeySupply: Sendable {
     package func take() -> String? {
         demanded.withLock { $0 = true }
         return ready.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+    }
+
+    /// A ready key, or with `makingOneIfNoneReady` one generated on the calling thread (70–470 ms; only
+    /// off an event loop); nil when none is ready and none may be made, or generation failed.
+    package func take(makingOneIfNoneReady: Bool) -> String? {
+        if let ready = take() { return ready }
+        guard makingOneIfNoneReady else { return nil }
+        return generate()
     }
 
     /// Starts keeping keys ready without taking one (tests, or a server that knows it will rotate).

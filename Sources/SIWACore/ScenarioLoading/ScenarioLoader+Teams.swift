@@ -107,7 +107,7 @@ extension ScenarioLoader {
         }
         guard generateMissingKeys else { return "" }
         if let keySupply {
-            guard let pem = keySupply.take() else {
+            guard let pem = keySupply.take(makingOneIfNoneReady: keySupplyMayMake) else {
                 context.report(
                     node,
                     "key '\(kid)' has no PEM and no pre-generated key is ready (a scenario sent over HTTP may use "

@@ -22,9 +22,12 @@ package struct ScenarioLoader {
     /// scenario, which has no rules, and the fuzzer).
     package var ruleTargets: [AppleRoute]?
     /// When set, keys without a PEM come from here (made ahead on a background thread), never generated
-    /// on the loading thread; a scenario needing more than are ready is refused. For `PUT /mock/scenario`,
-    /// which runs on an event loop.
+    /// on the loading thread unless `keySupplyMayMake`; a scenario needing more than are ready is then
+    /// refused. For `PUT /mock/scenario`.
     package var keySupply: SigningKeySupply?
+    /// The loading thread is not an event loop (`PUT /mock/scenario` runs on a background thread): a key
+    /// the supply has not made yet is generated here instead of refusing the scenario.
+    package var keySupplyMayMake = false
     /// The most keys one scenario may leave to be generated (each costs 70–470 ms of CPU).
     package static let maximumGeneratedKeys = 10
 

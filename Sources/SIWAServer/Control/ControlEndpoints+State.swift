@@ -82,14 +82,16 @@ extension ControlEndpoints {
         return Self.ok(JSONObject([("signing_kid", .string(snapshot.keys.signingKID)), ("keys", .array(keys))]))
     }
 
-    /// `POST /mock/keys/rotate {kid?}`: a new RSA key signs from now on; the old one stays published.
+    /// `POST /mock/keys/rotate {kid?}`: a new RSA key signs from now on; the old one stays published. Runs
+    /// off the event loop (`RequestPipeline.waitsOnBackgroundWork`): with no pre-generated key ready it
+    /// waits for one key generation and answers 200.
     func rotateKeys(_ context: inout RequestContext) throws(ControlFailure) -> HTTPResponse {
         let body = try context.json()
         try body.allowOnly(["kid"])
         let kid = try body.string("kid")
         if let kid, kid.isEmpty || kid.count > 64 { throw .invalid("kid", "must be 1 to 64 characters") }
         do throws(ProviderChangeError) {
-            try provider.rotateSigningKey(kid: kid)
+            try provider.rotateSigningKey(kid: kid, offLoop: context.offLoop)
         } catch {
             throw ControlFailure(error)
         }
@@ -117,7 +119,7 @@ extension ControlEndpoints {
             throw ControlFailure(
                 status: .notImplemented, error: "not_implemented", field: nil, "this build has no scenario loader")
         }
-        switch scenarioLoader(context.request.body) {
+        switch scenarioLoader(context.request.body, context.offLoop) {
         case .failure(let failure):
             let errors = JSONValue.array(failure.errors.map { .string($0) })
             return Self.ok(

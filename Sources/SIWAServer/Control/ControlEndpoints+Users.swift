@@ -99,12 +99,15 @@ extension ControlEndpoints {
         let query = try context.query()
         let user = try query.required("user")
         let clientID = try query.required("client_id")
-        let state: CredentialState
+        let answer: AppleIdentityProvider.CredentialStateAnswer
         do throws(ProviderChangeError) {
-            state = try provider.credentialState(user: user, clientID: clientID)
+            answer = try provider.credentialStateAnswer(user: user, clientID: clientID)
         } catch {
             throw ControlFailure(error)
         }
+        // An identifier the mock does not know is `notFound`, as on a device; why goes to the journal and log.
+        context.reason = answer.reason
+        let state = answer.state
         let name: String
         switch state {
         case .authorized: name = "authorized"

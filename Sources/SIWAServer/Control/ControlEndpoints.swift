@@ -12,7 +12,10 @@ import SIWACore
 package struct ControlEndpoints: Sendable {
     /// Turns scenario text into a scenario, or positioned error lines (wired by the executable once
     /// the scenario loader exists; without it `PUT /mock/scenario` answers 501).
-    package typealias ScenarioLoader = @Sendable ([UInt8]) -> Result<Scenario, ScenarioLoadFailure>
+    /// Loads scenario text; `offLoop`: the caller runs on a background thread and may wait for key
+    /// generation.
+    package typealias ScenarioLoader =
+        @Sendable (_ body: [UInt8], _ offLoop: Bool) -> Result<Scenario, ScenarioLoadFailure>
 
     package let provider: AppleIdentityProvider
     package let journal: RequestJournal

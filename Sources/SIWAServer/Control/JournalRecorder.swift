@@ -21,9 +21,10 @@ struct JournalRecorder: Sendable {
     func record(_ context: RequestContext, response: HTTPResponse) {
         let request = context.request
         // The dashboard polls every second; its reads (marked by its header) stay out of the journal, so
-        // watching the journal does not evict what it shows. Its changes are journaled like any call.
-        if request.method == .get, request.headers[AdminAccess.proofHeader] != nil,
-            RouteSurface.of(path: request.path) == .control
+        // watching the journal does not evict what it shows, and so do its page, script, style sheet and
+        // icon (docs/browser.md). Its changes are journaled like any call.
+        if request.method == .get || request.method == .head, RouteSurface.of(path: request.path) == .control,
+            request.headers[AdminAccess.proofHeader] != nil || DashboardEndpoints.isOwnFile(request.path)
         {
             return
         }

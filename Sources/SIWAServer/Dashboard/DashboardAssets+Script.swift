@@ -10,7 +10,7 @@ extension DashboardAssets {
           const STATES = ["authorized", "revoked", "not_found", "transferred"];
           const $ = (id) => document.getElementById(id);
           const seen = { users: "", keys: "", faults: "", notifications: "", mail: "" };
-          const journal = { entries: [], after: 0, query: "" };
+          const journal = { entries: [], after: 0, query: null };
           let users = [];
           let clock = null;
           let ticks = 0;
@@ -52,6 +52,37 @@ extension DashboardAssets {
             return td;
           }
 
+          // Identifiers (ids, subs, emails, paths, fingerprints) never wrap mid-word: each line is one
+          // unwrapped block, cut with an ellipsis when the column is narrow; the whole value is its title.
+          function clipped(text) {
+            const div = document.createElement("div");
+            div.className = "clip";
+            div.textContent = text === null || text === undefined ? "" : String(text);
+            if (div.textContent) div.title = div.textContent;
+            return div;
+          }
+
+          function idCell(...lines) {
+            const td = document.createElement("td");
+            td.className = "id";
+            for (const line of lines) if (line !== null && line !== undefined && line !== "") td.append(clipped(line));
+            return td;
+          }
+
+          // A table body, or one "none" row when there is nothing to show.
+          function fill(id, rows) {
+            const table = $(id);
+            if (!rows.childElementCount) {
+              const row = document.createElement("tr");
+              row.className = "empty";
+              const td = cell("none");
+              td.colSpan = table.tHead.rows[0].cells.length;
+              row.append(td);
+              rows.append(row);
+            }
+            table.tBodies[0].replaceChildren(rows);
+          }
+
           function button(label, action, name) {
             const b = document.createElement("button");
             b.type = "button";
@@ -84,15 +115,14 @@ extension DashboardAssets {
               shown += 1;
               const row = document.createElement("tr");
               row.dataset.user = user.id;
-              const email = user.relay_email ? `${user.email} (relay ${user.relay_email})` : user.email;
-              row.append(cell(user.id), cell(email), cell(name), cell(user.real_user_status),
+              row.append(idCell(user.id), idCell(user.email, user.relay_email && `relay ${user.relay_email}`),
+                cell(name), cell(user.real_user_status),
                 cell(user.credential_state, stateClass(user.credential_state)));
               const apps = cell("");
               apps.className = "apps";
               for (const [client, state] of Object.entries(user.credential_states || {})) {
-                const line = document.createElement("div");
-                line.textContent = `${client}: ${state}`;
-                line.className = stateClass(state);
+                const line = clipped(`${client}: ${state}`);
+                line.className = `clip ${stateClass(state)}`;
                 line.dataset.client = client;
                 apps.append(line);
               }
@@ -110,7 +140,7 @@ extension DashboardAssets {
               row.append(actions);
               rows.append(row);
             }
-            $("users").tBodies[0].replaceChildren(rows);
+            fill("users", rows);
             $("users-count").textContent = `(${shown} of ${users.length})`;
           }
 
@@ -126,10 +156,10 @@ extension DashboardAssets {
             for (const key of list.keys) {
               const row = document.createElement("tr");
               row.dataset.kid = key.kid;
-              row.append(cell(key.kid), cell(key.published ? "yes" : "no"), cell(key.signs ? "yes" : "no"));
+              row.append(idCell(key.kid), cell(key.published ? "yes" : "no"), cell(key.signs ? "yes" : "no"));
               rows.append(row);
             }
-            $("keys").tBodies[0].replaceChildren(rows);
+            fill("keys", rows);
           }
 
           function renderFaults(list) {
@@ -137,7 +167,7 @@ extension DashboardAssets {
             for (const fault of list.faults) {
               const row = document.createElement("tr");
               row.dataset.fault = fault.id;
-              row.append(cell(fault.id), cell(fault.match), cell(fault.action),
+              row.append(idCell(fault.id), idCell(fault.match), cell(fault.action),
                 cell(fault.enabled ? "on" : "off", "enabled"), cell(fault.matched, "matched"),
                 cell(fault.fired, "fired"));
               const actions = cell("", "actions");
@@ -148,7 +178,7 @@ extension DashboardAssets {
               row.append(actions);
               rows.append(row);
             }
-            $("faults").tBodies[0].replaceChildren(rows);
+            fill("faults", rows);
           }
 
           const refused = (entry) => entry.status >= 400 || entry.reason !== undefined;
@@ -157,11 +187,13 @@ extension DashboardAssets {
             const row = document.createElement("tr");
             row.dataset.sequence = entry.sequence;
             if (refused(entry)) row.className = "refused";
-            const parameters = Object.entries(entry.parameters || {}).map(([k, v]) => `${k}=${v}`).join("\n");
-            row.append(cell(entry.sequence), cell(entry.time, "time"), cell(`${entry.method} ${entry.path}`),
-              cell(entry.client_id), cell(entry.user), cell(entry.status),
+            const parameters = Object.entries(entry.parameters || {}).map(([k, v]) => `${k}=${v}`);
+            const params = idCell(...parameters);
+            params.classList.add("params");
+            row.append(cell(entry.sequence), cell(entry.time, "time"), idCell(`${entry.method} ${entry.path}`),
+              idCell(entry.client_id), idCell(entry.user), cell(entry.status),
               cell(entry.outcome, refused(entry) ? "refused outcome" : "ok outcome"),
-              cell(entry.reason, "reason"), cell(parameters, "params"));
+              cell(entry.reason, "reason"), params);
             return row;
           }
 
@@ -173,7 +205,12 @@ extension DashboardAssets {
             for (let i = list.length - 1; i >= 0; i -= 1) {
               if (!onlyRefusals || refused(list[i])) rows.append(journalRow(list[i]));
             }
-            if (rebuild) body.replaceChildren(rows); else body.prepend(rows);
+            const empty = body.querySelector("tr.empty");
+            if (rebuild) fill("journal", rows);
+            else if (rows.childElementCount) {
+              if (empty) empty.remove();
+              body.prepend(rows);
+            }
             while (body.rows.length > 1000) body.lastElementChild.remove();
           }
 
@@ -213,11 +250,11 @@ extension DashboardAssets {
               const row = document.createElement("tr");
               row.dataset.notification = n.id;
               const attempts = n.attempts.map((a) => `#${a.number} ${a.time} ${a.status ?? "-"} ${a.outcome}`);
-              row.append(cell(n.id), cell(n.type), cell(n.user), cell(n.app_group), cell(n.url),
+              row.append(idCell(n.id), cell(n.type), idCell(n.user), idCell(n.app_group), idCell(n.url),
                 cell(n.status, n.status), cell(attempts.join("\n"), "params"));
               rows.append(row);
             }
-            $("notifications").tBodies[0].replaceChildren(rows);
+            fill("notifications", rows);
           }
 
           // `/mock/mail` (docs/relay-mail.md): delivered and refused messages, newest first, with the
@@ -229,12 +266,12 @@ extension DashboardAssets {
               const row = document.createElement("tr");
               row.dataset.mail = m.id;
               if (m.status !== "delivered") row.className = "refused";
-              row.append(cell(m.id), cell(m.time, "time"), cell(m.status, "status"), cell(m.from || m.envelope_from),
-                cell(m.relay_address), cell(m.delivered_to), cell(m.subject), cell(m.smtp_reply, "reply"),
-                cell(m.reason, "reason"));
+              row.append(idCell(m.id), cell(m.time, "time"), cell(m.status, "status"),
+                idCell(m.from || m.envelope_from), idCell(m.relay_address), idCell(m.delivered_to), cell(m.subject),
+                cell(m.smtp_reply, "reply"), cell(m.reason, "reason"));
               rows.append(row);
             }
-            $("mail").tBodies[0].replaceChildren(rows);
+            fill("mail", rows);
             $("mail-count").textContent = `(${list.messages.length} stored, ${list.dropped} dropped)`;
           }
 

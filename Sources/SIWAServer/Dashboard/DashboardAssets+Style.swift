@@ -24,10 +24,12 @@ extension DashboardAssets {
         .not_found, .pending { color: var(--muted); }
         tr.refused td { background: #c0392b14; }
         button { margin: 1px 2px; font: inherit; font-size: 12px; padding: 1px 6px; }
-        td.apps div, td.time { white-space: nowrap; }
+        td.time { white-space: nowrap; }
         td.actions { min-width: 12em; }
         td { overflow-wrap: break-word; }
-        #users td:nth-child(-n+3), #journal td:nth-child(n+3) { overflow-wrap: anywhere; }
+        .clip { max-width: 20em; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+        td.params .clip { font-family: ui-monospace, monospace; font-size: 12px; max-width: 24em; }
+        tr.empty td { color: var(--muted); font-style: italic; }
         .error { color: var(--bad); }
         form { display: inline; }
         """

@@ -24,12 +24,25 @@ enum DashboardAssets {
         #"<link rel="stylesheet" href="/mock/ui/dashboard.css"><script src="/mock/ui/dashboard.js" defer></script>"#
 
     /// The dashboard page (its `ETag` differs from the sign-in page's, so a browser never keeps one for
-    /// the other; `no-cache`: which of the two a request gets depends on its session).
+    /// the other; `no-cache`: which of the two a request gets depends on its session). "Sign out" only
+    /// where there is something to sign out of (`--admin-token`).
     static let page = StaticAsset(
-        HTML.page(title: "siwa-mock dashboard", body: links + "\n" + pageBody),
+        HTML.page(title: "siwa-mock dashboard", body: links + "\n" + pageBody(signOut: false), icon: iconPath),
+        contentType: Responses.htmlContentType, cacheControl: "no-cache")
+    static let pageWithSignOut = StaticAsset(
+        HTML.page(title: "siwa-mock dashboard", body: links + "\n" + pageBody(signOut: true), icon: iconPath),
         contentType: Responses.htmlContentType, cacheControl: "no-cache")
     static let signIn = StaticAsset(
         signInPage(failed: false), contentType: Responses.htmlContentType, cacheControl: "no-cache")
+
+    /// The page's icon, linked from its head, so a browser never asks for `/favicon.ico` (a 404 and a
+    /// console error otherwise).
+    static let iconPath = "/mock/ui/icon.svg"
+    static let icon = StaticAsset(
+        ##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" "##
+            + ##"fill="#1c1c1e"/><circle cx="8" cy="9.5" r="4.5" fill="#fff"/><ellipse cx="9.5" cy="3.5" rx="1.2" "##
+            + ##"ry="2" transform="rotate(35 9.5 3.5)" fill="#fff"/></svg>"##,
+        contentType: "image/svg+xml", cacheControl: "public, max-age=86400")
     static let signInFailed = signInPage(failed: true)
 
     static let script = StaticAsset(scriptText, contentType: "text/javascript;charset=UTF-8", cacheControl: "no-cache")
@@ -65,14 +78,15 @@ enum DashboardAssets {
                 <button type="submit">Sign in</button>
                 </form>
                 </main>
-                """)
+                """, icon: iconPath)
     }
 
-    static let pageBody = """
+    static func pageBody(signOut: Bool) -> String {
+        """
         <header>
         <h1>siwa-mock</h1>
         <p id="status" role="status" aria-live="polite"></p>
-        <form method="post" action="/mock/ui/logout"><button type="submit">Sign out</button></form>
+        \(signOut ? #"<form method="post" action="/mock/ui/logout" id="sign-out"><button type="submit">Sign out</button></form>"# : "")
         </header>
         <noscript><p class="error">The dashboard needs JavaScript; the control API works without it.</p></noscript>
         <main>
@@ -123,4 +137,5 @@ enum DashboardAssets {
         </section>
         </main>
         """
+    }
 }

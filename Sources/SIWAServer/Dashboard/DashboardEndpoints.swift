@@ -14,6 +14,11 @@ package struct DashboardEndpoints: Sendable {
     }
 
     static let path = "/mock/ui"
+
+    /// The page and the files it loads (`/mock/ui`, `/mock/ui/…`), which the journal leaves out.
+    static func isOwnFile(_ requestPath: String) -> Bool {
+        requestPath == path || requestPath.hasPrefix(path + "/")
+    }
     /// The form field that carries the admin token to `POST /mock/ui/login`.
     static let tokenField = "admin_token"
 
@@ -27,6 +32,7 @@ package struct DashboardEndpoints: Sendable {
             Route(.get, "\(Self.path)/dashboard.css", isPublic: true) {
                 DashboardAssets.style.response(to: $0.request)
             },
+            Route(.get, DashboardAssets.iconPath, isPublic: true) { DashboardAssets.icon.response(to: $0.request) },
             Route(.post, "\(Self.path)/login", isPublic: true) { login(&$0) },
             Route(.post, "\(Self.path)/logout", isPublic: true) { _ in
                 var response = Self.seeOther(Self.path)
@@ -41,7 +47,8 @@ package struct DashboardEndpoints: Sendable {
         if let access, access.verdict(for: request) != .granted {
             return DashboardAssets.respond(with: DashboardAssets.signIn, to: request)
         }
-        return DashboardAssets.respond(with: DashboardAssets.page, to: request)
+        return DashboardAssets.respond(
+            with: access == nil ? DashboardAssets.page : DashboardAssets.pageWithSignOut, to: request)
     }
 
     /// `POST /mock/ui/login` with `admin_token=…` in a form body: 303 to the dashboard with the session

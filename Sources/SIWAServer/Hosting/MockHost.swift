@@ -30,13 +30,18 @@ package final class MockHost: Sendable {
         package var fleetState: (any FleetState)?
         /// `--shared-journal`: the fleet journal every journal entry is copied to, flushed every 100 ms.
         package var fleetJournal: FleetJournalWriter?
+        /// `serve` without `--admin-token` on loopback: the control API's DNS-rebinding and cross-origin
+        /// guard (`LoopbackGuard`).
+        package var loopbackGuard: LoopbackGuard?
 
         package init(
             publicURL: String, scenario: Scenario, adminToken: String? = nil, caCertificatePEM: String? = nil,
             notificationAllowList: DestinationAllowList? = nil, scenarioOrigin: (source: String, text: String)? = nil,
             log: @escaping @Sendable (String) -> Void, storeFactory: GrantStoreFactory? = nil,
-            fleetState: (any FleetState)? = nil, fleetJournal: FleetJournalWriter? = nil
+            fleetState: (any FleetState)? = nil, fleetJournal: FleetJournalWriter? = nil,
+            loopbackGuard: LoopbackGuard? = nil
         ) {
+            self.loopbackGuard = loopbackGuard
             self.fleetJournal = fleetJournal
             self.fleetState = fleetState
             self.storeFactory = storeFactory
@@ -75,11 +80,12 @@ package final class MockHost: Sendable {
                 clock: Self.clock(for: settings.scenario.clock), log: log, storeFactory: settings.storeFactory),
             options: MockServer.ControlOptions(
                 adminToken: settings.adminToken,
-                scenarioLoader: { Self.loadScenario(body: $0, keySupply: keySupply) },
+                scenarioLoader: { Self.loadScenario(body: $0, keySupply: keySupply, offLoop: $1) },
                 caCertificatePEM: settings.caCertificatePEM, scheduler: scheduler,
                 notificationAllowList: settings.notificationAllowList, scenarioOrigin: settings.scenarioOrigin,
                 storeWorkers: settings.storeFactory == nil ? nil : BackgroundScheduler(maximumThreads: 8),
-                fleetState: settings.fleetState, fleetJournal: settings.fleetJournal))
+                fleetState: settings.fleetState, fleetJournal: settings.fleetJournal,
+                loopbackGuard: settings.loopbackGuard))
         mock.apple.provider.takeSigningKeys(from: keySupply)
         // Its own scheduler: on the shared one, a key refill (up to 4 RSA generations) would hold the
         // only thread and delay polls past the second that issue #16 allows.
@@ -152,9 +158,9 @@ package final class MockHost: Sendable {
 
     /// `PUT /mock/scenario`: scenario text from a request body. It reads no file: `pem_file:` is a
     /// positioned error (a client could otherwise probe for files or publish any key on the host). Keys
-    /// without a PEM come from `keySupply`, never generated here (this runs on an event loop).
+    /// without a PEM come from `keySupply`; generated here only `offLoop` (a background thread).
     @Sendable package static func loadScenario(
-        body bytes: [UInt8], keySupply: SigningKeySupply? = nil
+        body bytes: [UInt8], keySupply: SigningKeySupply? = nil, offLoop: Bool = false
     ) -> Result<Scenario, ScenarioLoadFailure> {
         guard let text = String(validating: bytes, as: UTF8.self) else {
             return .failure(ScenarioLoadFailure(errors: ["scenario:1:1: the body is not UTF-8 text"]))
@@ -162,6 +168,7 @@ package final class MockHost: Sendable {
         var loader = ScenarioLoader(readFile: nil)
         loader.ruleTargets = AppleEndpoints.ruleTargets
         loader.keySupply = keySupply
+        loader.keySupplyMayMake = offLoop
         do {
             return .success(try loader.load(text, file: "scenario"))
         } catch {

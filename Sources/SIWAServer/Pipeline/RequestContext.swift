@@ -25,6 +25,9 @@ package struct RequestContext {
     /// Whether `user` is settled: a handler learned it from the store's answer (`learnUser`), or the
     /// pipeline looked it up (`RequestPipeline`); until then the pipeline may still ask the store.
     package var userSettled = false
+    /// The request is answered on a background thread, not an event loop: a handler may wait for
+    /// background work (a key generation) there (`RequestPipeline.waitsOnBackgroundWork`).
+    package internal(set) var offLoop = false
     /// The control body, parsed once when a handler first asks for it.
     private var parsedJSON: Result<JSONValue, ControlFailure>?
 

@@ -24,13 +24,21 @@ package final class RequestPipeline: HTTPResponder {
     let log: @Sendable (String) -> Void
     /// Runs requests that wait on a shared store off the event loop; nil answers them on it.
     let storeWorkers: BackgroundScheduler?
+    /// Runs the control calls that wait for background work (`waitsOnBackgroundWork`) off the event loop;
+    /// nil (or no thread) answers them on it, refusing what would have to wait (503).
+    let backgroundWaits: BackgroundScheduler?
+    /// Without an admin token on loopback: refuses `/mock/` requests for a foreign `Host` or `Origin`.
+    let loopbackGuard: LoopbackGuard?
 
     init(
         table: RouteTable, provider: AppleIdentityProvider, access: AdminAccess? = nil, faults: FaultStage? = nil,
         recorder: JournalRecorder? = nil, log: @escaping @Sendable (String) -> Void,
-        storeWorkers: BackgroundScheduler? = nil
+        storeWorkers: BackgroundScheduler? = nil, backgroundWaits: BackgroundScheduler? = nil,
+        loopbackGuard: LoopbackGuard? = nil
     ) {
+        self.loopbackGuard = loopbackGuard
         self.storeWorkers = storeWorkers
+        self.backgroundWaits = backgroundWaits
         self.table = table
         self.provider = provider
         self.access = access
@@ -47,17 +55,34 @@ package final class RequestPipeline: HTTPResponder {
         "/auth/keys", "/.well-known/openid-configuration", "/mock/health", "/mock/openapi.json",
     ]
 
+    /// Control calls that may wait for background work (a signing key the key supply has not made yet:
+    /// one RSA generation, 70–470 ms). They run on `backgroundWaits`, at most
+    /// `backgroundWaitLane.limit` at once, and answer when done (docs/control-api.md), never "retry".
+    static let waitsOnBackgroundWork: Set<String> = ["POST /mock/keys/rotate", "PUT /mock/scenario"]
+    static let backgroundWaitLane = BackgroundScheduler.Lane("control-waits", limit: 2)
+
     package func respond(to request: HTTPRequest) -> HTTPResponse {
         if let storeWorkers, !Self.servedFromMemory.contains(request.path) {
             let pending = DeferredResponse()
-            if storeWorkers.schedule({ pending.fulfill(self.respondHere(to: request)) }) { return .deferred(pending) }
+            if storeWorkers.schedule({ pending.fulfill(self.respondHere(to: request, offLoop: true)) }) {
+                return .deferred(pending)
+            }
+        }
+        if let backgroundWaits, Self.waitsOnBackgroundWork.contains("\(request.method.rawValue) \(request.path)") {
+            let pending = DeferredResponse()
+            if backgroundWaits.schedule(
+                lane: Self.backgroundWaitLane, { pending.fulfill(self.respondHere(to: request, offLoop: true)) })
+            {
+                return .deferred(pending)
+            }
         }
         return respondHere(to: request)
     }
 
-    /// The whole chain on the calling thread.
-    func respondHere(to request: HTTPRequest) -> HTTPResponse {
+    /// The whole chain on the calling thread (`offLoop`: a background thread, which may wait).
+    func respondHere(to request: HTTPRequest, offLoop: Bool = false) -> HTTPResponse {
         var context = RequestContext(request)
+        context.offLoop = offLoop
         var response: HTTPResponse
         switch RouteSurface.of(path: request.path) {
         case .apple:
@@ -88,6 +113,9 @@ package final class RequestPipeline: HTTPResponder {
     /// Route lookup, the admin token on the control surface, then the handler.
     func dispatch(_ context: inout RequestContext, surface: RouteSurface) -> HTTPResponse {
         let request = context.request
+        if surface == .control, let refusal = loopbackGuard?.refusal(of: request) {
+            return context.refuse(refusal)
+        }
         let match = table.match(request.method, request.path)
         if surface == .control, let access, !match.isPublic {
             switch access.verdict(for: request) {

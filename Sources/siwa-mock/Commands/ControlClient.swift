@@ -57,22 +57,14 @@ struct ControlClient: Sendable {
         if bodyBytes != nil { headers.add("Content-Type", "application/json") }
         if let adminToken { headers.add("Authorization", "Bearer \(adminToken)") }
         let request = HTTPClientRequest(method: method, target: target, headers: headers, body: bodyBytes ?? [])
-        var response: HTTPClientResponse
-        var attempts = 0
-        repeat {
-            do {
-                response = try HTTPClient.send(request, to: baseURL + target, timeoutMilliseconds: 15_000)
-            } catch {
-                throw RuntimeError("cannot reach the mock at \(baseURL): \(error.message)")
-            }
-            attempts += 1
-            // 503 `unavailable` means "not yet" (no pre-generated signing key ready right after start):
-            // wait for it, up to 10 s, rather than fail a script that rotates keys first thing.
-            guard response.status == 503, attempts < 50,
-                (try? JSONValue.parse(response.body))?["error"]?.stringValue == "unavailable"
-            else { break }
-            usleep(200_000)
-        } while true
+        // One attempt: calls that depend on background work (a key rotation right after start) wait for
+        // it on the server and answer when done; a 503 is a real outage, reported as such.
+        let response: HTTPClientResponse
+        do {
+            response = try HTTPClient.send(request, to: baseURL + target, timeoutMilliseconds: 15_000)
+        } catch {
+            throw RuntimeError("cannot reach the mock at \(baseURL): \(error.message)")
+        }
         if !response.body.isEmpty && !Self.isJSON(response) { try confirmMock(at: baseURL) }
         let text = response.bodyText
         if (200..<300).contains(response.status) {

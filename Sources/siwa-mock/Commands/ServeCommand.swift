@@ -160,7 +160,7 @@ struct ServeCommand: Command {
                     fleetState: shared?.fleet,
                     fleetJournal: shared?.journal.map {
                         FleetJournalWriter(journal: $0, replica: StoreOptions.replicaName(port: first.server.port))
-                    }))
+                    }, loopbackGuard: loopbackGuard(publicURL: advertised)))
         } catch {
             throw RuntimeError("\(error)")
         }
@@ -219,6 +219,21 @@ struct ServeCommand: Command {
     }
 
     /// Why `serve` will not start on a reachable address with an open control API, and the ways out.
+    /// Without `--admin-token` on a loopback address: the control API's DNS-rebinding and cross-origin
+    /// guard, accepting the TLS certificate's names (when serving TLS) and the public URL's host as well
+    /// as loopback names (docs/security.md). Nil with a token, or on another address
+    /// (`--insecure-control-api`: the user accepted an open control API).
+    func loopbackGuard(publicURL: String) -> LoopbackGuard? {
+        guard adminToken == nil, HTTPServerConfiguration.isLoopback(host: host) else { return nil }
+        var names = tls.enabled ? TLSStateDirectory.defaultNames + tls.names : []
+        if let separator = publicURL.firstRange(of: "://") {
+            let rest = publicURL[separator.upperBound...]
+            let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+            if let name = LoopbackGuard.hostName(ofAuthority: String(authority)) { names.append(name) }
+        }
+        return LoopbackGuard(extraNames: names)
+    }
+
     static func openControlAPIRefusal(host: String, source: String) -> String {
         "\(source) \(host) is not a loopback address and no --admin-token is set: anyone who can reach it "
             + "could replace the scenario, users and signing keys through /mock/. Set --admin-token TOKEN "

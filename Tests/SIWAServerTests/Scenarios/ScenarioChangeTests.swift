@@ -9,7 +9,7 @@ import Testing
 /// rules `/mock/faults` refuses because they could never do what they say.
 @Suite struct ScenarioChangeTests {
     /// The executable's loader for request bodies: no file reader.
-    static let loader: ControlEndpoints.ScenarioLoader = { bytes in
+    static let loader: ControlEndpoints.ScenarioLoader = { bytes, _ in
         do {
             return .success(
                 try ScenarioLoader(readFile: nil).load(String(decoding: bytes, as: UTF8.self), file: "scenario"))
