@@ -65,7 +65,11 @@ import Testing
         #expect(try apple.credentialState(forUserID: carol.user, client: "com.example.app") == .notFound)
         #expect(try apple.credentialState(forUserID: "000999.nobody.0000", client: "com.example.app") == .notFound)
         #expect(try apple.credentialState(forUserID: "alcie", client: "com.example.app") == .notFound)
-        #expect(apple.logLines.contains { $0.contains("'alcie' (did you mean 'alice'?)") && $0.hasSuffix("notFound") })
+        #expect(
+            apple.logLines.contains {
+                $0.contains("'alcie'") && $0.contains("notFound: ") && $0.contains("did you mean")
+            })
+        #expect(apple.logLines.contains { $0.contains(": notFound: ") && $0.contains("was deleted at") })
         let client = #expect(throws: AppleIDMockError.self) {
             try apple.credentialState(forUserID: "nobody", client: "com.example.ap")
         }
