@@ -189,8 +189,8 @@ export class SiwaMock {
   freezeClock(frozen = true) { return this.request('POST', '/mock/clock', { freeze: frozen }); }
   addFault(rule) { return this.request('POST', '/mock/faults', rule); }
   removeFault(id) { return this.request('DELETE', `/mock/faults/${encodeURIComponent(id)}`); }
-  faults() { return this.request('GET', '/mock/faults'); }
-  users() { return this.request('GET', '/mock/users'); }
+  async faults() { return (await this.request('GET', '/mock/faults')).faults; }
+  async users() { return (await this.request('GET', '/mock/users')).users; }
   user(id) { return this.request('GET', `/mock/users/${encodeURIComponent(id)}`); }
   addUser(user) { return this.request('POST', '/mock/users', user); }
   updateUser(id, changes) { return this.request('PATCH', `/mock/users/${encodeURIComponent(id)}`, changes); }

@@ -321,7 +321,12 @@ func (m *Mock) RemoveFault(id string) error {
 	_, err := m.Request("DELETE", "/mock/faults/"+url.PathEscape(id), nil)
 	return err
 }
-func (m *Mock) Users() (any, error) { return m.Request("GET", "/mock/users", nil) }
+
+// Faults lists the fault rules with their counters.
+func (m *Mock) Faults() ([]map[string]any, error) { return m.list("/mock/faults", "faults") }
+
+// Users lists the scenario's users.
+func (m *Mock) Users() ([]map[string]any, error) { return m.list("/mock/users", "users") }
 func (m *Mock) User(id string) (map[string]any, error) {
 	return m.object("GET", "/mock/users/"+url.PathEscape(id), nil)
 }
@@ -349,11 +354,15 @@ func (m *Mock) Requests(filters map[string]string) ([]map[string]any, error) {
 	if len(query) > 0 {
 		path += "?" + query.Encode()
 	}
+	return m.list(path, "requests")
+}
+
+func (m *Mock) list(path, key string) ([]map[string]any, error) {
 	answer, err := m.object("GET", path, nil)
 	if err != nil {
 		return nil, err
 	}
-	list, _ := answer["requests"].([]any)
+	list, _ := answer[key].([]any)
 	entries := make([]map[string]any, 0, len(list))
 	for _, entry := range list {
 		object, _ := entry.(map[string]any)

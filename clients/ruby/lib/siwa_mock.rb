@@ -168,8 +168,8 @@ class SiwaMock
   # A rule such as {"id" => "down", "match" => "POST /auth/token", "status" => 503}
   def add_fault(rule) = request("POST", "/mock/faults", rule)
   def remove_fault(id) = request("DELETE", "/mock/faults/#{escape(id)}")
-  def faults = request("GET", "/mock/faults")
-  def users = request("GET", "/mock/users")
+  def faults = request("GET", "/mock/faults")["faults"]
+  def users = request("GET", "/mock/users")["users"]
   def user(id) = request("GET", "/mock/users/#{escape(id)}")
   def add_user(user) = request("POST", "/mock/users", user)
   def update_user(id, changes) = request("PATCH", "/mock/users/#{escape(id)}", changes)

@@ -196,11 +196,11 @@ class SiwaMock:
     def remove_fault(self, fault_id: str) -> Any:
         return self.request("DELETE", f"/mock/faults/{urllib.parse.quote(fault_id, safe='')}")
 
-    def faults(self) -> Any:
-        return self.request("GET", "/mock/faults")
+    def faults(self) -> list:
+        return self.request("GET", "/mock/faults")["faults"]
 
-    def users(self) -> Any:
-        return self.request("GET", "/mock/users")
+    def users(self) -> list:
+        return self.request("GET", "/mock/users")["users"]
 
     def user(self, user: str) -> dict:
         return self.request("GET", f"/mock/users/{urllib.parse.quote(user, safe='')}")

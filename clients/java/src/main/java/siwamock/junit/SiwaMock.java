@@ -300,8 +300,10 @@ public final class SiwaMock implements AutoCloseable {
     /** A rule such as {"id": "down", "match": "POST /auth/token", "status": 503}. */
     public Map<String, Object> addFault(Map<String, Object> rule) { return object("POST", "/mock/faults", rule); }
     public void removeFault(String id) { request("DELETE", "/mock/faults/" + segment(id), null); }
-    public Object faults() { return request("GET", "/mock/faults", null); }
-    public Object users() { return request("GET", "/mock/users", null); }
+    @SuppressWarnings("unchecked")
+    public List<Map<String, Object>> faults() { return (List<Map<String, Object>>) object("GET", "/mock/faults", null).get("faults"); }
+    @SuppressWarnings("unchecked")
+    public List<Map<String, Object>> users() { return (List<Map<String, Object>>) object("GET", "/mock/users", null).get("users"); }
     public Map<String, Object> user(String id) { return object("GET", "/mock/users/" + segment(id), null); }
     public Map<String, Object> addUser(Map<String, Object> user) { return object("POST", "/mock/users", user); }
     public Map<String, Object> updateUser(String id, Map<String, Object> changes) {
