@@ -8,7 +8,6 @@
 # Needs python3 with pytest, node >= 18, go, a JDK with Debian's junit5 (/usr/share/java), ruby with
 # rspec. No package downloads: every helper is standard library plus its test runner.
 set -euo pipefail
-cd "$(dirname "$0")"
 binary=""
 suites=()
 while [ $# -gt 0 ]; do
@@ -21,8 +20,9 @@ done
 [ -n "$binary" ] || { echo "usage: $0 --binary PATH [python node go java ruby]" >&2; exit 64; }
 [ -x "$binary" ] || { echo "clients/run.sh: no executable siwa-mock at $binary" >&2; exit 1; }
 [ ${#suites[@]} -gt 0 ] || suites=(python node go java ruby)
-SIWA_MOCK_BINARY="$(cd "$(dirname "$binary")" && pwd)/$(basename "$binary")"
+SIWA_MOCK_BINARY="$(cd "$(dirname "$binary")" && pwd)/$(basename "$binary")"  # before the cd below
 export SIWA_MOCK_BINARY
+cd "$(dirname "$0")"
 unset SIWA_MOCK_URL SIWA_MOCK_SCENARIO SIWA_MOCK_ADMIN_TOKEN
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
