@@ -82,9 +82,14 @@ import Testing
     }
 
     @Test func aTimelineRunTextIsReadBackAndGarbageRefused() {
-        let run = FleetTimelineRun(generation: "9f3a", startMilliseconds: -5)
+        let run = FleetTimelineRun(generation: "9f3a", startMilliseconds: 5)
         #expect(FleetTimelineRun(text: run.text) == run)
-        for garbage in ["", "9f3a", "9f3a x", "zz 1", "9f3a 1 2", " 1", String(repeating: "a", count: 33) + " 1"] {
+        // A start outside the control API's clock range (years 1970 to 9999) is refused: adding an
+        // entry's offset to it trapped (issue #21).
+        let outside = ["abc 9223372036854775807", "abc -9223372036854775808", "abc -1", "abc 253402300800000"]
+        for garbage in ["", "9f3a", "9f3a x", "zz 1", "9f3a 1 2", " 1", String(repeating: "a", count: 33) + " 1"]
+            + outside
+        {
             #expect(FleetTimelineRun(text: garbage) == nil, "\(garbage)")
         }
     }

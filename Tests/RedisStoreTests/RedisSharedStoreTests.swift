@@ -98,6 +98,27 @@ import Testing
         #expect(!client.probe())
         #expect(client.unavailableReason?.contains("AUTH refused") == true, "\(client.unavailableReason ?? "")")
     }
+
+    /// A Redis with a password, reached without one, answers `NOAUTH`: that is the reason given, not
+    /// "no answer to PING"; a wrong password is `WRONGPASS`; an ACL user without `PING` is `NOPERM`.
+    @Test func aMissingPasswordAWrongOneAndAnACLRefusalAreSaidAsSuch() throws {
+        let redis = try RedisServerProcess(extraArguments: [
+            "--requirepass", "s3cret", "--user", "app", "on", ">apppass", "~*", "-@all", "+get",
+        ])
+        func reason(_ url: String) throws -> String {
+            let client = RedisClient(endpoint: try RedisEndpoint(url: url))
+            #expect(!client.probe())
+            return client.unavailableReason ?? ""
+        }
+        let missing = try reason(redis.url)
+        #expect(missing.contains("requires a password (it answered NOAUTH)"), "\(missing)")
+        let wrong = try reason(redis.url.replacingPrefix("redis://", with: "redis://:nope@"))
+        #expect(wrong.contains("WRONGPASS") && !wrong.contains("nope"), "\(wrong)")
+        let acl = try reason(redis.url.replacingPrefix("redis://", with: "redis://app:apppass@"))
+        #expect(acl.contains("may not run PING (ACL, NOPERM)"), "\(acl)")
+        let right = try RedisEndpoint(url: redis.url.replacingPrefix("redis://", with: "redis://:s3cret@"))
+        #expect(RedisClient(endpoint: right).probe())
+    }
 }
 
 enum MonotonicClockProbe {

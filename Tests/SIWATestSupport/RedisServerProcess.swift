@@ -27,14 +27,18 @@ package final class RedisServerProcess: @unchecked Sendable {
     package let port: Int
     package let directory: URL
     let persistent: Bool
+    let extraArguments: [String]
     var process: Process?
 
-    /// - Parameter persistent: append-only file with fsync on every write, so a restart loses nothing.
-    package init(persistent: Bool = false) throws {
+    /// - Parameters:
+    ///   - persistent: append-only file with fsync on every write, so a restart loses nothing.
+    ///   - extraArguments: more `redis-server` options, e.g. `["--requirepass", "s3cret"]`.
+    package init(persistent: Bool = false, extraArguments: [String] = []) throws {
         port = try Self.freePort()
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("siwa-redis-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         self.persistent = persistent
+        self.extraArguments = extraArguments
         try start()
     }
 
@@ -55,7 +59,7 @@ package final class RedisServerProcess: @unchecked Sendable {
             "--daemonize", "no", "--logfile", directory.appendingPathComponent("redis.log").path,
         ]
         arguments += persistent ? ["--appendonly", "yes", "--appendfsync", "always"] : ["--appendonly", "no"]
-        process.arguments = arguments
+        process.arguments = arguments + extraArguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
