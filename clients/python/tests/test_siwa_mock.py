@@ -9,7 +9,6 @@ import pytest
 from siwa_mock_pytest import SiwaMock, SiwaMockError
 
 
-
 def test_sign_in_returns_verified_tokens_with_scopes_and_nonce(siwa_mock):
     result = siwa_mock.sign_in("alice", scopes=["name", "email"], nonce="n-1")
     assert result["claims"]["email"] == "alice@example.com"
