@@ -52,6 +52,16 @@ import Testing
             contentsOfFile: Self.repoRoot + "/scenarios/keys/AuthKey_KEY1234567.pub.pem", encoding: .utf8)
         let publicKey = try P256PublicKey(pem: publicPEM)
         #expect(publicKey.verifyES256(signature: token.signature, message: token.signingInput))
+
+        // Without --team-id, --key-id and --key: the built-in scenario's published test key (what the
+        // clients/ helpers' client_secret() runs).
+        let builtIn = try MockProcess.run(["client-secret", "--client-id", "com.example.app"])
+        #expect(builtIn.status == 0, "\(builtIn.stderr)")
+        let defaulted = try JWS(compact: builtIn.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+        #expect(defaulted.header["kid"] == .string("KEY1234567"))
+        #expect(defaulted.payload["iss"] == .string("ABCDE12345"))
+        #expect(defaulted.payload["sub"] == .string("com.example.app"))
+        #expect(publicKey.verifyES256(signature: defaulted.signature, message: defaulted.signingInput))
     }
 
     @Test func clientSecretRejectsBadInput() throws {

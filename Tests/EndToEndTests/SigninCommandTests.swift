@@ -51,6 +51,18 @@ import Testing
         #expect(output["user"] == nil)
     }
 
+    @Test func aSignInAfterTheMockClockMovedADaySignsItsSecretAtTheMocksTime() throws {
+        // The mock judges the client secret's exp by its clock: one signed at wall time with an hour's
+        // lifetime would be refused as expired (invalid_client) once a test advanced the clock a day.
+        let mock = try MockProcess()
+        let advance = try HTTPClient.send(
+            HTTPClientRequest(method: "POST", target: "/mock/clock", body: Array(#"{"advance":"1d"}"#.utf8)),
+            host: "127.0.0.1", port: mock.port)
+        #expect(advance.status == 200)
+        let run = try signin(mock, ["--user", "alice"])
+        #expect(run.status == 0, "\(run.stderr)")
+    }
+
     @Test func anUnknownUserIsRefusedWithTheMocksReason() throws {
         let mock = try MockProcess()
         let run = try signin(mock, ["--user", "mallory"])

@@ -92,7 +92,10 @@ struct SigninCommand: Command {
         try checkMock(at: base)
         let fields = try authorize(base)
         let code = fields.first { $0.name == "code" }?.value ?? ""
-        let secret = try clientSecret()
+        // The mock judges the secret's iat and exp by its own clock (docs/control-api.md, "Clock"): sign it at
+        // that time, so a sign-in after `clock advance 2h` is not refused as expired.
+        let secretClock = JudgingClock.read(from: base, adminToken: control.adminToken)
+        let secret = try clientSecret(issuedAt: secretClock.now)
         let tokenResponse = try redeem(base, code: code, secret: secret)
         guard let idToken = tokenResponse["id_token"]?.stringValue, let jws = try? JWS(compact: idToken) else {
             throw RuntimeError("POST \(base)/auth/token: the answer has no id_token that is a JWS")
@@ -188,7 +191,7 @@ struct SigninCommand: Command {
     }
 
     /// The ES256 client secret, signed with --key or the built-in scenario's published test key.
-    func clientSecret() throws -> String {
+    func clientSecret(issuedAt: Int64) throws -> String {
         let pem: String
         let source: String
         if let keyPath {
@@ -201,7 +204,7 @@ struct SigninCommand: Command {
         do {
             let key = try P256PrivateKey(pem: pem)
             return try ClientSecretSigner.sign(
-                teamID: teamID, clientID: client, keyID: keyID, key: key, issuedAt: WallClock.now(), lifetime: 3600)
+                teamID: teamID, clientID: client, keyID: keyID, key: key, issuedAt: issuedAt, lifetime: 3600)
         } catch {
             throw RuntimeError("\(source): \(error.message)")
         }

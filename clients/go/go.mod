@@ -1,0 +1,3 @@
+module siwamock
+
+go 1.19

@@ -1,0 +1,376 @@
+// Package siwamocktest runs siwa-mock (a fake of Apple's Sign in with Apple server) for Go tests.
+//
+//	mock := siwamocktest.Start(t) // stopped by t.Cleanup
+//	result, err := mock.SignIn("alice", siwamocktest.SignInOptions{Scopes: []string{"name", "email"}})
+//
+// Standard library only. Sign-in and client secrets are the binary's own (`siwa-mock signin`,
+// `siwa-mock client-secret`); the control API verbs are thin wrappers over docs/control-api.md.
+package siwamocktest
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+const readyPrefix = "siwa-mock listening on "
+
+// Hint says how to get a binary; it ends every "not found" error.
+const Hint = "build it with `swift build -c release --product siwa-mock` and set SIWA_MOCK_BINARY=.build/release/siwa-mock, " +
+	"put siwa-mock on PATH, or set SIWA_MOCK_URL to a running mock"
+
+// Options choose the binary and how it is started; the zero value is the built-in scenario.
+type Options struct {
+	Binary   string        // default: $SIWA_MOCK_BINARY, then siwa-mock on PATH
+	Scenario string        // scenario file (--scenario)
+	Args     []string      // more `serve` flags
+	Timeout  time.Duration // for the ready line; default 30s
+}
+
+// Mock is a running siwa-mock.
+type Mock struct {
+	URL        string
+	Binary     string
+	AdminToken string
+	LogPath    string // the mock's stderr (request logs) when this Mock started it
+	cmd        *exec.Cmd
+	done       chan struct{}
+}
+
+// FindBinary returns the explicit path, else $SIWA_MOCK_BINARY, else siwa-mock on PATH.
+func FindBinary(binary string) (string, error) {
+	candidate, where := binary, "given"
+	if candidate == "" {
+		candidate, where = os.Getenv("SIWA_MOCK_BINARY"), "from SIWA_MOCK_BINARY"
+	}
+	if candidate == "" {
+		candidate, where = "siwa-mock", "on PATH"
+	}
+	path, err := exec.LookPath(candidate)
+	if err != nil {
+		return "", fmt.Errorf("siwa-mock binary not found: '%s' (%s) is not an executable file; %s", candidate, where, Hint)
+	}
+	return path, nil
+}
+
+// Start returns $SIWA_MOCK_URL's mock when set, else starts one from the binary; t.Cleanup stops it
+// and every test fails at once with the mock's stderr when it does not start.
+func Start(t testing.TB, options ...Options) *Mock {
+	t.Helper()
+	var opts Options
+	if len(options) > 0 {
+		opts = options[0]
+	}
+	if running := os.Getenv("SIWA_MOCK_URL"); running != "" {
+		mock := &Mock{URL: strings.TrimRight(running, "/"), Binary: opts.Binary, AdminToken: os.Getenv("SIWA_MOCK_ADMIN_TOKEN")}
+		if _, err := mock.Health(); err != nil {
+			t.Fatal(err)
+		}
+		return mock
+	}
+	mock, err := Launch(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(mock.Stop)
+	return mock
+}
+
+// Launch starts `siwa-mock serve --port 0` and returns once its ready line names the port; Stop ends it.
+func Launch(opts Options) (*Mock, error) {
+	path, err := FindBinary(opts.Binary)
+	if err != nil {
+		return nil, err
+	}
+	args := []string{"serve", "--host", "127.0.0.1", "--port", "0"}
+	if opts.Scenario != "" {
+		args = append(args, "--scenario", opts.Scenario)
+	}
+	args = append(args, opts.Args...)
+	log, err := os.CreateTemp("", "siwa-mock-*.log")
+	if err != nil {
+		return nil, err
+	}
+	defer log.Close()
+	cmd := exec.Command(path, args...)
+	cmd.Stderr = log
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("siwa-mock did not start (%s): %v", path, err)
+	}
+	mock := &Mock{Binary: path, AdminToken: os.Getenv("SIWA_MOCK_ADMIN_TOKEN"), LogPath: log.Name(), cmd: cmd, done: make(chan struct{})}
+	lines := make(chan string, 1)
+	go func() {
+		reader := bufio.NewReader(stdout)
+		line, _ := reader.ReadString('\n')
+		lines <- strings.TrimSpace(line)
+		io.Copy(io.Discard, reader) // keep draining until the mock exits
+	}()
+	go func() { cmd.Wait(); close(mock.done) }()
+	timeout := opts.Timeout
+	if timeout == 0 {
+		timeout = 30 * time.Second
+	}
+	failed := func(reason string) error {
+		mock.Stop()
+		stderr, _ := os.ReadFile(log.Name())
+		os.Remove(log.Name())
+		return fmt.Errorf("siwa-mock did not start (%s %s): %s; its stderr:\n%s", path, strings.Join(args, " "), reason, strings.TrimSpace(string(stderr)))
+	}
+	select {
+	case line := <-lines:
+		if !strings.HasPrefix(line, readyPrefix) {
+			<-mock.done
+			return nil, failed(fmt.Sprintf("exited with %v before its ready line (it printed %q)", cmd.ProcessState, line))
+		}
+		mock.URL = strings.TrimPrefix(line, readyPrefix)
+		return mock, nil
+	case <-time.After(timeout):
+		return nil, failed(fmt.Sprintf("printed no ready line in %v", timeout))
+	}
+}
+
+// Stop sends SIGTERM to the mock this Mock started (in-flight requests finish), SIGKILL after 10 s.
+func (m *Mock) Stop() {
+	if m.cmd == nil || m.cmd.Process == nil {
+		return
+	}
+	m.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-m.done:
+	case <-time.After(10 * time.Second):
+		m.cmd.Process.Kill()
+		<-m.done
+	}
+	m.cmd = nil
+}
+
+// Run runs the binary with args and returns its stdout; a non-zero exit is an error with its stderr.
+func (m *Mock) Run(args ...string) (string, error) {
+	if m.Binary == "" {
+		path, err := FindBinary("")
+		if err != nil {
+			return "", err
+		}
+		m.Binary = path
+	}
+	cmd := exec.Command(m.Binary, args...)
+	cmd.Env = os.Environ()
+	if m.AdminToken != "" {
+		cmd.Env = append(cmd.Env, "SIWA_MOCK_ADMIN_TOKEN="+m.AdminToken)
+	}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("siwa-mock %s failed (%v): %s", args[0], err, strings.TrimSpace(stderr.String()))
+	}
+	return stdout.String(), nil
+}
+
+// SignInOptions are `siwa-mock signin`'s: the client (default com.example.web), scopes (name, email), nonce.
+type SignInOptions struct {
+	Client string
+	Scopes []string
+	Nonce  string
+}
+
+// SignInResult is what `siwa-mock signin` prints: the token response, the verified claims and, on a
+// first authorization with scopes, the user object Apple posts once.
+type SignInResult struct {
+	TokenResponse map[string]any `json:"token_response"`
+	Claims        map[string]any `json:"claims"`
+	User          map[string]any `json:"user"`
+}
+
+// IDToken is the token response's id_token.
+func (r SignInResult) IDToken() string { s, _ := r.TokenResponse["id_token"].(string); return s }
+
+// SignIn runs the web flow via `siwa-mock signin` and returns verified tokens.
+func (m *Mock) SignIn(user string, options ...SignInOptions) (SignInResult, error) {
+	var opts SignInOptions
+	if len(options) > 0 {
+		opts = options[0]
+	}
+	if opts.Client == "" {
+		opts.Client = "com.example.web"
+	}
+	args := []string{"signin", "--url", m.URL, "--user", user, "--client", opts.Client}
+	if len(opts.Scopes) > 0 {
+		args = append(args, "--scope", strings.Join(opts.Scopes, " "))
+	}
+	if opts.Nonce != "" {
+		args = append(args, "--nonce", opts.Nonce)
+	}
+	var result SignInResult
+	out, err := m.Run(args...)
+	if err != nil {
+		return result, err
+	}
+	return result, json.Unmarshal([]byte(out), &result)
+}
+
+// ClientSecret mints an ES256 client secret with `siwa-mock client-secret` (the built-in scenario's
+// test key; extra flags such as "--team-id", T, "--key-id", K, "--key", FILE choose another).
+func (m *Mock) ClientSecret(client string, flags ...string) (string, error) {
+	out, err := m.Run(append([]string{"client-secret", "--client-id", client}, flags...)...)
+	return strings.TrimSpace(out), err
+}
+
+// Verify returns the claims of an id_token that `siwa-mock verify` accepts; audience and nonce are
+// checked when not empty.
+func (m *Mock) Verify(idToken, audience, nonce string) (map[string]any, error) {
+	args := []string{"verify", "--url", m.URL}
+	if audience != "" {
+		args = append(args, "--audience", audience)
+	}
+	if nonce != "" {
+		args = append(args, "--nonce", nonce)
+	}
+	out, err := m.Run(append(args, idToken)...)
+	if err != nil {
+		return nil, err
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(line, "claims: ") {
+			var claims map[string]any
+			return claims, json.Unmarshal([]byte(strings.TrimPrefix(line, "claims: ")), &claims)
+		}
+	}
+	return nil, errors.New("siwa-mock verify printed no claims line")
+}
+
+// Request calls the control API (docs/control-api.md) and decodes the JSON answer; a non-2xx answer is an error.
+func (m *Mock) Request(method, path string, body any) (any, error) {
+	var reader io.Reader
+	if body != nil {
+		data, err := json.Marshal(body)
+		if err != nil {
+			return nil, err
+		}
+		reader = bytes.NewReader(data)
+	}
+	request, err := http.NewRequest(method, m.URL+path, reader)
+	if err != nil {
+		return nil, err
+	}
+	if body != nil {
+		request.Header.Set("Content-Type", "application/json")
+	}
+	if m.AdminToken != "" {
+		request.Header.Set("Authorization", "Bearer "+m.AdminToken)
+	}
+	response, err := (&http.Client{Timeout: 15 * time.Second}).Do(request)
+	if err != nil {
+		return nil, fmt.Errorf("%s %s%s: %v; is the mock running? %s", method, m.URL, path, err, Hint)
+	}
+	defer response.Body.Close()
+	data, err := io.ReadAll(response.Body)
+	if err != nil {
+		return nil, err
+	}
+	if response.StatusCode/100 != 2 {
+		return nil, fmt.Errorf("%s %s answered %d: %s", method, path, response.StatusCode, data)
+	}
+	if len(data) == 0 {
+		return nil, nil
+	}
+	var decoded any
+	return decoded, json.Unmarshal(data, &decoded)
+}
+
+func (m *Mock) object(method, path string, body any) (map[string]any, error) {
+	answer, err := m.Request(method, path, body)
+	object, _ := answer.(map[string]any)
+	return object, err
+}
+
+func (m *Mock) Health() (map[string]any, error) { return m.object("GET", "/mock/health", nil) }
+func (m *Mock) Reset() (map[string]any, error)  { return m.object("POST", "/mock/reset", nil) }
+func (m *Mock) Clock() (map[string]any, error)  { return m.object("GET", "/mock/clock", nil) }
+
+// AdvanceClock moves the mock's clock: "90s", "1h30m", "1d", "-2d".
+func (m *Mock) AdvanceClock(by string) (map[string]any, error) {
+	return m.object("POST", "/mock/clock", map[string]any{"advance": by})
+}
+func (m *Mock) SetClock(to string) (map[string]any, error) {
+	return m.object("POST", "/mock/clock", map[string]any{"set": to})
+}
+func (m *Mock) FreezeClock(frozen bool) (map[string]any, error) {
+	return m.object("POST", "/mock/clock", map[string]any{"freeze": frozen})
+}
+
+// AddFault adds a fault rule such as {"id": "down", "match": "POST /auth/token", "status": 503}.
+func (m *Mock) AddFault(rule map[string]any) (map[string]any, error) {
+	return m.object("POST", "/mock/faults", rule)
+}
+func (m *Mock) RemoveFault(id string) error {
+	_, err := m.Request("DELETE", "/mock/faults/"+url.PathEscape(id), nil)
+	return err
+}
+
+// Faults lists the fault rules with their counters.
+func (m *Mock) Faults() ([]map[string]any, error) { return m.list("/mock/faults", "faults") }
+
+// Users lists the scenario's users.
+func (m *Mock) Users() ([]map[string]any, error) { return m.list("/mock/users", "users") }
+func (m *Mock) User(id string) (map[string]any, error) {
+	return m.object("GET", "/mock/users/"+url.PathEscape(id), nil)
+}
+func (m *Mock) AddUser(user map[string]any) (map[string]any, error) {
+	return m.object("POST", "/mock/users", user)
+}
+func (m *Mock) UpdateUser(id string, changes map[string]any) (map[string]any, error) {
+	return m.object("PATCH", "/mock/users/"+url.PathEscape(id), changes)
+}
+func (m *Mock) RevokeUser(id string) (map[string]any, error) {
+	return m.UpdateUser(id, map[string]any{"credential_state": "revoked"})
+}
+func (m *Mock) DeleteUser(id string) error {
+	_, err := m.Request("DELETE", "/mock/users/"+url.PathEscape(id), nil)
+	return err
+}
+
+// Requests lists the journal of what your backend sent; filters: path, client_id, user.
+func (m *Mock) Requests(filters map[string]string) ([]map[string]any, error) {
+	query := url.Values{}
+	for key, value := range filters {
+		query.Set(key, value)
+	}
+	path := "/mock/requests"
+	if len(query) > 0 {
+		path += "?" + query.Encode()
+	}
+	return m.list(path, "requests")
+}
+
+func (m *Mock) list(path, key string) ([]map[string]any, error) {
+	answer, err := m.object("GET", path, nil)
+	if err != nil {
+		return nil, err
+	}
+	list, _ := answer[key].([]any)
+	entries := make([]map[string]any, 0, len(list))
+	for _, entry := range list {
+		object, _ := entry.(map[string]any)
+		entries = append(entries, object)
+	}
+	return entries, nil
+}
+func (m *Mock) ClearRequests() error {
+	_, err := m.Request("DELETE", "/mock/requests", nil)
+	return err
+}

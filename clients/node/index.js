@@ -1,0 +1,218 @@
+// Run siwa-mock (a fake of Apple's Sign in with Apple server) from node:test or any runner.
+// No dependencies: child_process and fetch. Sign-in and client secrets are the binary's own
+// (`siwa-mock signin`, `siwa-mock client-secret`). See docs/test-helpers.md.
+import { spawn, execFile } from 'node:child_process';
+import { accessSync, constants, mkdtempSync, openSync, closeSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join, isAbsolute } from 'node:path';
+
+const READY_PREFIX = 'siwa-mock listening on ';
+export const HINT =
+  'build it with `swift build -c release --product siwa-mock` and set SIWA_MOCK_BINARY=.build/release/siwa-mock, ' +
+  'put siwa-mock on PATH, or set SIWA_MOCK_URL to a running mock';
+
+export class SiwaMockError extends Error {}
+
+function executable(path) {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The explicit path, else $SIWA_MOCK_BINARY, else `siwa-mock` on PATH; a clear error with the hint otherwise. */
+export function findBinary(binary) {
+  const candidate = binary || process.env.SIWA_MOCK_BINARY || 'siwa-mock';
+  const where = binary ? 'given' : process.env.SIWA_MOCK_BINARY ? 'from SIWA_MOCK_BINARY' : 'on PATH';
+  if (candidate.includes('/') || isAbsolute(candidate)) {
+    if (executable(candidate)) return candidate;
+  } else {
+    for (const dir of (process.env.PATH || '').split(delimiter)) {
+      if (dir && executable(join(dir, candidate))) return join(dir, candidate);
+    }
+  }
+  throw new SiwaMockError(`siwa-mock binary not found: '${candidate}' (${where}) is not an executable file; ${HINT}`);
+}
+
+export class SiwaMock {
+  constructor(url, { binary, child, logPath, adminToken } = {}) {
+    this.url = url.replace(/\/+$/, '');
+    this.binary = binary;
+    this.child = child;
+    this.logPath = logPath; // the mock's stderr (request logs) when this object started it
+    this.adminToken = adminToken ?? process.env.SIWA_MOCK_ADMIN_TOKEN;
+  }
+
+  /** Starts `siwa-mock serve --port 0`; resolves once its ready line names the port it chose. */
+  static async start({ binary, scenario, args = [], timeoutMs = 30_000 } = {}) {
+    const path = findBinary(binary);
+    const command = ['serve', '--host', '127.0.0.1', '--port', '0', ...(scenario ? ['--scenario', scenario] : []), ...args];
+    const logDir = mkdtempSync(join(tmpdir(), 'siwa-mock-'));
+    const logPath = join(logDir, 'stderr.log');
+    const log = openSync(logPath, 'w');
+    const child = spawn(path, command, { stdio: ['ignore', 'pipe', log] });
+    closeSync(log);
+    const failed = (reason) => {
+      child.kill('SIGKILL');
+      let stderr = '';
+      try {
+        stderr = readFileSync(logPath, 'utf8').trim();
+        rmSync(logDir, { recursive: true, force: true });
+      } catch {}
+      return new SiwaMockError(`siwa-mock did not start (${path} ${command.join(' ')}): ${reason}; its stderr:\n${stderr}`);
+    };
+    const line = await new Promise((resolve, reject) => {
+      let buffer = '';
+      const timer = setTimeout(() => reject(failed(`printed no ready line in ${timeoutMs / 1000}s`)), timeoutMs);
+      const onData = (chunk) => {
+        buffer += chunk;
+        const end = buffer.indexOf('\n');
+        if (end >= 0) {
+          clearTimeout(timer);
+          child.stdout.off('data', onData);
+          child.stdout.resume(); // keep draining
+          resolve(buffer.slice(0, end).trim());
+        }
+      };
+      child.stdout.setEncoding('utf8');
+      child.stdout.on('data', onData);
+      child.once('exit', (code, signal) => {
+        clearTimeout(timer);
+        // Let the log file settle before reading it.
+        setImmediate(() => reject(failed(`exited with ${code ?? signal}`)));
+      });
+      child.once('error', (error) => {
+        clearTimeout(timer);
+        reject(failed(error.message));
+      });
+    });
+    if (!line.startsWith(READY_PREFIX)) throw failed(`printed ${JSON.stringify(line)} instead of its ready line`);
+    child.removeAllListeners('exit');
+    return new SiwaMock(line.slice(READY_PREFIX.length), { binary: path, child, logPath });
+  }
+
+  /** A mock someone else runs (e.g. SIWA_MOCK_URL); stop() leaves it running. */
+  static async connect(url, options = {}) {
+    const mock = new SiwaMock(url, options);
+    await mock.health();
+    return mock;
+  }
+
+  /** $SIWA_MOCK_URL when set, else a new mock from the binary. */
+  static async startOrConnect(options = {}) {
+    return process.env.SIWA_MOCK_URL ? SiwaMock.connect(process.env.SIWA_MOCK_URL, options) : SiwaMock.start(options);
+  }
+
+  /** SIGTERM to the mock this object started (in-flight requests finish), SIGKILL after 10 s. */
+  async stop() {
+    const child = this.child;
+    this.child = undefined;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    await new Promise((resolve) => {
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      child.once('exit', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      child.kill('SIGTERM');
+    });
+  }
+
+  // -- the binary's own verbs ----------------------------------------------------------------------
+
+  run(args) {
+    this.binary ??= findBinary();
+    const env = { ...process.env, ...(this.adminToken ? { SIWA_MOCK_ADMIN_TOKEN: this.adminToken } : {}) };
+    return new Promise((resolve, reject) => {
+      execFile(this.binary, args, { env, timeout: 60_000, maxBuffer: 16 << 20 }, (error, stdout, stderr) => {
+        if (error) {
+          const status = error.code ?? error.signal;
+          reject(new SiwaMockError(`siwa-mock ${args[0]} failed (exit ${status}): ${String(stderr).trim()}`));
+        } else resolve(String(stdout));
+      });
+    });
+  }
+
+  /** The web flow via `siwa-mock signin`: { token_response, claims (verified), user (first sign-in) }. */
+  async signIn(user = 'alice', { client = 'com.example.web', scopes = [], nonce } = {}) {
+    const args = ['signin', '--url', this.url, '--user', user, '--client', client];
+    const list = typeof scopes === 'string' ? [scopes] : scopes;
+    if (list.length) args.push('--scope', list.join(' '));
+    if (nonce !== undefined) args.push('--nonce', nonce);
+    return JSON.parse(await this.run(args));
+  }
+
+  /** An ES256 client secret from `siwa-mock client-secret` (default: the built-in scenario's test key). */
+  async clientSecret(client = 'com.example.web', { teamId, keyId, key } = {}) {
+    const args = ['client-secret', '--client-id', client];
+    if (teamId) args.push('--team-id', teamId);
+    if (keyId) args.push('--key-id', keyId);
+    if (key) args.push('--key', key);
+    return (await this.run(args)).trim();
+  }
+
+  /** Claims of an id_token that `siwa-mock verify` accepts (signature, iss, aud, exp, iat, nonce). */
+  async verify(idToken, { audience, nonce } = {}) {
+    const args = ['verify', '--url', this.url];
+    if (audience !== undefined) args.push('--audience', audience);
+    if (nonce !== undefined) args.push('--nonce', nonce);
+    args.push(idToken);
+    const line = (await this.run(args)).split('\n').find((l) => l.startsWith('claims: '));
+    if (!line) throw new SiwaMockError('siwa-mock verify printed no claims line');
+    return JSON.parse(line.slice('claims: '.length));
+  }
+
+  // -- the control API (docs/control-api.md) -----------------------------------------------------
+
+  async request(method, path, body) {
+    const headers = {};
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    if (this.adminToken) headers.Authorization = `Bearer ${this.adminToken}`;
+    let response;
+    try {
+      response = await fetch(this.url + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    } catch (error) {
+      throw new SiwaMockError(`${method} ${this.url}${path}: ${error.cause?.message ?? error.message}; is the mock running? ${HINT}`);
+    }
+    const text = await response.text();
+    if (!response.ok) throw new SiwaMockError(`${method} ${path} answered ${response.status}: ${text}`);
+    return text ? JSON.parse(text) : null;
+  }
+
+  health() { return this.request('GET', '/mock/health'); }
+  reset() { return this.request('POST', '/mock/reset'); }
+  clock() { return this.request('GET', '/mock/clock'); }
+  advanceClock(by) { return this.request('POST', '/mock/clock', { advance: by }); }
+  setClock(to) { return this.request('POST', '/mock/clock', { set: to }); }
+  freezeClock(frozen = true) { return this.request('POST', '/mock/clock', { freeze: frozen }); }
+  addFault(rule) { return this.request('POST', '/mock/faults', rule); }
+  removeFault(id) { return this.request('DELETE', `/mock/faults/${encodeURIComponent(id)}`); }
+  async faults() { return (await this.request('GET', '/mock/faults')).faults; }
+  async users() { return (await this.request('GET', '/mock/users')).users; }
+  user(id) { return this.request('GET', `/mock/users/${encodeURIComponent(id)}`); }
+  addUser(user) { return this.request('POST', '/mock/users', user); }
+  updateUser(id, changes) { return this.request('PATCH', `/mock/users/${encodeURIComponent(id)}`, changes); }
+  revokeUser(id) { return this.updateUser(id, { credential_state: 'revoked' }); }
+  deleteUser(id) { return this.request('DELETE', `/mock/users/${encodeURIComponent(id)}`); }
+  /** The journal of what your backend sent (filters: path, client_id, user). */
+  async requests(filters = {}) {
+    const query = new URLSearchParams(filters).toString();
+    const answer = await this.request('GET', '/mock/requests' + (query ? `?${query}` : ''));
+    return answer?.requests ?? answer;
+  }
+  clearRequests() { return this.request('DELETE', '/mock/requests'); }
+}
+
+/**
+ * For node:test: a mock started before the suite's tests, reset before each, stopped after them.
+ * Call at the top of a test file or inside describe(); use `mock()` in the tests.
+ */
+export function useSiwaMock(hooks, options = {}) {
+  let current;
+  hooks.before(async () => { current = await SiwaMock.startOrConnect(options); });
+  hooks.beforeEach(async () => { await current.reset(); });
+  hooks.after(async () => { await current?.stop(); });
+  return () => current;
+}

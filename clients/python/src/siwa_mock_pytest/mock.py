@@ -1,0 +1,227 @@
+"""`SiwaMock`: one running siwa-mock — started from the binary, or a running one by URL — and its verbs."""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from typing import Any, Iterable, Optional
+
+READY_PREFIX = "siwa-mock listening on "
+HINT = ("build it with `swift build -c release --product siwa-mock` and set SIWA_MOCK_BINARY=.build/release/siwa-mock, "
+        "put siwa-mock on PATH, or set SIWA_MOCK_URL to a running mock")
+
+
+class SiwaMockError(RuntimeError):
+    """The mock did not start, a control call was refused, or a sign-in did not verify (the message says which)."""
+
+
+def find_binary(binary: Optional[str] = None) -> str:
+    """The explicit path, else $SIWA_MOCK_BINARY, else `siwa-mock` on PATH; a clear error with the hint otherwise."""
+    candidate = binary or os.environ.get("SIWA_MOCK_BINARY") or "siwa-mock"
+    where = "given" if binary else ("from SIWA_MOCK_BINARY" if os.environ.get("SIWA_MOCK_BINARY") else "on PATH")
+    found = shutil.which(candidate)
+    if found is None:
+        raise SiwaMockError(f"siwa-mock binary not found: '{candidate}' ({where}) is not an executable file; {HINT}")
+    return found
+
+
+class SiwaMock:
+    """A running mock: `url`, `sign_in`, `client_secret`, and the control API's clock, fault, user and journal verbs."""
+
+    def __init__(self, url: str, binary: Optional[str] = None, process: Optional[subprocess.Popen] = None,
+                 log_path: Optional[str] = None, admin_token: Optional[str] = None) -> None:
+        self.url = url.rstrip("/")
+        self._binary = binary
+        self.process = process
+        self.log_path = log_path  # the mock's stderr (request logs) when this object started it
+        self.admin_token = admin_token if admin_token is not None else os.environ.get("SIWA_MOCK_ADMIN_TOKEN")
+
+    # -- starting and stopping --------------------------------------------------------------------------
+
+    @classmethod
+    def start(cls, binary: Optional[str] = None, scenario: Optional[str] = None, args: Iterable[str] = (),
+              timeout: float = 30.0) -> "SiwaMock":
+        """Starts `siwa-mock serve --port 0` and returns once its ready line names the port it chose."""
+        path = find_binary(binary)
+        command = [path, "serve", "--host", "127.0.0.1", "--port", "0"]
+        if scenario:
+            command += ["--scenario", str(scenario)]
+        command += list(args)
+        log = tempfile.NamedTemporaryFile(prefix="siwa-mock-", suffix=".log", delete=False)
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=log, stdin=subprocess.DEVNULL)
+        log.close()
+        deadline = time.monotonic() + timeout
+        buffer = b""
+        while b"\n" not in buffer:
+            remaining = deadline - time.monotonic()
+            readable = select.select([process.stdout], [], [], max(remaining, 0))[0] if remaining > 0 else []
+            chunk = os.read(process.stdout.fileno(), 4096) if readable else b""
+            if not chunk:  # exited (EOF) or timed out
+                reason = "exited with status %s" % process.poll() if readable else f"printed no ready line in {timeout:g}s"
+                cls._kill(process)
+                with open(log.name, errors="replace") as stderr:
+                    output = stderr.read().strip()
+                os.unlink(log.name)
+                raise SiwaMockError(f"siwa-mock did not start ({' '.join(command)}): {reason}; its stderr:\n{output}")
+            buffer += chunk
+        line = buffer.split(b"\n", 1)[0].decode(errors="replace").strip()
+        if not line.startswith(READY_PREFIX):
+            cls._kill(process)
+            raise SiwaMockError(f"siwa-mock printed {line!r} instead of its ready line; its stderr is in {log.name}")
+        return cls(line[len(READY_PREFIX):], binary=path, process=process, log_path=log.name)
+
+    @classmethod
+    def connect(cls, url: str, binary: Optional[str] = None) -> "SiwaMock":
+        """A mock someone else runs (e.g. SIWA_MOCK_URL from docker compose); `stop()` leaves it running."""
+        mock = cls(url, binary=binary)
+        mock.health()
+        return mock
+
+    def stop(self) -> None:
+        """SIGTERM to the mock this object started (in-flight requests finish), SIGKILL after 10 s."""
+        if self.process is not None:
+            self._kill(self.process)
+            self.process = None
+
+    @staticmethod
+    def _kill(process: subprocess.Popen) -> None:
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        if process.stdout:
+            process.stdout.close()
+
+    def __enter__(self) -> "SiwaMock":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    # -- the binary's own verbs ---------------------------------------------------------------------------
+
+    def _run(self, *args: str) -> str:
+        binary = self._binary = self._binary or find_binary()
+        env = dict(os.environ)
+        if self.admin_token:
+            env["SIWA_MOCK_ADMIN_TOKEN"] = self.admin_token
+        result = subprocess.run([binary, *args], capture_output=True, text=True, timeout=60, env=env)
+        if result.returncode != 0:
+            raise SiwaMockError(f"siwa-mock {args[0]} failed (exit {result.returncode}): {result.stderr.strip()}")
+        return result.stdout
+
+    def sign_in(self, user: str = "alice", client: str = "com.example.web", scopes: Iterable[str] = (),
+                nonce: Optional[str] = None) -> dict:
+        """The web flow via `siwa-mock signin`: {"token_response", "claims" (verified), "user" (first sign-in)}."""
+        args = ["signin", "--url", self.url, "--user", user, "--client", client]
+        scopes = [scopes] if isinstance(scopes, str) else list(scopes)
+        if scopes:
+            args += ["--scope", " ".join(scopes)]
+        if nonce is not None:
+            args += ["--nonce", nonce]
+        return json.loads(self._run(*args))
+
+    def client_secret(self, client: str = "com.example.web", team_id: Optional[str] = None,
+                      key_id: Optional[str] = None, key: Optional[str] = None) -> str:
+        """An ES256 client secret from `siwa-mock client-secret` (default: the built-in scenario's test key)."""
+        args = ["client-secret", "--client-id", client]
+        for flag, value in (("--team-id", team_id), ("--key-id", key_id), ("--key", key)):
+            if value is not None:
+                args += [flag, str(value)]
+        return self._run(*args).strip()
+
+    def verify(self, id_token: str, audience: Optional[str] = None, nonce: Optional[str] = None) -> dict:
+        """Claims of an id_token that `siwa-mock verify` accepts (signature, iss, aud, exp, iat, nonce)."""
+        args = ["verify", "--url", self.url, id_token]
+        if audience is not None:
+            args[1:1] = ["--audience", audience]
+        if nonce is not None:
+            args[1:1] = ["--nonce", nonce]
+        for line in self._run(*args).splitlines():  # header: …, claims: {…}, clock: …, valid: …
+            if line.startswith("claims: "):
+                return json.loads(line[len("claims: "):])
+        raise SiwaMockError("siwa-mock verify printed no claims line")
+
+    # -- the control API (docs/control-api.md) ----------------------------------------------------------
+
+    def request(self, method: str, path: str, body: Any = None) -> Any:
+        data = json.dumps(body).encode() if body is not None else None
+        request = urllib.request.Request(self.url + path, data=data, method=method)
+        if data is not None:
+            request.add_header("Content-Type", "application/json")
+        if self.admin_token:
+            request.add_header("Authorization", f"Bearer {self.admin_token}")
+        try:
+            with urllib.request.urlopen(request, timeout=15) as response:
+                text = response.read().decode()
+        except urllib.error.HTTPError as error:
+            raise SiwaMockError(f"{method} {path} answered {error.code}: {error.read().decode(errors='replace')}") from None
+        except urllib.error.URLError as error:
+            raise SiwaMockError(f"{method} {self.url}{path}: {error.reason}; is the mock running? {HINT}") from None
+        return json.loads(text) if text else None
+
+    def health(self) -> dict:
+        return self.request("GET", "/mock/health")
+
+    def reset(self) -> dict:
+        return self.request("POST", "/mock/reset")
+
+    def clock(self) -> dict:
+        return self.request("GET", "/mock/clock")
+
+    def advance_clock(self, by: "str | int") -> dict:
+        return self.request("POST", "/mock/clock", {"advance": by})
+
+    def set_clock(self, to: str) -> dict:
+        return self.request("POST", "/mock/clock", {"set": to})
+
+    def freeze_clock(self, frozen: bool = True) -> dict:
+        return self.request("POST", "/mock/clock", {"freeze": frozen})
+
+    def add_fault(self, rule: dict) -> dict:
+        return self.request("POST", "/mock/faults", rule)
+
+    def remove_fault(self, fault_id: str) -> Any:
+        return self.request("DELETE", f"/mock/faults/{urllib.parse.quote(fault_id, safe='')}")
+
+    def faults(self) -> list:
+        return self.request("GET", "/mock/faults")["faults"]
+
+    def users(self) -> list:
+        return self.request("GET", "/mock/users")["users"]
+
+    def user(self, user: str) -> dict:
+        return self.request("GET", f"/mock/users/{urllib.parse.quote(user, safe='')}")
+
+    def add_user(self, user: dict) -> dict:
+        return self.request("POST", "/mock/users", user)
+
+    def update_user(self, user: str, changes: dict) -> dict:
+        return self.request("PATCH", f"/mock/users/{urllib.parse.quote(user, safe='')}", changes)
+
+    def revoke_user(self, user: str) -> dict:
+        return self.update_user(user, {"credential_state": "revoked"})
+
+    def delete_user(self, user: str) -> Any:
+        return self.request("DELETE", f"/mock/users/{urllib.parse.quote(user, safe='')}")
+
+    def requests(self, **filters: str) -> list:
+        """The journal of what your backend sent (filters: path, client_id, user)."""
+        query = urllib.parse.urlencode(filters)
+        answer = self.request("GET", "/mock/requests" + (f"?{query}" if query else ""))
+        return answer["requests"] if isinstance(answer, dict) and "requests" in answer else answer
+
+    def clear_requests(self) -> Any:
+        return self.request("DELETE", "/mock/requests")

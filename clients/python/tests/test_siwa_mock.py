@@ -1,0 +1,74 @@
+"""The plugin's own suite, against the real binary (clients/run.sh sets SIWA_MOCK_BINARY)."""
+
+import json
+import urllib.parse
+import urllib.request
+
+import pytest
+
+from siwa_mock_pytest import SiwaMock, SiwaMockError
+
+
+def test_sign_in_returns_verified_tokens_with_scopes_and_nonce(siwa_mock):
+    result = siwa_mock.sign_in("alice", scopes=["name", "email"], nonce="n-1")
+    assert result["claims"]["email"] == "alice@example.com"
+    assert result["claims"]["nonce"] == "n-1"
+    assert result["claims"]["aud"] == "com.example.web"
+    assert result["user"]["name"]["firstName"] == "Alice"
+    claims = siwa_mock.verify(result["token_response"]["id_token"], audience="com.example.web", nonce="n-1")
+    assert claims["sub"] == result["claims"]["sub"]
+
+
+def test_a_tampered_token_fails_verification(siwa_mock):
+    alice = siwa_mock.sign_in("alice")["token_response"]["id_token"].split(".")
+    bob = siwa_mock.sign_in("bob")["token_response"]["id_token"].split(".")
+    with pytest.raises(SiwaMockError, match="verify failed"):
+        siwa_mock.verify(".".join([alice[0], bob[1], alice[2]]))  # bob's claims under alice's signature
+
+
+def test_client_secret_is_accepted_by_the_token_endpoint(siwa_mock):
+    secret = siwa_mock.client_secret("com.example.web")
+    assert secret.count(".") == 2
+    form = urllib.parse.urlencode({"grant_type": "client_credentials", "scope": "user.migration",
+                                   "client_id": "com.example.web", "client_secret": secret}).encode()
+    with urllib.request.urlopen(siwa_mock.url + "/auth/token", data=form, timeout=10) as response:
+        assert "access_token" in json.load(response)
+
+
+def test_a_fault_makes_sign_in_fail_with_the_mocks_answer(siwa_mock):
+    siwa_mock.add_fault({"id": "token-down", "match": "POST /auth/token", "status": 503})
+    with pytest.raises(SiwaMockError, match="503"):
+        siwa_mock.sign_in("alice")
+    siwa_mock.remove_fault("token-down")
+    assert siwa_mock.sign_in("alice")["claims"]["aud"] == "com.example.web"
+
+
+def test_clock_users_and_journal(siwa_mock):
+    before = siwa_mock.clock()["epoch_seconds"]
+    siwa_mock.advance_clock("1d")
+    assert siwa_mock.clock()["epoch_seconds"] >= before + 86400
+    siwa_mock.add_user({"id": "dave", "email": "dave@example.com"})
+    assert siwa_mock.sign_in("dave")["claims"]["sub"] == siwa_mock.user("dave")["sub"]
+    siwa_mock.revoke_user("dave")
+    assert siwa_mock.requests(path="/auth/token", user="dave")[-1]["status"] == 200
+    siwa_mock.clear_requests()
+    assert siwa_mock.requests() == []
+
+
+def test_each_test_starts_from_the_scenario(siwa_mock):
+    assert siwa_mock.requests() == []
+    with pytest.raises(SiwaMockError, match="404"):
+        siwa_mock.user("dave")
+
+
+def test_a_wrong_binary_path_says_how_to_get_one(tmp_path):
+    with pytest.raises(SiwaMockError) as raised:
+        SiwaMock.start(binary=str(tmp_path / "no-such-siwa-mock"))
+    assert "siwa-mock binary not found" in str(raised.value)
+    assert "SIWA_MOCK_BINARY" in str(raised.value) and "swift build" in str(raised.value)
+
+
+def test_a_mock_that_cannot_start_shows_its_stderr(tmp_path):
+    (tmp_path / "broken.yaml").write_text("users:\n  - id: [\n")
+    with pytest.raises(SiwaMockError, match=r"did not start[\s\S]*broken.yaml"):
+        SiwaMock.start(scenario=str(tmp_path / "broken.yaml"))

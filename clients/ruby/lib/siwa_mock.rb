@@ -1,0 +1,191 @@
+# Run siwa-mock (a fake of Apple's Sign in with Apple server) from Ruby tests. Standard library only;
+# sign-in and client secrets are the binary's own (`siwa-mock signin`, `siwa-mock client-secret`), the
+# clock, fault, user and journal verbs thin wrappers over the control API (docs/control-api.md).
+# For RSpec: require "siwa_mock/rspec" (see docs/test-helpers.md).
+require "json"
+require "net/http"
+require "open3"
+require "tempfile"
+require "timeout"
+require "uri"
+
+class SiwaMock
+  READY_PREFIX = "siwa-mock listening on ".freeze
+  HINT = "build it with `swift build -c release --product siwa-mock` and set SIWA_MOCK_BINARY=.build/release/siwa-mock, " \
+         "put siwa-mock on PATH, or set SIWA_MOCK_URL to a running mock".freeze
+
+  # The mock did not start, a control call was refused, or a sign-in did not verify (the message says which).
+  class Error < StandardError; end
+
+  attr_reader :url, :log_path, :pid
+
+  # The explicit path, else $SIWA_MOCK_BINARY, else siwa-mock on PATH; a clear error with the hint otherwise.
+  def self.find_binary(binary = nil)
+    from_env = ENV["SIWA_MOCK_BINARY"].to_s
+    candidate = binary || (from_env.empty? ? "siwa-mock" : from_env)
+    where = binary ? "given" : (from_env.empty? ? "on PATH" : "from SIWA_MOCK_BINARY")
+    if candidate.include?("/")
+      return candidate if File.file?(candidate) && File.executable?(candidate)
+    else
+      ENV.fetch("PATH", "").split(File::PATH_SEPARATOR).each do |dir|
+        path = File.join(dir, candidate)
+        return path if !dir.empty? && File.file?(path) && File.executable?(path)
+      end
+    end
+    raise Error, "siwa-mock binary not found: '#{candidate}' (#{where}) is not an executable file; #{HINT}"
+  end
+
+  # $SIWA_MOCK_URL when set, else a new mock from the binary.
+  def self.start_or_connect(binary: nil, scenario: nil)
+    running = ENV["SIWA_MOCK_URL"].to_s
+    running.empty? ? start(binary: binary, scenario: scenario) : connect(running, binary: binary)
+  end
+
+  # Starts `siwa-mock serve --port 0` and returns once its ready line names the port it chose.
+  def self.start(binary: nil, scenario: nil, args: [], timeout: 30)
+    path = find_binary(binary)
+    command = [path, "serve", "--host", "127.0.0.1", "--port", "0"]
+    command += ["--scenario", scenario.to_s] if scenario
+    command += args
+    log = Tempfile.create(["siwa-mock-", ".log"])
+    log.close
+    reader, writer = IO.pipe
+    pid = Process.spawn(*command, out: writer, err: log.path, in: File::NULL)
+    writer.close
+    line = nil
+    begin
+      Timeout.timeout(timeout) { line = reader.gets }
+    rescue Timeout::Error
+      reason = "printed no ready line in #{timeout}s"
+    end
+    line = line.to_s.strip
+    reason ||= "exited before its ready line (it printed #{line.inspect})" unless line.start_with?(READY_PREFIX)
+    if reason
+      stop_process(pid)
+      stderr = File.read(log.path).strip
+      File.delete(log.path)
+      raise Error, "siwa-mock did not start (#{command.join(' ')}): #{reason}; its stderr:\n#{stderr}"
+    end
+    Thread.new { reader.read rescue nil } # keep draining until the mock exits
+    new(line.delete_prefix(READY_PREFIX), binary: path, pid: pid, log_path: log.path)
+  end
+
+  # A mock someone else runs (e.g. SIWA_MOCK_URL from docker compose); stop leaves it running.
+  def self.connect(url, binary: nil)
+    mock = new(url, binary: binary)
+    mock.health
+    mock
+  end
+
+  def self.stop_process(pid)
+    Process.kill("TERM", pid)
+    Timeout.timeout(10) { Process.wait(pid) }
+  rescue Timeout::Error
+    Process.kill("KILL", pid)
+    Process.wait(pid)
+  rescue Errno::ESRCH, Errno::ECHILD
+    nil
+  end
+
+  def initialize(url, binary: nil, pid: nil, log_path: nil, admin_token: ENV["SIWA_MOCK_ADMIN_TOKEN"])
+    @url = url.sub(%r{/+\z}, "")
+    @binary = binary
+    @pid = pid
+    @log_path = log_path # the mock's stderr (request logs) when this object started it
+    @admin_token = admin_token
+  end
+
+  # SIGTERM to the mock this object started (in-flight requests finish), SIGKILL after 10 s.
+  def stop
+    self.class.stop_process(@pid) if @pid
+    @pid = nil
+  end
+
+  # -- the binary's own verbs ---------------------------------------------------------------------
+
+  def run(*args)
+    @binary ||= self.class.find_binary
+    env = @admin_token ? { "SIWA_MOCK_ADMIN_TOKEN" => @admin_token } : {}
+    out, err, status = Open3.capture3(env, @binary, *args)
+    raise Error, "siwa-mock #{args.first} failed (exit #{status.exitstatus}): #{err.strip}" unless status.success?
+    out
+  end
+
+  # The web flow via `siwa-mock signin`: {"token_response", "claims" (verified), "user" (first sign-in)}.
+  def sign_in(user = "alice", client: "com.example.web", scopes: [], nonce: nil)
+    args = ["signin", "--url", @url, "--user", user, "--client", client]
+    scopes = Array(scopes)
+    args += ["--scope", scopes.join(" ")] unless scopes.empty?
+    args += ["--nonce", nonce] if nonce
+    JSON.parse(run(*args))
+  end
+
+  # An ES256 client secret from `siwa-mock client-secret` (default: the built-in scenario's test key).
+  def client_secret(client = "com.example.web", team_id: nil, key_id: nil, key: nil)
+    args = ["client-secret", "--client-id", client]
+    args += ["--team-id", team_id] if team_id
+    args += ["--key-id", key_id] if key_id
+    args += ["--key", key.to_s] if key
+    run(*args).strip
+  end
+
+  # Claims of an id_token that `siwa-mock verify` accepts (signature, iss, aud, exp, iat, nonce).
+  def verify(id_token, audience: nil, nonce: nil)
+    args = ["verify", "--url", @url]
+    args += ["--audience", audience] if audience
+    args += ["--nonce", nonce] if nonce
+    line = run(*args, id_token).lines.find { |l| l.start_with?("claims: ") }
+    raise Error, "siwa-mock verify printed no claims line" unless line
+    JSON.parse(line.delete_prefix("claims: "))
+  end
+
+  # -- the control API (docs/control-api.md) -----------------------------------------------------
+
+  def request(method, path, body = nil)
+    uri = URI(@url + path)
+    request = Net::HTTPGenericRequest.new(method, !body.nil?, true, uri.request_uri)
+    if body
+      request["Content-Type"] = "application/json"
+      request.body = JSON.generate(body)
+    end
+    request["Authorization"] = "Bearer #{@admin_token}" if @admin_token
+    begin
+      response = Net::HTTP.start(uri.host, uri.port, open_timeout: 5, read_timeout: 15) { |http| http.request(request) }
+    rescue SystemCallError, IOError, Timeout::Error => e
+      raise Error, "#{method} #{@url}#{path}: #{e.message}; is the mock running? #{HINT}"
+    end
+    raise Error, "#{method} #{path} answered #{response.code}: #{response.body}" unless response.code.start_with?("2")
+    response.body.to_s.empty? ? nil : JSON.parse(response.body)
+  end
+
+  def health = request("GET", "/mock/health")
+  def reset = request("POST", "/mock/reset")
+  def clock = request("GET", "/mock/clock")
+  # "90s", "1h30m", "1d", "-2d"
+  def advance_clock(by) = request("POST", "/mock/clock", { "advance" => by })
+  def set_clock(to) = request("POST", "/mock/clock", { "set" => to })
+  def freeze_clock(frozen = true) = request("POST", "/mock/clock", { "freeze" => frozen })
+  # A rule such as {"id" => "down", "match" => "POST /auth/token", "status" => 503}
+  def add_fault(rule) = request("POST", "/mock/faults", rule)
+  def remove_fault(id) = request("DELETE", "/mock/faults/#{escape(id)}")
+  def faults = request("GET", "/mock/faults")["faults"]
+  def users = request("GET", "/mock/users")["users"]
+  def user(id) = request("GET", "/mock/users/#{escape(id)}")
+  def add_user(user) = request("POST", "/mock/users", user)
+  def update_user(id, changes) = request("PATCH", "/mock/users/#{escape(id)}", changes)
+  def revoke_user(id) = update_user(id, { "credential_state" => "revoked" })
+  def delete_user(id) = request("DELETE", "/mock/users/#{escape(id)}")
+
+  # The journal of what your backend sent (filters: path, client_id, user).
+  def requests(**filters)
+    query = URI.encode_www_form(filters)
+    answer = request("GET", "/mock/requests#{query.empty? ? '' : "?#{query}"}")
+    answer.is_a?(Hash) ? answer.fetch("requests", answer) : answer
+  end
+
+  def clear_requests = request("DELETE", "/mock/requests")
+
+  private
+
+  def escape(segment) = URI.encode_www_form_component(segment).gsub("+", "%20")
+end

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# The five test helpers' own suites (docs/test-helpers.md), each with its ecosystem's runner, against
+# the real binary: pytest, node --test, go test, JUnit 5's console launcher, rspec. They run side by
+# side (each starts its own mocks on free ports); every suite's output is shown when it fails.
+#
+#   bash clients/run.sh --binary .build/release/siwa-mock [python node go java ruby]
+#
+# Needs python3 with pytest, node >= 18, go, a JDK with Debian's junit5 (/usr/share/java), ruby with
+# rspec. No package downloads: every helper is standard library plus its test runner.
+set -euo pipefail
+binary=""
+suites=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --binary) binary="$2"; shift 2 ;;
+    python|node|go|java|ruby) suites+=("$1"); shift ;;
+    *) echo "usage: $0 --binary PATH [python node go java ruby]" >&2; exit 64 ;;
+  esac
+done
+[ -n "$binary" ] || { echo "usage: $0 --binary PATH [python node go java ruby]" >&2; exit 64; }
+[ -x "$binary" ] || { echo "clients/run.sh: no executable siwa-mock at $binary" >&2; exit 1; }
+[ ${#suites[@]} -gt 0 ] || suites=(python node go java ruby)
+SIWA_MOCK_BINARY="$(cd "$(dirname "$binary")" && pwd)/$(basename "$binary")"  # before the cd below
+export SIWA_MOCK_BINARY
+cd "$(dirname "$0")"
+unset SIWA_MOCK_URL SIWA_MOCK_SCENARIO SIWA_MOCK_ADMIN_TOKEN
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# Each suite also runs its example from docs/test-helpers.md as written (the block marked "run by
+# clients/run.sh LANGUAGE"), installed the way the page says (node_modules, a Go replace, the classpath).
+example() { python3 ../Tests/Docs/run_blocks.py --extract "clients/run.sh $1" ../docs/test-helpers.md > "$2"; }
+here=$(pwd)
+
+run_python() {
+  mkdir -p "$work/python" && example python "$work/python/test_example.py" &&
+    PYTHONPATH=python/src PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 \
+      python3 -m pytest -q -p no:cacheprovider -p siwa_mock_pytest.plugin python/tests "$work/python/test_example.py"
+}
+run_node() {
+  mkdir -p "$work/node/node_modules" && ln -s "$here/node" "$work/node/node_modules/siwa-mock" &&
+    example node "$work/node/example.test.mjs" && node --test node/test/ "$work/node/example.test.mjs"
+}
+run_go() {
+  mkdir -p "$work/go" && example go "$work/go/example_test.go" &&
+    printf 'module example\n\ngo 1.19\n\nrequire siwamock v0.0.0\n\nreplace siwamock => %s/go\n' "$here" > "$work/go/go.mod" &&
+    export GOPROXY=off GOFLAGS=-mod=mod GOTOOLCHAIN=local &&
+    (cd go && go test -count=1 ./...) && (cd "$work/go" && go test -count=1 -v . | grep -E '^(---|ok|FAIL)')
+}
+run_java() {
+  local jars=/usr/share/java
+  local cp="$jars/junit-jupiter-api.jar:$jars/apiguardian-api.jar:$jars/junit-platform-commons.jar:$jars/opentest4j.jar"
+  mkdir -p "$work/java-src" && example java "$work/java-src/SignInTest.java" &&
+    javac -J-XX:TieredStopAtLevel=1 -J-XX:+UseSerialGC -nowarn -d "$work/java" -cp "$cp" \
+      $(find java/src -name '*.java') "$work/java-src/SignInTest.java" &&
+    java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -jar "$jars/junit-platform-console-standalone.jar" -cp "$work/java" \
+      --select-package siwamock.junit --select-class SignInTest --disable-banner --details=summary --fail-if-no-tests
+}
+run_ruby() {
+  mkdir -p "$work/ruby" && example ruby "$work/ruby/example_spec.rb" && (cd ruby && rspec -I lib spec "$work/ruby/example_spec.rb")
+}
+
+for suite in "${suites[@]}"; do
+  (
+    began=$(date +%s)
+    if "run_$suite" > "$work/$suite.log" 2>&1; then status=0; else status=$?; fi
+    echo "$status $(( $(date +%s) - began ))" > "$work/$suite.status"
+  ) &
+done
+wait
+
+failed=0
+for suite in "${suites[@]}"; do
+  read -r status seconds < "$work/$suite.status"
+  case "$suite" in  # each runner's own count line
+    python) summary=$(grep -E '[0-9]+ (passed|failed)' "$work/$suite.log" | tail -n 1) ;;
+    node) summary=$(grep -E '^# (pass|fail) ' "$work/$suite.log" | tr '\n' ' ') ;;
+    go) summary=$(grep -E '^(ok|FAIL|---)' "$work/$suite.log" | tr '\n' ' ') ;;
+    java) summary=$(grep -E 'tests (successful|failed)' "$work/$suite.log" | tr -s ' []' ' ' | tr '\n' ' ') ;;
+    ruby) summary=$(grep -E '[0-9]+ examples?, [0-9]+ failures?' "$work/$suite.log" | tail -n 1) ;;
+  esac
+  if [ "$status" -eq 0 ]; then
+    echo "clients/$suite: ok in ${seconds}s: $summary"
+  else
+    failed=1
+    echo "clients/$suite: FAILED (exit $status) in ${seconds}s; its output:"
+    sed 's/^/  /' "$work/$suite.log" | tail -n 80
+  fi
+done
+exit $failed
