@@ -42,4 +42,16 @@ extension ControlEndpoints {
             throw ControlFailure(ProviderChangeError(.unavailable, field: "store", error.description))
         }
     }
+
+    /// Takes the fleet's user changes before a control-API request reads or changes users, so that a
+    /// user added or changed at another replica a moment ago is seen here (and a change here is made on
+    /// the fleet's latest profile, not on a stale one). One store round trip; 503 when it cannot be read.
+    func withFleetUsers(_ body: () throws(ControlFailure) -> HTTPResponse) throws(ControlFailure) -> HTTPResponse {
+        do throws(StoreUnavailable) {
+            try fleet?.pullUsers()
+        } catch {
+            throw ControlFailure(ProviderChangeError(.unavailable, field: "store", error.description))
+        }
+        return try body()
+    }
 }

@@ -51,6 +51,8 @@ enum StoreOptions {
                 identifiers: identifiers)
         }
         let prefix = RedisGrantStore.prefix(for: scenario)
+        // What decides sharing (docs/scale-out.md): replicas share state when their scenarios have one name.
+        log.note("fleet: scenario '\(scenario.name)', keys under \(prefix) (shared with every replica of that name)")
         let journal: (any FleetJournal)? = sharedJournal.map {
             RedisFleetJournal(client: client, prefix: prefix, capacity: $0)
         }
