@@ -63,6 +63,7 @@ class Trial:
         self.scenario = temp / f"{name}.yaml"
         self.scenario.write_text(text)
         self.recoveries: list[tuple[str, float]] = []
+        self.spent: dict[str, float] = {}  # seconds per kind of operation
         self.failed_at = 0  # the index of the operation being played (the failing one, after a failure)
         self.processes: list[MockProcess] = []
         self.reference = self.start("ref", [])
@@ -106,10 +107,13 @@ class Trial:
 
     def settle(self, op: dict) -> None:
         """Waits for what the fleet propagates by polling (clock, keys, deletions) to reach every replica."""
+        start = time.monotonic()
         if op["op"] == "clock":
             self.settle_clock()
+            self.recoveries.append(("a clock change seen at every replica", time.monotonic() - start))
         elif op["op"] == "rotate":
             self.wait_equal("/mock/keys", None)
+            self.recoveries.append(("a key rotation seen at every replica", time.monotonic() - start))
         elif op["op"] == "user_delete":
             time.sleep(DELETION_SETTLE)
 
@@ -137,7 +141,7 @@ class Trial:
         self.replicas[at].proc.wait()
         start = time.monotonic()
         self.replicas[at] = self.start(f"r{at}", ["--store", self.redis.url])
-        self.recoveries.append(("replica_restart", time.monotonic() - start))
+        self.recoveries.append(("replica restarted and ready", time.monotonic() - start))
         if self.fleet.active_rule != "none":  # rules are per replica (docs/scale-out.md): add it again
             self.fleet.control(at, "POST", "/mock/faults", self.fleet.rule_body)
         return None
@@ -146,7 +150,7 @@ class Trial:
         start = time.monotonic()
         while time.monotonic() - start < 10:
             if all(self.fleet.control(i, "GET", "/mock/health")[0] == 200 for i in range(3)):
-                self.recoveries.append((what, time.monotonic() - start))
+                self.recoveries.append((f"healthy after {what}", time.monotonic() - start))
                 return None
             time.sleep(0.02)
         return f"{what}: the fleet is not healthy 10 s after Redis came back"
@@ -158,6 +162,7 @@ def play(ops: list[dict], context: dict, trace: bool = False) -> tuple[str | Non
     failure = None
     try:
         for trial.failed_at, op in enumerate(ops):
+            began = time.monotonic()
             if op["op"] in FAULT_OPS:
                 failure = trial.fault(op)
             else:
@@ -171,6 +176,7 @@ def play(ops: list[dict], context: dict, trace: bool = False) -> tuple[str | Non
                 system.check_rules()
                 if system.violations and not failure:
                     failure = f"{system.name}: {system.violations[0]}"
+            trial.spent[op["op"]] = trial.spent.get(op["op"], 0.0) + time.monotonic() - began
             if failure:
                 break
     except (AssertionError, OSError) as error:
@@ -183,11 +189,12 @@ def play(ops: list[dict], context: dict, trace: bool = False) -> tuple[str | Non
 
 
 def signature(failure: str | None) -> str | None:
-    """What kind of failure this is, without operation numbers: a candidate of the shrink must fail the
-    same way (a different failure, e.g. from a loaded machine, does not count)."""
+    """What kind of failure this is, without operation numbers, handles or user names: a candidate of the
+    shrink must fail the same way (a different failure, e.g. from a loaded machine, does not count)."""
     if failure is None:
         return None
-    return re.sub(r'op \d+|"h": \d+|"(code|token)": \d+|"at": \d|r\d+', "#", failure)
+    failure = re.sub(r"\{[^{}]*\"op\": (\"\w+\")[^{}]*(\{[^{}]*\})?[^{}]*\}", r"\1", failure)
+    return re.sub(r"\b(op \d+|alice|bob|carol|nobody|u\d+|r\d+)\b", "#", failure)
 
 
 def shrink(ops: list[dict], context: dict, budget_seconds: float, failure: str) -> list[dict]:
@@ -248,12 +255,14 @@ def main() -> int:
 def explore(args, seed: int, seconds: float, context: dict) -> int:
     rng = random.Random(seed)
     print(f"differential: seed {seed}, {seconds:.0f} s, sequences of {args.length}", flush=True)
-    start, total, sequences, counts, recoveries = time.monotonic(), 0, 0, {}, []
+    start, total, sequences, counts, recoveries, spent = time.monotonic(), 0, 0, {}, [], {}
     while time.monotonic() - start < seconds:
         ops = generate(rng, args.length, faults=not args.no_faults, start=0)
         failure, trial = play(ops, context)
         sequences += 1
         recoveries += trial.recoveries
+        for kind, seconds_spent in trial.spent.items():
+            spent[kind] = spent.get(kind, 0.0) + seconds_spent
         if failure:
             print(f"FAIL sequence {sequences} (seed {seed}): {failure}", flush=True)
             minimal = shrink(ops[:trial.failed_at + 1], context, max(120.0, seconds / 4), failure)
@@ -276,13 +285,14 @@ def explore(args, seed: int, seconds: float, context: dict) -> int:
     elapsed = time.monotonic() - start
     print(f"differential: {total} operations in {sequences} sequences, {elapsed:.0f} s, reference and fleet "
           f"agree; no invariant violated")
-    print("  operations: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+    print("  operations (count, seconds): " + ", ".join(f"{k} {v} {spent.get(k, 0):.1f}s"
+                                                    for k, v in sorted(counts.items())))
     by_kind: dict[str, list[float]] = {}
     for kind, value in recoveries:
         by_kind.setdefault(kind, []).append(value)
     for kind, values in sorted(by_kind.items()):
         values.sort()
-        print(f"  recovery after {kind}: n={len(values)} median {values[len(values) // 2]:.2f} s "
+        print(f"  {kind}: n={len(values)} median {values[len(values) // 2]:.2f} s "
               f"max {values[-1]:.2f} s")
     return 0
 

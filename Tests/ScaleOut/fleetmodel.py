@@ -30,7 +30,7 @@ def generate(rng: random.Random, count: int, faults: bool, start: int = 0) -> li
     users, added, codes, tokens, ops = list(INITIAL_USERS), 0, [], [], []
     rule = None
     weights = {"authorize": 20, "native": 8, "token_code": 22, "token_refresh": 14, "revoke": 6,
-               "user_add": 3, "user_patch": 4, "user_delete": 2, "clock": 3, "rotate": 1, "fault_add": 2,
+               "user_add": 3, "user_patch": 4, "user_delete": 2, "clock": 3, "rotate": 0.4, "fault_add": 2,
                "fault_remove": 1}
     if faults:
         weights.update({"redis_pause": 0.15, "redis_kill": 0.15, "replica_kill": 0.3})

@@ -11,7 +11,7 @@
 #      verified against /auth/keys through it, requests on both replicas (their journals agree);
 #   4. bench/load/run.py --lb: 12 s of sign-in flows from 3 processes through nginx to two replicas, Redis
 #      killed 4 s in and started again 3 s later (exactly-once, documented 503s only, service resumes);
-#   5. Tests/ScaleOut/differential.py: the saved sequences in Tests/ScaleOut/sequences/, then 30 s of random
+#   5. Tests/ScaleOut/differential.py: the saved sequences in Tests/ScaleOut/sequences/, then 25 s of random
 #      operation sequences against one replica and three on Redis, with faults (issue #21; --minutes N for
 #      the long run).
 #   Tests/ScaleOut/run.sh [--binary PATH]     (tests must be built: swift build --build-tests)
@@ -39,4 +39,4 @@ venv="$(Tests/pysupport/venv.sh Tests/ScaleOut)"
 python3 bench/load/run.py --binary "$binary" --lb --seconds 12 --settle 0 --kill-redis-at 4 --redis-down-for 3 \
   > "$dir/load-lb.log" 2>&1 || { cat "$dir/load-lb.log"; echo "load test through nginx failed"; exit 1; }
 grep -E '^(PASS|FAIL|load:)' "$dir/load-lb.log"
-python3 Tests/ScaleOut/differential.py --binary "$binary" --seconds 30
+python3 Tests/ScaleOut/differential.py --binary "$binary" --seconds 25 --length 100
