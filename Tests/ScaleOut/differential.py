@@ -233,6 +233,8 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=None, help="the generator's seed (default: random, printed)")
     parser.add_argument("--length", type=int, default=300, help="operations per sequence (default 300)")
     parser.add_argument("--no-faults", action="store_true", help="no Redis or replica faults")
+    parser.add_argument("--skip", action="append", default=[], metavar="OPERATION",
+                        help="leave this kind of operation out (repeatable), e.g. redis_kill")
     parser.add_argument("--replay", type=Path, help="play this sequence file once, printing each outcome")
     parser.add_argument("--failure-file", type=Path, default=None,
                         help="where a shrunk failing sequence is written (default: /tmp/siwa-differential-*.json)")
@@ -264,7 +266,7 @@ def explore(args, seed: int, seconds: float, context: dict) -> int:
     print(f"differential: seed {seed}, {seconds:.0f} s, sequences of {args.length}", flush=True)
     start, total, sequences, counts, recoveries, spent = time.monotonic(), 0, 0, {}, [], {}
     while time.monotonic() - start < seconds:
-        ops = generate(rng, args.length, faults=not args.no_faults, start=0)
+        ops = generate(rng, args.length, faults=not args.no_faults, start=0, skip=tuple(args.skip))
         failure, trial = play(ops, context)
         sequences += 1
         recoveries += trial.recoveries

@@ -24,7 +24,7 @@ INITIAL_USERS = ["alice", "bob", "carol"]
 FAULT_OPS = {"redis_pause", "redis_kill", "replica_kill"}
 
 
-def generate(rng: random.Random, count: int, faults: bool, start: int = 0) -> list[dict]:
+def generate(rng: random.Random, count: int, faults: bool, start: int = 0, skip: tuple[str, ...] = ()) -> list[dict]:
     """`count` operations; handles from `start`. Users, codes and tokens are drawn from those made
     earlier in the sequence (sometimes a deleted or unknown one, to exercise Apple's refusals)."""
     users, added, codes, tokens, ops = list(INITIAL_USERS), 0, [], [], []
@@ -34,6 +34,8 @@ def generate(rng: random.Random, count: int, faults: bool, start: int = 0) -> li
                "fault_remove": 1}
     if faults:
         weights.update({"redis_pause": 0.15, "redis_kill": 0.15, "replica_kill": 0.3})
+    for name in skip:
+        weights.pop(name, None)
     names, cumulative = list(weights), list(weights.values())
     for index in range(count):
         h = start + index

@@ -69,15 +69,17 @@ package struct ControlEndpoints: Sendable {
                 try withFleetUsers { () throws(ControlFailure) in try credentials(&context) }
             },
             .control(.get, "/mock/credential-state") { context throws(ControlFailure) in
-                try withFleetUsers { () throws(ControlFailure) in try credentialState(&context) }
+                try withFleetUsers(reading: true) { () throws(ControlFailure) in try credentialState(&context) }
             },
-            .control(.get, "/mock/users") { _ throws(ControlFailure) in try withFleetUsers { listUsers() } },
+            .control(.get, "/mock/users") { _ throws(ControlFailure) in
+                try withFleetUsers(reading: true) { listUsers() }
+            },
             .control(.post, "/mock/users") { context throws(ControlFailure) in
                 try withFleetUsers { () throws(ControlFailure) in try addUser(&context) }
             },
             .control(.get, "/mock/users/{id}") { context throws(ControlFailure) in
                 let name = named(&context)
-                return try withFleetUsers { () throws(ControlFailure) in try getUser(name) }
+                return try withFleetUsers(reading: true) { () throws(ControlFailure) in try getUser(name) }
             },
             .control(.patch, "/mock/users/{id}") { context throws(ControlFailure) in
                 let name = named(&context)
