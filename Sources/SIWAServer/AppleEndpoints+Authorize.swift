@@ -17,7 +17,7 @@ extension AppleEndpoints {
         case .invalid: return context.refuse(.invalidRequest("Invalid parameter encoding"))
         }
 
-        let snapshot = provider.snapshot  // one scenario version for the whole request
+        var snapshot = provider.snapshot  // one scenario version for the whole request
         let authorization: AuthorizationRequest
         switch snapshot.authorizationRequests.validate(parameters) {
         case .success(let valid): authorization = valid
@@ -32,6 +32,10 @@ extension AppleEndpoints {
         }
         guard let hint = value("login_hint") else {
             return consentSheet(&context, authorization, parameters: parameters, snapshot: snapshot)
+        }
+        // A user another replica added less than a poll period ago: take the fleet's user changes first.
+        if snapshot.scenario.user(matchingHint: hint) == nil && provider.refreshUsersFromFleet() {
+            snapshot = provider.snapshot
         }
         guard let user = snapshot.scenario.user(matchingHint: hint) else {
             return context.refuse(

@@ -20,7 +20,8 @@ struct ControlHarness {
     ///   notification tests); `adminToken` overrides theirs.
     static func run(
         _ transport: Transport, scenario: Scenario = .builtIn, adminToken: String? = nil,
-        options: MockServer.ControlOptions = MockServer.ControlOptions(), _ body: (ControlHarness) throws -> Void
+        options: MockServer.ControlOptions = MockServer.ControlOptions(),
+        storeFactory: GrantStoreFactory? = TestStore.factory(), _ body: (ControlHarness) throws -> Void
     ) throws {
         var options = options
         if let adminToken { options.adminToken = adminToken }
@@ -29,7 +30,7 @@ struct ControlHarness {
         let server = try MockServer(
             configuration: AppleEndpoints.Configuration(
                 publicURL: "http://127.0.0.1:8080", scenario: scenario, clock: clock, random: TestFixtures.random(),
-                log: { log.record($0) }, storeFactory: TestStore.factory()),
+                log: { log.record($0) }, storeFactory: storeFactory),
             options: options)
         let secrets = try ClientSecretMaker()
         try transport.withClient(server) { client in

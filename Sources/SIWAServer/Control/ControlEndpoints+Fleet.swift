@@ -42,4 +42,19 @@ extension ControlEndpoints {
             throw ControlFailure(ProviderChangeError(.unavailable, field: "store", error.description))
         }
     }
+
+    /// Takes the fleet's user changes before a control-API request reads or changes users, so that a
+    /// user added or changed at another replica a moment ago is seen here (and a change here is made on
+    /// the fleet's latest profile, not on a stale one). One store round trip; when the store cannot be
+    /// read, a change answers 503 and a read (`reading`) answers from this replica's users.
+    func withFleetUsers(reading: Bool = false, _ body: () throws(ControlFailure) -> HTTPResponse)
+        throws(ControlFailure) -> HTTPResponse
+    {
+        do throws(StoreUnavailable) {
+            try fleet?.pullUsers()
+        } catch {
+            if !reading { throw ControlFailure(ProviderChangeError(.unavailable, field: "store", error.description)) }
+        }
+        return try body()
+    }
 }

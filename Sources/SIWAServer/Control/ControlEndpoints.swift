@@ -68,21 +68,33 @@ package struct ControlEndpoints: Sendable {
                 restartScript(false)
                 return response
             },
-            .control(.post, "/mock/credentials") { context throws(ControlFailure) in try credentials(&context) },
-            .control(.get, "/mock/credential-state") { context throws(ControlFailure) in try credentialState(&context)
+            .control(.post, "/mock/credentials") { context throws(ControlFailure) in
+                try withFleetUsers { () throws(ControlFailure) in try credentials(&context) }
             },
-            .control(.get, "/mock/users") { _ in listUsers() },
-            .control(.post, "/mock/users") { context throws(ControlFailure) in try addUser(&context) },
+            .control(.get, "/mock/credential-state") { context throws(ControlFailure) in
+                try withFleetUsers(reading: true) { () throws(ControlFailure) in try credentialState(&context) }
+            },
+            .control(.get, "/mock/users") { _ throws(ControlFailure) in
+                try withFleetUsers(reading: true) { listUsers() }
+            },
+            .control(.post, "/mock/users") { context throws(ControlFailure) in
+                try withFleetUsers { () throws(ControlFailure) in try addUser(&context) }
+            },
             .control(.get, "/mock/users/{id}") { context throws(ControlFailure) in
-                try getUser(named(&context))
+                let name = named(&context)
+                return try withFleetUsers(reading: true) { () throws(ControlFailure) in try getUser(name) }
             },
             .control(.patch, "/mock/users/{id}") { context throws(ControlFailure) in
                 let name = named(&context)
-                return try sharingUser(name) { () throws(ControlFailure) in try patchUser(name, &context) }
+                return try withFleetUsers { () throws(ControlFailure) in
+                    try sharingUser(name) { () throws(ControlFailure) in try patchUser(name, &context) }
+                }
             },
             .control(.delete, "/mock/users/{id}") { context throws(ControlFailure) in
                 let name = named(&context)
-                return try sharingUser(name) { () throws(ControlFailure) in try deleteUser(name) }
+                return try withFleetUsers { () throws(ControlFailure) in
+                    try sharingUser(name) { () throws(ControlFailure) in try deleteUser(name) }
+                }
             },
             .control(.get, "/mock/clock") { _ in clockState() },
             .control(.post, "/mock/clock") { context throws(ControlFailure) in

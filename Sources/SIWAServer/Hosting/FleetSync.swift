@@ -14,6 +14,9 @@ package final class FleetSync: Sendable {
     private let seen = Mutex<(poll: String?, topics: [FleetTopic: String])>((nil, [:]))
     /// Where this replica is in the fleet's user changes.
     private let userCursor = Mutex<FleetCursor?>(nil)
+    /// Held for a whole `pullUsers`: the poll and a request's refresh never apply an older read after a
+    /// newer one.
+    private let pulling = Mutex<Void>(())
     /// User changes applied per poll at most; the next poll continues.
     static let userChangesPerPoll = 1000
 
@@ -21,6 +24,8 @@ package final class FleetSync: Sendable {
         self.state = state
         self.provider = provider
         self.log = log
+        // Weak: the provider outlives nothing here, and this object holds the provider.
+        provider.followFleetUsers { [weak self] in (try? self?.pullUsers()) != nil }
     }
 
     /// Undoes a local change of `topic` that could not be published: the state before it, restored.
@@ -72,6 +77,10 @@ package final class FleetSync: Sendable {
     /// ids applied. One script round trip when nothing changed.
     @discardableResult
     package func pullUsers() throws(StoreUnavailable) -> [String] {
+        try pulling.withLock { _ throws(StoreUnavailable) in try pullUsersNow() }
+    }
+
+    private func pullUsersNow() throws(StoreUnavailable) -> [String] {
         let (cursor, changes) = try state.userChanges(after: userCursor.withLock { $0 }, limit: Self.userChangesPerPoll)
         var applied: [String] = []
         for (id, text) in changes {
