@@ -60,11 +60,15 @@ import Testing
         s.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
     }
 
+    /// Shapes from captures (docs/fidelity.md, "Identifier shapes"): subs `00NNNN.<32 hex>.NNNN`; codes and
+    /// tokens end in 16 random bytes as 22 base64url characters, so the last is one of A, Q, g, w.
     @Test func identifiersHaveApplesShapes() {
         let ids = IdentifierGenerator(random: SeededRandomSource(seed: 3))
-        for _ in 0..<50 {
-            let sub = ids.makeSub().split(separator: ".", omittingEmptySubsequences: false)
-            #expect(sub.count == 3 && sub[0].count == 6 && Self.isDigits(sub[0]))
+        var lastCharacters = Set<Character>()
+        for index in 0..<200 {
+            let sub = Scenario.builtIn.derivedSub(ofUserID: "user\(index)")
+                .split(separator: ".", omittingEmptySubsequences: false)
+            #expect(sub.count == 3 && sub[0].count == 6 && Self.isDigits(sub[0]) && sub[0].hasPrefix("00"))
             #expect(sub[1].count == 32 && Self.isHex(sub[1]) && sub[2].count == 4 && Self.isDigits(sub[2]))
 
             for (token, prefix, letters) in [
@@ -76,21 +80,28 @@ import Testing
                 #expect(parts[0].first == Character(prefix) && parts[0].count == 33 && Self.isHex(parts[0].dropFirst()))
                 #expect(parts[1] == "0" && parts[2].count == letters && Self.isLower(parts[2]))
                 #expect(parts[3].count == 22 && Self.isBase64URL(parts[3]))
+                if let last = parts[3].last { lastCharacters.insert(last) }
             }
+            #expect(ids.makeUniqueID().count == 22)
 
-            let relay = ids.makeRelayEmail()
+            let relay = Scenario.builtIn.derivedRelayEmail(
+                of: UserProfile(id: "user\(index)", sub: "", email: "x@example.com", privateEmail: true))
             #expect(relay.hasSuffix("@privaterelay.appleid.com"))
             let local = relay.split(separator: "@")[0]
             #expect(
                 local.count == 10
                     && local.allSatisfy { Self.isLower(Substring(String($0))) || Self.isDigits(Substring(String($0))) })
         }
+        #expect(lastCharacters == ["A", "Q", "g", "w"])
     }
 
-    @Test func seededIdentifiersRepeatAcrossRuns() {
-        let a = IdentifierGenerator(random: SeededRandomSource(seed: 99))
-        let b = IdentifierGenerator(random: SeededRandomSource(seed: 99))
-        #expect(a.makeAuthorizationCode() == b.makeAuthorizationCode())
-        #expect(a.makeRelayEmail() == b.makeRelayEmail())
+    @Test func derivedIdentifiersRepeatAcrossRunsWhileSecretsDoNot() {
+        var seeded = Scenario.builtIn
+        seeded.seed = 99
+        let user = UserProfile(id: "dave", sub: "", email: "d@example.com", privateEmail: true)
+        #expect(seeded.derivedSub(ofUserID: "dave") == seeded.derivedSub(ofUserID: "dave"))
+        #expect(seeded.derivedRelayEmail(of: user) == seeded.derivedRelayEmail(of: user))
+        #expect(seeded.derivedSub(ofUserID: "dave") != Scenario.builtIn.derivedSub(ofUserID: "dave"))
+        #expect(IdentifierGenerator().makeAuthorizationCode() != IdentifierGenerator().makeAuthorizationCode())
     }
 }

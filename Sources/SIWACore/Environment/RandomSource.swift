@@ -5,8 +5,9 @@ import Synchronization
     import Glibc
 #endif
 
-/// Where identifiers and secrets get their randomness. Injected so a scenario with `seed:` produces
-/// the same codes, tokens and relay addresses byte for byte on every run.
+/// Where secrets (codes, tokens) and one-off identifiers get their randomness. Injected so unit tests
+/// can be reproducible; the server always uses ``SystemRandomSource`` — a scenario's `seed:` never
+/// reaches it (see ``IdentifierGenerator``).
 package protocol RandomSource: Sendable {
     /// The next 64 uniformly distributed bits.
     func next() -> UInt64
@@ -38,7 +39,7 @@ extension RandomSource {
     }
 }
 
-/// A cryptographically secure generator (the default when a scenario has no `seed:`): OpenSSL's
+/// A cryptographically secure generator (the server's, with or without `seed:`): OpenSSL's
 /// DRBG, drawn 512 bytes at a time. `SystemRandomNumberGenerator` makes one `getrandom(2)` call per
 /// 8 bytes, which showed up as ~6 % of a token request's CPU in a profile; one `RAND_bytes` call per
 /// value still cost ~0.5 µs each. Every value is handed out once.
@@ -85,7 +86,8 @@ package final class SystemRandomSource: RandomSource {
 
 /// A reproducible generator: ``SplitMix64`` behind a lock.
 ///
-/// Not cryptographically secure: only for scenarios that ask for reproducibility.
+/// Not cryptographically secure: only for tests that inject it. Never fed a scenario's `seed:` — that
+/// made every replica of a fleet mint the same codes and tokens (docs/scale-out.md).
 package final class SeededRandomSource: RandomSource {
     private let generator: Mutex<SplitMix64>
 

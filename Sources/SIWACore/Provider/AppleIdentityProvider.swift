@@ -29,7 +29,8 @@ package final class AppleIdentityProvider: Sendable {
     }
 
     /// - Parameters:
-    ///   - random: defaults to a seeded source when the scenario has `seed:`, else the OS generator.
+    ///   - random: where codes and tokens get their randomness: the OS generator unless a test injects
+    ///     one. Never the scenario's `seed:` (see ``IdentifierGenerator``).
     /// - Throws: `ScenarioKeyError` when a PEM in the scenario cannot be parsed.
     package init(
         scenario: Scenario, clock: any SIWAClock, random: (any RandomSource)? = nil,
@@ -47,15 +48,13 @@ package final class AppleIdentityProvider: Sendable {
         self.runtime = Mutex(RuntimeState(snapshot: snapshot, initialScenario: scenario))
     }
 
-    /// A fresh snapshot with a newly seeded (or system) random source and the store `storeFactory` makes
+    /// A fresh snapshot with the injected (or system) random source and the store `storeFactory` makes
     /// (`clearing`: emptied, as on reset), or an empty in-memory store.
     static func makeSnapshot(
         scenario: Scenario, clock: any SIWAClock, random: (any RandomSource)?, limits: IdentityStore.Limits,
         storeFactory: GrantStoreFactory?, clearing: Bool
     ) throws(ScenarioKeyError) -> ProviderSnapshot {
-        let source: any RandomSource =
-            random ?? scenario.seed.map { SeededRandomSource(seed: $0) } ?? SystemRandomSource()
-        let identifiers = IdentifierGenerator(random: source)
+        let identifiers = IdentifierGenerator(random: random ?? SystemRandomSource())
         let store: any GrantStore =
             storeFactory?(scenario, identifiers)
             ?? IdentityStore(settings: scenario.settings, identifiers: identifiers, limits: limits)

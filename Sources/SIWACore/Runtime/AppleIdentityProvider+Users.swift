@@ -52,14 +52,16 @@ extension AppleIdentityProvider {
         return result.after
     }
 
-    /// Adds a user; an empty `sub` gets a generated one (Apple's shape).
+    /// Adds a user; an empty `sub` and a missing relay address of a user who hides their email are
+    /// derived from the seed and the user id as the loader derives them, so every replica of a fleet
+    /// (and every restart) gives the same user the same identifiers and two users never share one.
     /// - Throws: `ProviderChangeError.invalid` for a duplicate id or sub, or another invalid field.
     @discardableResult
     package func addUser(_ user: UserProfile) throws(ProviderChangeError) -> UserProfile {
-        let sub = user.sub.isEmpty ? identifiers.makeSub() : user.sub
-        return try changeUsers { (scenario, users) throws(ProviderChangeError) -> UserProfile in
+        try changeUsers { (scenario, users) throws(ProviderChangeError) -> UserProfile in
             var user = user
-            user.sub = sub
+            if user.sub.isEmpty { user.sub = scenario.derivedSub(ofUserID: user.id) }
+            if user.privateEmail && user.relayEmail == nil { user.relayEmail = scenario.derivedRelayEmail(of: user) }
             if user.id.isEmpty { throw ProviderChangeError(.invalid, field: "id", "must not be empty") }
             try user.checkSize()
             if scenario.users.count >= UserProfile.maximumCount {

@@ -29,6 +29,12 @@ extension Scenario {
         Self.relayAddress(hashing: "relay:\(seedText)|\(primaryTeamID ?? "TEAM")|\(user.id)")
     }
 
+    /// The `sub` of a user declared (or added at run time) without one: derived from the seed, the first
+    /// team and the user id, so it is stable run to run and differs between users whatever the seed.
+    package func derivedSub(ofUserID id: String) -> String {
+        Self.derivedIdentifier(from: "\(seedText)|\(id)", salt: "sub:" + (primaryTeamID ?? "TEAM"))
+    }
+
     /// The seed as derived identifiers use it ("0" without one).
     var seedText: String { seed.map(String.init) ?? "0" }
 
@@ -50,10 +56,11 @@ extension Scenario {
         user.transferSub ?? Self.derivedIdentifier(from: sub(of: user, inTeam: from), salt: "transfer:" + to)
     }
 
-    /// A stable `NNNNNN.<32 hex>.NNNN` identifier derived from SHA-256 of `salt|value`.
+    /// A stable `00NNNN.<32 hex>.NNNN` identifier derived from SHA-256 of `salt|value`: captured subs
+    /// begin with `00` (docs/fidelity.md, "Identifier shapes").
     static func derivedIdentifier(from value: String, salt: String) -> String {
         let digest = SHA256.hash(Array("\(salt)|\(value)".utf8))
-        let digits = digest.prefix(6).map { UInt8(0x30) + $0 % 10 }
+        let digits = [UInt8(0x30), UInt8(0x30)] + digest.prefix(4).map { UInt8(0x30) + $0 % 10 }
         let tail = digest[22..<26].map { UInt8(0x30) + $0 % 10 }
         return String(decoding: digits, as: UTF8.self) + "." + Base16.lowercase(digest[6..<22]) + "."
             + String(decoding: tail, as: UTF8.self)

@@ -29,10 +29,8 @@ extension ScenarioLoader {
         func flag(_ key: String) -> Bool? {
             context.read(map.optional(key), at: "\(path).\(key)") { node throws(ScenarioDiagnostic) in try node.bool() }
         }
-        let team = scenario.primaryTeamID ?? "TEAM"
-        let seedText = scenario.seedText
         var user = UserProfile(
-            id: id, sub: string("sub") ?? Scenario.derivedIdentifier(from: "\(seedText)|\(id)", salt: "sub:" + team),
+            id: id, sub: string("sub") ?? scenario.derivedSub(ofUserID: id),
             email: string("email") ?? "\(id)@example.com")
         user.emailVerified = flag("email_verified") ?? true
         user.privateEmail = flag("private_email") ?? false

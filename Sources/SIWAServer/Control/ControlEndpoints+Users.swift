@@ -158,8 +158,7 @@ extension ControlEndpoints {
             "real_user_status", "email_forwarding",
         ])
         let privateEmail = try body.bool("private_email") ?? false
-        var relay = try body.string("relay_email")
-        if privateEmail && relay == nil { relay = provider.identifiers.makeRelayEmail() }
+        let relay = try body.string("relay_email")
         let user = UserProfile(
             id: try body.requiredString("id"), sub: try body.string("sub") ?? "",
             email: try body.requiredString("email"),
