@@ -15,10 +15,19 @@ extension AppleIDMock {
     ///   - nonce: copied into the identity token's `nonce` claim.
     ///   - state: echoed in the credential.
     /// - Throws: ``AppleIDMockError`` `.notFound` for an unknown user or client, `.invalid` for a
-    ///   Services ID; both name the value probably meant.
+    ///   Services ID; both name the value probably meant. `.authorization` when the test scripted the
+    ///   sheet's answer (``failNextAuthorization(with:times:client:)``).
     public func authorize(
         user: String, client: String, scopes: [AuthorizationScope] = [.fullName, .email], nonce: String? = nil,
         state: String? = nil
+    ) throws(AppleIDMockError) -> AppleIDCredential {
+        if let scripted = scriptedFailure(user: user, client: client) { throw AppleIDMockError(scripted) }
+        return try issueCredential(user: user, client: client, scopes: scopes, nonce: nonce, state: state)
+    }
+
+    /// The credential of a sheet request that was not scripted to fail.
+    func issueCredential(
+        user: String, client: String, scopes: [AuthorizationScope], nonce: String?, state: String?
     ) throws(AppleIDMockError) -> AppleIDCredential {
         let provider = self.provider
         let native = try mapped { () throws(ProviderChangeError) in
@@ -29,12 +38,20 @@ extension AppleIDMock {
     }
 
     /// What `ASAuthorizationAppleIDProvider().getCredentialState(forUserID:)` answers in the app
-    /// `client` (`GET /mock/credential-state`).
-    /// - Throws: ``AppleIDMockError`` `.notFound` for an unknown user or client.
+    /// `client` (`GET /mock/credential-state`): ``CredentialState/notFound`` for any user identifier the
+    /// mock does not know (deleted, transferred away, never existed), as Apple answers; ``logLines`` says
+    /// which identifier it did not know and the user probably meant.
+    /// - Throws: ``AppleIDMockError`` `.notFound` for an unknown client.
     public func credentialState(forUserID user: String, client: String) throws(AppleIDMockError) -> CredentialState {
         let provider = self.provider
-        return CredentialState(
-            try mapped { () throws(ProviderChangeError) in try provider.credentialState(user: user, clientID: client) })
+        do throws(ProviderChangeError) {
+            return CredentialState(try provider.credentialState(user: user, clientID: client))
+        } catch {
+            // Apple answers `.notFound` for any identifier it does not know; the reason stays out of the answer.
+            guard error.kind == .notFound, error.field == "user" else { throw AppleIDMockError(error) }
+            log.append("credential state of \(error.message) in \(client): notFound")
+            return .notFound
+        }
     }
 
     /// An ES256 client secret for `client`, signed with the built-in scenario's published test key

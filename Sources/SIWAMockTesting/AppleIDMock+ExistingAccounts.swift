@@ -45,7 +45,8 @@ extension AppleIDMock {
     ///
     /// - Throws: ``AppleIDMockError`` `.noCredentials` (``AppleIDMockError/authorizationErrorCode``
     ///   1001 `canceled` with `preferImmediatelyAvailableCredentials`, else 1000 `unknown`) saying why
-    ///   each credential was not offered; `.notFound`/`.invalid` for an unknown user or client.
+    ///   each credential was not offered; `.notFound`/`.invalid` for an unknown user or client;
+    ///   `.authorization` when the test scripted the sheet's answer (``failNextAuthorization(with:times:client:)``).
     public func performExistingAccountSetupFlows(
         user: String, client: String, requests: [CredentialRequest] = [.appleID, .password],
         preferImmediatelyAvailableCredentials: Bool = true, scopes: [AuthorizationScope] = [.fullName, .email],
@@ -54,6 +55,26 @@ extension AppleIDMock {
         guard !requests.isEmpty else {
             throw AppleIDMockError(.invalid, field: "requests", "must name apple_id, password or both")
         }
+        if let scripted = scriptedFailure(user: user, client: client) { throw AppleIDMockError(scripted) }
+        let answer = try existingAccountCredential(
+            user: user, client: client, requests: requests,
+            preferImmediatelyAvailableCredentials: preferImmediatelyAvailableCredentials, scopes: scopes, nonce: nonce,
+            state: state)
+        switch answer {
+        case .success(let credential): return credential
+        case .failure(let none):
+            var error = AppleIDMockError(.noCredentials, field: "requests", none.message)
+            error.authorizationErrorCode = none.code.rawValue
+            throw error
+        }
+    }
+
+    /// What the device offers for a non-empty `requests` that was not scripted to fail: a credential, or
+    /// the `ASAuthorizationError` the controller reports when it offers none.
+    func existingAccountCredential(
+        user: String, client: String, requests: [CredentialRequest], preferImmediatelyAvailableCredentials: Bool,
+        scopes: [AuthorizationScope], nonce: String?, state: String?
+    ) throws(AppleIDMockError) -> Result<ExistingAccountCredential, AuthorizationError> {
         let provider = self.provider
         let answer = try mapped { () throws(ProviderChangeError) in
             try provider.existingAccountCredential(
@@ -62,13 +83,12 @@ extension AppleIDMock {
                 nonce: nonce, state: state)
         }
         switch answer {
-        case .success(.appleID(let credential)): return .appleID(AppleIDCredential(credential))
+        case .success(.appleID(let credential)): return .success(.appleID(AppleIDCredential(credential)))
         case .success(.password(let saved)):
-            return .password(PasswordCredential(user: saved.user, password: saved.password, domain: saved.domain))
+            return .success(
+                .password(PasswordCredential(user: saved.user, password: saved.password, domain: saved.domain)))
         case .failure(let none):
-            var error = AppleIDMockError(.noCredentials, field: "requests", none.reason)
-            error.authorizationErrorCode = none.code
-            throw error
+            return .failure(AuthorizationError(AuthorizationError.Code(rawValue: none.code) ?? .unknown, none.reason))
         }
     }
 

@@ -1,7 +1,6 @@
 import Foundation
 import SIWACore
 import SIWAServer
-import Synchronization
 
 /// One server-to-server notification delivery attempt the mock made to an app group's endpoint
 /// (https://developer.apple.com/documentation/signinwithapple/processing-changes-for-sign-in-with-apple-accounts).
@@ -30,33 +29,18 @@ public struct NotificationDelivery: Sendable, Equatable {
 
 /// Fans delivery attempts out to every open `notifications()` stream.
 final class DeliveryFeed: Sendable {
-    typealias Continuation = AsyncStream<NotificationDelivery>.Continuation
-
-    /// Open streams by number; nil once the mock shut down.
-    final class Subscribers: Sendable {
-        let open = Mutex<[Int: Continuation]?>([:])
-
-        func yield(_ delivery: NotificationDelivery) {
-            for continuation in open.withLock({ $0.map { Array($0.values) } ?? [] }) { continuation.yield(delivery) }
-        }
-
-        func remove(_ id: Int) {
-            _ = open.withLock { $0?.removeValue(forKey: id) }
-        }
-    }
-
     private let dispatcher: NotificationDispatcher
-    private let subscribers: Subscribers
+    private let fanout: StreamFanout<NotificationDelivery>
     private let token: Int
 
     init(dispatcher: NotificationDispatcher) {
-        let subscribers = Subscribers()
+        let fanout = StreamFanout<NotificationDelivery>(capacity: 500)
+        self.fanout = fanout
         self.dispatcher = dispatcher
-        self.subscribers = subscribers
         token = dispatcher.observeAttempts { record in
             guard let attempt = record.attempts.last else { return }
             let notification = record.notification
-            subscribers.yield(
+            fanout.yield(
                 NotificationDelivery(
                     type: notification.type, user: notification.userID, audience: notification.audience,
                     jti: notification.jti, url: notification.url, payload: notification.payload,
@@ -64,31 +48,12 @@ final class DeliveryFeed: Sendable {
         }
     }
 
-    func stream() -> AsyncStream<NotificationDelivery> {
-        let (stream, continuation) = AsyncStream.makeStream(
-            of: NotificationDelivery.self, bufferingPolicy: .bufferingNewest(500))
-        let id = subscribers.open.withLock { open -> Int? in
-            guard open != nil else { return nil }
-            let id = (open?.keys.max() ?? 0) + 1
-            open?[id] = continuation
-            return id
-        }
-        guard let id else {
-            continuation.finish()
-            return stream
-        }
-        continuation.onTermination = { [subscribers] _ in subscribers.remove(id) }
-        return stream
-    }
+    func stream() -> AsyncStream<NotificationDelivery> { fanout.stream() }
 
     /// Ends every stream; later streams end at once.
     func finish() {
         dispatcher.removeObserver(token)
-        let open = subscribers.open.withLock { open in
-            defer { open = nil }
-            return open.map { Array($0.values) } ?? []
-        }
-        for continuation in open { continuation.finish() }
+        fanout.finish()
     }
 }
 

@@ -34,6 +34,8 @@ public final class AppleIDMock: Sendable {
     let host: MockHost
     let server: EventLoopServer
     let deliveries: DeliveryFeed
+    let revocations: RevocationFeed
+    let script = AuthorizationScript()
     private let stopped = Mutex(false)
 
     var provider: AppleIdentityProvider { host.mock.apple.provider }
@@ -105,14 +107,15 @@ public final class AppleIDMock: Sendable {
         self.endpoints = Endpoints(base: baseURL)
         self.log = log
         self.deliveries = DeliveryFeed(dispatcher: host.mock.control.notifications)
+        self.revocations = RevocationFeed(provider: host.mock.apple.provider)
     }
 
     /// What the mock logged (refused requests, notification outcomes, maintenance), oldest first.
     public var logLines: [String] { log.lines }
-    private let log: LogBuffer
+    let log: LogBuffer
 
     /// Stops serving: in-flight requests finish, the port is released, background work stops and every
-    /// ``notifications()`` stream ends. Calling it again does nothing.
+    /// ``notifications()`` and ``credentialRevocations(client:)`` stream ends. Calling it again does nothing.
     public func shutdown() {
         let first = stopped.withLock { stopped in
             defer { stopped = true }
@@ -122,13 +125,15 @@ public final class AppleIDMock: Sendable {
         server.shutdown()
         host.stop()
         deliveries.finish()
+        revocations.fanout.finish()
     }
 
     deinit { shutdown() }
 
     /// Back to the scenario's start: users, keys, codes, tokens, consents, clock, faults, the request
-    /// journal and notification history (`POST /mock/reset`).
+    /// journal and notification history (`POST /mock/reset`), and no scripted authorization failure.
     public func reset() {
+        script.set(nil)
         let mock = host.mock
         _ = mock.control.reset(restartScript: {
             mock.restartScript(with: mock.apple.provider.initialScenario, byReset: true)

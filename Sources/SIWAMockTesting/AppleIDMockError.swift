@@ -25,6 +25,9 @@ public struct AppleIDMockError: Error, Sendable, Equatable, CustomStringConverti
         /// The device would offer no credential (`ASAuthorizationError.Code.canceled` with
         /// `prefersImmediatelyAvailableCredentials`).
         case noCredentials = "no_credentials"
+        /// The sheet ended without a credential as the test scripted
+        /// (``AppleIDMock/failNextAuthorization(with:times:client:)``); ``authorizationErrorCode`` says how.
+        case authorization = "authorization_error"
     }
 
     public var kind: Kind
@@ -32,9 +35,14 @@ public struct AppleIDMockError: Error, Sendable, Equatable, CustomStringConverti
     public var field: String?
     /// The reason, as the request journal words it.
     public var message: String
-    /// For `.noCredentials`: the `ASAuthorizationError.Code` raw value the framework reports
-    /// (1001 `canceled`, 1000 `unknown`).
+    /// For `.noCredentials` and `.authorization`: the `ASAuthorizationError.Code` raw value the framework
+    /// reports (1001 `canceled`, 1000 `unknown`, …).
     public var authorizationErrorCode: Int?
+
+    /// For `.noCredentials` and `.authorization`: the error `ASAuthorizationController` would report.
+    public var authorizationError: AuthorizationError? {
+        authorizationErrorCode.flatMap(AuthorizationError.Code.init(rawValue:)).map { AuthorizationError($0, message) }
+    }
 
     public init(_ kind: Kind, field: String? = nil, _ message: String) {
         self.kind = kind
@@ -53,6 +61,12 @@ public struct AppleIDMockError: Error, Sendable, Equatable, CustomStringConverti
             case .unavailable: .unavailable
             }
         self.init(kind, field: error.field, error.message)
+    }
+
+    /// The one-call forms' `.authorization` refusal for a scripted sheet outcome.
+    init(_ error: AuthorizationError) {
+        self.init(.authorization, field: "requests", error.message)
+        authorizationErrorCode = error.code.rawValue
     }
 }
 

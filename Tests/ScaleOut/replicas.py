@@ -13,7 +13,9 @@ clock advance at A expires a code at B within 1 s; a user added at A, changed at
 seen so at the others within 1 s; a fault `times: 2` on /auth/token fires exactly twice over nine
 requests spread over the three replicas; two replicas of a scenario with a timeline count its request
 trigger fleet-wide, fire its time trigger once on the shared clock, and send each notification once
-(a local receiver counts the POSTs); with --shared-journal, a sign-in spread over the three replicas
+(a local receiver counts the POSTs); two replicas of a scenario with `seed: 42` mint three different codes
+for three sign-ins, and carol's code minted at one and redeemed at the other names carol (so does her
+refresh token) — the seed once made replicas mint the same codes; with --shared-journal, a sign-in spread over the three replicas
 is read in one order from any replica's GET /mock/requests?scope=fleet; Redis killed mid-run gives only
 documented 503s (empty body, Retry-After) and an unhealthy /mock/health (and the fleet journal's 503), no
 crash; restarted, service resumes with nothing lost and nothing double-spent, and the outage's journal
@@ -82,6 +84,7 @@ def main() -> int:
             user_checks(replicas)
             fault_checks(replicas, secret)
             timeline_checks(binary, redis, secret, temp_path)
+            seeded_checks(binary, redis, temp_path)
             journal_checks(replicas, secret)
             run_checks(replicas, redis, secret)
             for replica in replicas:
@@ -223,6 +226,44 @@ def timeline_checks(binary: Path, redis: RedisServer, secret: str, temp_path: Pa
         for replica in pair:
             replica.stop()
         receiver.close()
+
+
+def seeded_checks(binary: Path, redis: RedisServer, temp_path: Path) -> None:
+    """Two replicas of a scenario with `seed:` never mint one code twice; a code names the user who got it."""
+    text = (SCENARIOS_DIR / "default.yaml").read_text()
+    text = text.replace("name: built-in", "name: fleet-seeded\nseed: 42").replace("pem_file: keys/", f"pem_file: {KEYS_DIR}/")
+    scenario = temp_path / "fleet-seeded.yaml"
+    scenario.write_text(text)
+    pair = [MockProcess(binary, ["--store", redis.url, "--scenario", str(scenario)], temp_path / f"seeded-{n}.log")
+            for n in "ab"]
+    try:
+        native_secret = mint_client_secret(binary, "com.example.app")
+        a, b = (Client("127.0.0.1", replica.port, native_secret) for replica in pair)
+
+        def credential(replica: MockProcess, user: str) -> dict:
+            return control(replica, "POST", "/mock/credentials", {"client_id": "com.example.app", "user": user})[1]
+
+        alice, bob, carol = credential(pair[0], "alice"), credential(pair[1], "bob"), credential(pair[1], "carol")
+        codes = {alice.get("authorizationCode"), bob.get("authorizationCode"), carol.get("authorizationCode")}
+        check(len(codes) == 3 and None not in codes, f"seed: 42 on two replicas: three sign-ins, three codes ({codes})")
+        status, _, body = a.request("POST", "/auth/token", {
+            "client_id": "com.example.app", "client_secret": native_secret, "grant_type": "authorization_code",
+            "code": carol.get("authorizationCode", "")})
+        tokens = json.loads(body or b"{}")
+        claims = json.loads(base64.urlsafe_b64decode(tokens.get("id_token", "x.e30.x").split(".")[1] + "=="))
+        check(status == 200 and claims.get("sub") == carol.get("user"),
+              f"carol's code minted at B and redeemed at A names carol ({claims.get('sub')} vs {carol.get('user')})")
+        refresh = tokens.get("refresh_token", "")
+        _, _, body = b.request("POST", "/auth/token", {
+            "client_id": "com.example.app", "client_secret": native_secret, "grant_type": "refresh_token",
+            "refresh_token": refresh})
+        refreshed = json.loads(body or b"{}")
+        sub = json.loads(base64.urlsafe_b64decode(refreshed.get("id_token", "x.e30.x").split(".")[1] + "==")).get("sub")
+        check(sub in (None, carol.get("user")) and "access_token" in refreshed,
+              f"carol's refresh token at B answers for carol ({sub})")
+    finally:
+        for replica in pair:
+            replica.stop()
 
 
 def fleet_requests(replica: MockProcess, query: str) -> list[dict]:
