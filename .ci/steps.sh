@@ -46,8 +46,10 @@ bg_wait() {
 ci_finish() {
     local rc=$? row total
     trap - EXIT
+    # Every process of each job's session: SwiftPM starts its compilers in process groups of their own, so
+    # stopping the job's process group would leave them compiling.
     for name in "${!ci_bg_pid[@]}"; do
-        kill -0 "${ci_bg_pid[$name]}" 2>/dev/null && kill -- "-${ci_bg_pid[$name]}" 2>/dev/null
+        for p in $(ps -o pid= -s "${ci_bg_pid[$name]}" 2>/dev/null); do kill "$p" 2>/dev/null || true; done
     done
     [ -n "$ci_step_name" ] && ci_table+=("$(( $(date +%s) - ci_step_start ))	$ci_step_name")
     total=$(( $(date +%s) - ci_start ))
