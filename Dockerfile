@@ -2,22 +2,25 @@
 # (glibc, OpenSSL 3, libstdc++), the CA certificates and a non-root user: about 21 MB. docs/container.md has the
 # details; the three ways to build it:
 #
-#   scripts/container-binary.sh && docker build -t siwa-mock .     # default: the binary built on this
-#                                                                    # Linux host (Swift 6.3 toolchain)
-#   docker build --build-arg BUILDER_IMAGE=swift:6.3-bookworm -t siwa-mock .
-#                                                                    # no local toolchain: built in the
-#                                                                    # official Swift image (registry)
+#   docker build -t siwa-mock .                                      # default: compiled in the official
+#                                                                    # Swift image (a registry, no Swift
+#                                                                    # toolchain on this machine)
+#   scripts/container-binary.sh && \
+#     docker build --build-arg BUILDER_IMAGE=debian:bookworm-slim -t siwa-mock .
+#                                                                    # the binary built on this Linux host
+#                                                                    # (Swift 6.3 toolchain), dist/siwa-mock
 #   scripts/container-offline.sh --tag siwa-mock                    # no registry at all: a debootstrap
 #                                                                    # base imported as debian:bookworm-slim
 #
 # Both builders work (classic, DOCKER_BUILDKIT=0, as in Debian's docker.io; and BuildKit). The classic
 # builder builds every stage in order whatever the target, so there are only two stages and neither
-# needs an image the chosen route does not use.
+# needs an image the chosen route does not use: the route is the builder image, one build argument.
 
-# Where the binary is built (when the image has `swift`) or checked (otherwise), and where the shared
-# libraries are taken from. Its glibc and OpenSSL must be at least as new as the ones the binary was
-# linked against: bookworm (glibc 2.36, OpenSSL 3.0) for a binary built on bookworm.
-ARG BUILDER_IMAGE=debian:bookworm-slim
+# Where the binary is built (when the image has `swift`: the default, as Swift server templates do) or
+# checked (otherwise: dist/siwa-mock from the build context), and where the shared libraries are taken
+# from. Its glibc and OpenSSL must be at least as new as the ones the binary was linked against: bookworm
+# (glibc 2.36, OpenSSL 3.0) for a binary built on bookworm.
+ARG BUILDER_IMAGE=swift:6.3-bookworm
 
 # --- rootfs: the binary and exactly the files it needs, laid out under /rootfs ---------------------------
 FROM ${BUILDER_IMAGE} AS rootfs
@@ -38,7 +41,7 @@ RUN set -eu; \
     elif [ ! -f siwa-mock ]; then \
         echo "error: no dist/siwa-mock in the build context and no Swift toolchain in $(. /etc/os-release; echo "$PRETTY_NAME")." >&2; \
         echo "  Build the binary first: scripts/container-binary.sh (Swift 6.3 on Linux), or build inside" >&2; \
-        echo "  the Swift image: docker build --build-arg BUILDER_IMAGE=swift:6.3-bookworm ." >&2; \
+        echo "  the Swift image, the default without --build-arg BUILDER_IMAGE: docker build ." >&2; \
         exit 1; \
     fi; \
     if ! dpkg -s libssl3 ca-certificates >/dev/null 2>&1; then \

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Builds dist/siwa-mock, the binary the Dockerfile packages by default: a release build with the Swift
-# runtime linked in (--static-swift-stdlib: it then needs only glibc and OpenSSL 3 at run time), stripped.
-# Needs Swift 6.3 and libssl-dev on Linux; build on Debian bookworm (or older) for the default image,
-# whose libraries come from debian:bookworm-slim (docs/container.md).
+# Builds dist/siwa-mock, the binary the Dockerfile packages on its host-binary route (--build-arg
+# BUILDER_IMAGE=debian:bookworm-slim): a release build with the Swift runtime linked in (--static-swift-stdlib: it
+# then needs only glibc and OpenSSL 3 at run time), stripped.
+# Needs Swift 6.3 and libssl-dev on Linux; build on Debian bookworm (or older): that route takes the
+# libraries from debian:bookworm-slim (docs/container.md).
 #
 # Usage: scripts/container-binary.sh [--binary PATH]
 #   --binary PATH   package an existing --static-swift-stdlib release binary instead of building one
@@ -34,4 +35,4 @@ mkdir -p dist
 install -m 0755 "$binary" dist/siwa-mock.tmp
 strip dist/siwa-mock.tmp
 mv dist/siwa-mock.tmp dist/siwa-mock
-echo "dist/siwa-mock: $(du -h dist/siwa-mock | cut -f1) ($(dist/siwa-mock --version)); now: docker build -t siwa-mock ."
+echo "dist/siwa-mock: $(du -h dist/siwa-mock | cut -f1) ($(dist/siwa-mock --version)); now: docker build --build-arg BUILDER_IMAGE=debian:bookworm-slim -t siwa-mock ."

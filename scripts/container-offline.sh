@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Builds the siwa-mock image with no container registry: the base the Dockerfile starts from
+# Builds the siwa-mock image with no container registry: the base the host-binary route starts from
 # (debian:bookworm-slim) is made with debootstrap from a Debian mirror and imported with `docker import`,
-# the binary is built on this host (scripts/container-binary.sh), then `docker build` runs as usual.
+# the binary is built on this host (scripts/container-binary.sh), then `docker build` runs with
+# --build-arg BUILDER_IMAGE=debian:bookworm-slim (the Dockerfile's default, the Swift image, needs a registry).
 # What CI runs (Tests/Container/run.sh); docs/container.md, "Offline".
 #
 # Usage: scripts/container-offline.sh [--tag TAG] [--binary PATH]
@@ -61,6 +62,6 @@ fi
 scripts/container-binary.sh "${binary_args[@]}"
 # --network host: engines without a bridge network (dockerd --bridge=none) can still run the build's steps;
 # nothing in this route reaches the network.
-say "docker build -t $tag . (DOCKER_BUILDKIT=${DOCKER_BUILDKIT:-engine default})"
-"$docker" build --network host -t "$tag" .
+say "docker build --build-arg BUILDER_IMAGE=$base -t $tag . (DOCKER_BUILDKIT=${DOCKER_BUILDKIT:-engine default})"
+"$docker" build --network host --build-arg BUILDER_IMAGE="$base" -t "$tag" .
 say "built $tag: $(( $("$docker" image inspect -f '{{.Size}}' "$tag") / 1000000 )) MB"

@@ -48,7 +48,9 @@ package final class RedisFleetJournal: FleetJournal {
                 let sequence = Self.sequence(of: id), let fields = parts[1].elements
             else { throw StoreUnavailable("XRANGE answered an entry this mock did not write: \(entry)") }
             let pairs = RedisGrantStore.fields(fields[...])
-            // A foreign entry (not written by a mock) is skipped rather than failing the whole page.
+            // A foreign entry (not written by a mock), or one out of order (not above `after` and the
+            // previous one: a store that is not Redis), is skipped rather than failing the whole page.
+            guard sequence > (records.last?.sequence ?? max(0, after)) else { continue }
             if let text = pairs["e"] { records.append((sequence, text)) }
         }
         return records

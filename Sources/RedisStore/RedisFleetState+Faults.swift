@@ -42,9 +42,23 @@ extension RedisFleetState {
         guard let parts = reply.elements, parts.count == 1 + 2 * rules.count, let firing = parts[0].integer else {
             throw StoreUnavailable("fault counting answered \(reply)")
         }
+        // Counters are the script's, but the keys are anyone's: a firing position outside the list or
+        // a negative count (a damaged or foreign key) is ignored like no counting at all.
+        guard (0...Int64(rules.count)).contains(firing) else {
+            untrusted.ignored("a fault rule's firing position", "\(firing)", because: "not 0 to \(rules.count)")
+            return FleetFaultOutcome(firing: nil, counts: [])
+        }
         var counts: [(matched: Int, fired: Int)] = []
         for index in rules.indices {
-            counts.append((Int(parts[1 + 2 * index].integer ?? 0), Int(parts[2 + 2 * index].integer ?? 0)))
+            guard let matched = parts[1 + 2 * index].integer, let fired = parts[2 + 2 * index].integer,
+                matched >= 0, fired >= 0
+            else {
+                untrusted.ignored(
+                    "the counters of fault rule '\(rules[index].ruleID)'",
+                    "\(parts[1 + 2 * index]) \(parts[2 + 2 * index])", because: "not two counts from 0")
+                return FleetFaultOutcome(firing: nil, counts: [])
+            }
+            counts.append((Int(matched), Int(fired)))
         }
         return FleetFaultOutcome(firing: firing == 0 ? nil : Int(firing) - 1, counts: counts)
     }

@@ -45,7 +45,8 @@ extension RedisFleetState {
         let reply = try call(["EVAL", Self.timelineRunScript, "0", timelineRunKey, run.text, replacing ? "1" : "0"])
         guard let text = reply.string else { throw StoreUnavailable("the timeline run answered \(reply)") }
         guard let stored = FleetTimelineRun(text: text) else {
-            // Not ours to read (another program wrote the key): start this run over it.
+            // Not ours to read (damage, or another program wrote the key): start this run over it.
+            untrusted.ignored("the timeline run", text, because: "not '<hex generation> <start 1970-9999 in ms>'")
             return try timelineRun(proposing: run, replacing: true)
         }
         return stored
@@ -69,9 +70,14 @@ extension RedisFleetState {
         if case .error(let message) = replies[0] { throw StoreUnavailable("GET answered \(message)") }
         let fired = Set(
             RedisGrantStore.fields(elements[...]).keys.compactMap { field -> Int? in
-                field.hasPrefix("f:") ? Int(field.dropFirst(2)) : nil
+                field.hasPrefix("f:") ? Int(field.dropFirst(2)).flatMap { $0 >= 0 ? $0 : nil } : nil
             })
-        return (replies[0].string.flatMap(FleetTimelineRun.init(text:)), fired)
+        guard let text = replies[0].string else { return (nil, fired) }
+        guard let run = FleetTimelineRun(text: text) else {
+            untrusted.ignored("the timeline run", text, because: "not '<hex generation> <start 1970-9999 in ms>'")
+            return (nil, fired)
+        }
+        return (run, fired)
     }
 
     package func countTimeline(generation: String, entries: [TimelineEngine.Pending]) throws(StoreUnavailable)
@@ -85,8 +91,13 @@ extension RedisFleetState {
             throw StoreUnavailable("timeline counting answered \(reply)")
         }
         return entries.indices.map { position in
-            FleetTimelineCount(
-                count: Int(parts[2 * position].integer ?? 0), claimed: parts[2 * position + 1].integer == 1)
+            guard let count = parts[2 * position].integer, count >= 0 else {
+                untrusted.ignored(
+                    "the count of timeline entry \(entries[position].index)", "\(parts[2 * position])",
+                    because: "not a count from 0")
+                return FleetTimelineCount(count: 0, claimed: false)
+            }
+            return FleetTimelineCount(count: Int(count), claimed: parts[2 * position + 1].integer == 1)
         }
     }
 

@@ -50,8 +50,12 @@ extension RedisFleetState {
             String(max(1, limit)),
         ])
         guard let parts = reply.elements else { throw StoreUnavailable("user changes answered \(reply)") }
-        guard parts.count >= 2, let epoch = parts[0].string, let version = parts[1].string.flatMap({ Int64($0) })
-        else { return (nil, []) }
+        guard parts.count >= 2 else { return (nil, []) }
+        guard let epoch = parts[0].string, let version = parts[1].string.flatMap({ Int64($0) }), version >= 0 else {
+            untrusted.ignored(
+                "the user-change cursor", "\(parts[0]) \(parts[1])", because: "not an epoch and a version")
+            return (nil, [])
+        }
         var changes: [(id: String, text: String)] = []
         var index = 2
         while index + 1 < parts.count {

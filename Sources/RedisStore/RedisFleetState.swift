@@ -12,11 +12,14 @@ package final class RedisFleetState: FleetState {
     /// The hash's key.
     package let key: String
     let prefix: String
+    /// Values read back that fail validation: ignored, each logged once.
+    let untrusted: UntrustedValueLog
 
-    package init(client: RedisClient, prefix: String) {
+    package init(client: RedisClient, prefix: String, log: @escaping @Sendable (String) -> Void = { _ in }) {
         self.client = client
         self.prefix = prefix
         self.key = prefix + "f"
+        self.untrusted = UntrustedValueLog(log: log)
     }
 
     package func publish(_ topic: FleetTopic, value: String) throws(StoreUnavailable) -> String {

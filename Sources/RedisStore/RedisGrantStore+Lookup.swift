@@ -114,20 +114,33 @@ extension RedisGrantStore {
         }
     }
 
-    /// Every key under the prefix, by `SCAN` (never `KEYS`, which blocks Redis).
+    /// Every key under the prefix, by `SCAN` (never `KEYS`, which blocks Redis). A name the reply holds
+    /// outside the prefix is dropped, so a reset never deletes another scenario's key whatever the
+    /// store answers; a cursor that is not a number, or a scan past `maximumScanRounds`, is refused.
     func keys() throws(StoreUnavailable) -> [String] {
         var cursor = "0"
         var found: [String] = []
+        var rounds = 0
         repeat {
             let reply = try call(["SCAN", cursor, "MATCH", Self.globEscaped(prefix) + "*", "COUNT", "1000"])
-            guard let parts = reply.elements, parts.count == 2, let next = parts[0].string else {
+            guard let parts = reply.elements, parts.count == 2, let next = parts[0].string,
+                (1...20).contains(next.utf8.count), next.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 })
+            else {
                 throw StoreUnavailable("SCAN answered \(reply)")
             }
+            rounds += 1
+            guard rounds <= Self.maximumScanRounds else {
+                throw StoreUnavailable("SCAN did not finish within \(Self.maximumScanRounds) rounds")
+            }
             cursor = next
-            found += (parts[1].elements ?? []).compactMap(\.string)
+            found += (parts[1].elements ?? []).compactMap(\.string).filter { $0.utf8.starts(with: prefix.utf8) }
         } while cursor != "0"
         return found
     }
+
+    /// Rounds of `SCAN … COUNT 1000` one listing may take: 100 million keys in a Redis that holds
+    /// nothing else.
+    static let maximumScanRounds = 100_000
 
     /// The prefix with glob characters escaped for `SCAN MATCH`.
     static func globEscaped(_ text: String) -> String {

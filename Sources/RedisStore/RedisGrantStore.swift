@@ -27,8 +27,26 @@ package final class RedisGrantStore: GrantStore {
         self.accessTokenLifetime = settings.accessTokenLifetimeSeconds
     }
 
-    /// The default prefix of a scenario: `siwa:<name>:`.
-    package static func prefix(for scenario: Scenario) -> String { "siwa:\(scenario.name):" }
+    /// The default prefix of a scenario: `siwa:<name>:`, the name with every byte other than a letter,
+    /// digit, `.`, `_` or `-` written `%XX`. The escaped name holds no `:`, so its first `:` ends it and
+    /// no scenario's prefix is the start of another's (`team` and `team:b` were: a reset of `team`
+    /// deleted `team:b`'s keys); nor does it hold glob characters.
+    package static func prefix(for scenario: Scenario) -> String { prefix(forName: scenario.name) }
+
+    package static func prefix(forName name: String) -> String {
+        var escaped = ""
+        for byte in name.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"):
+                escaped.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let hex = String(byte, radix: 16, uppercase: true)
+                escaped += "%" + (hex.count == 1 ? "0" + hex : hex)
+            }
+        }
+        return "siwa:\(escaped):"
+    }
 
     package var unavailableReason: String? { client.unavailableReason }
 

@@ -7,6 +7,7 @@ usage() {
     cat <<USAGE
 Usage: Tests/Docs/run.sh [--binary PATH]
   1. README's quick start, verbatim in a clean shell on the checkout, ends with a verified id_token
+     (and with port 8080 taken shows the mock's own message)
      (Tests/Docs/quickstart.sh);
   2. every shell and scenario block of README.md and docs/*.md against a live mock on --port 0
      (Tests/Docs/run_blocks.py; a block that cannot run carries a "not run: reason" marker);

@@ -33,8 +33,17 @@ import Testing
         let tlsURL = "http://" + line.dropFirst("siwa-mock listening on https://".count)
         let run = try MockProcess.run(["health", "--url", tlsURL])
         #expect(run.status == 1)
-        #expect(run.stderr.contains("answered 400"))
+        #expect(run.stderr.contains("\(tlsURL): not a siwa-mock (got"), "\(run.stderr)")
+        #expect(run.stderr.contains("400 from /mock/health)"), "\(run.stderr)")
         #expect(mock.stop() == 0)
+        // A web server already on the port (the quick start with 8080 taken): its 404 is not "answered 404".
+        let other = try StaticServer(status: "404 Not Found", body: "<html>Not Found</html>")
+        defer { other.stop() }
+        let busy = try MockProcess.run(["health", "--url", "http://127.0.0.1:\(other.port)", "--wait", "2s"])
+        #expect(busy.status == 1)
+        #expect(
+            busy.stderr.contains("http://127.0.0.1:\(other.port): not a siwa-mock (got no Content-Type 404"),
+            "\(busy.stderr)")
     }
 
     @Test func usageErrors() throws {

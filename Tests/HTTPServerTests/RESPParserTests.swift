@@ -92,6 +92,30 @@ import Testing
             Self.parse(Array("+123456789".utf8), chunk: 1, limits: limits).1 == .reject("line longer than 8 bytes"))
     }
 
+    /// Arrays of a million elements are 10 bytes of header each, and ~60 MiB parsed: the elements are
+    /// charged (64 bytes each) against the 64 MiB bound when a header announces them, so a second such
+    /// array inside the reply is refused before anything of it is allocated (issue #21: 2 million empty
+    /// strings, 6 MB on the wire and under the bound, cost +283 MiB).
+    @Test func elementsAreChargedAgainstTheReplyBoundWhenAnnounced() {
+        var parser = RESPParser()
+        parser.feed(Array("*2\r\n*1000000\r\n".utf8))
+        #expect(parser.next() == .needMoreData)
+        parser.feed(Array("*1000000\r\n".utf8))
+        guard case .reject(let reason) = parser.next() else {
+            Issue.record("the second million elements were accepted")
+            return
+        }
+        #expect(reason.hasPrefix("reply too large"))
+        // At a bound of 1,000 bytes: 14 elements (896 B charged + 47 on the wire) fit, 16 (1,024 B) are
+        // refused at their header; each reply starts from zero.
+        var small = RESPParser.Limits()
+        small.maxReplyBytes = 1_000
+        let fourteen = "*14\r\n" + String(repeating: "+\r\n", count: 14)
+        let (values, last) = Self.parse(Array((fourteen + fourteen).utf8), chunk: 7, limits: small)
+        #expect(values.count == 2 && last == .needMoreData)
+        #expect(Self.parse(Array("*16\r\n".utf8), chunk: 1, limits: small).1 != .needMoreData)
+    }
+
     @Test func aRejectIsSticky() {
         var parser = RESPParser()
         parser.feed(Array("?\r\n+OK\r\n".utf8))
@@ -123,10 +147,27 @@ import Testing
         ("redis://h:1/x", "database 'x' is not a number from 0"),
         ("redis://:1", "no host"),
         ("redis://u:%zz@h", "bad percent-escape in the credentials"),
+        ("rediss://h:1", "TLS (rediss://) is not supported: use redis://"),
     ])
     func refusesWithAReason(url: String, reason: String) {
         #expect(throws: RedisError(.invalidURL, "store URL '\(RedisEndpoint.redacted(url))': \(reason)")) {
             try RedisEndpoint(url: url)
+        }
+    }
+
+    /// No message quotes any part of a password, whatever the scheme (issue #21: `rediss://user:PW@…`
+    /// was printed whole) and wherever the password has a `/` or `@`.
+    @Test(arguments: [
+        "rediss://user:PW@cache:6380", "redis+sentinel://user:PW@h", "http://:PW@h", "user:PW@h:1",
+        "redis://u:P/PW@h:0", "redis://:P@PW@h:99999", "redis://u:PW@h/x", "rediss://PW@h",
+    ])
+    func aPasswordIsNeverInAMessage(url: String) {
+        do {
+            _ = try RedisEndpoint(url: url)
+            Issue.record("\(url) was accepted")
+        } catch {
+            #expect(!error.message.contains("PW"), "\(error.message)")
+            #expect(error.message.contains("***@"), "\(error.message)")
         }
     }
 }

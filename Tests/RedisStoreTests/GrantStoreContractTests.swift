@@ -5,25 +5,39 @@ import SIWATestSupport
 import Synchronization
 import Testing
 
-/// One redis-server for this test process, started on first use (Debian's `redis-server`).
+/// One redis-server for this test process, started on first use (Debian's `redis-server`); a server that
+/// cannot start fails each test that asks for it, with the reason.
 enum SharedRedis {
-    static let server: RedisServerProcess = {
-        do { return try RedisServerProcess() } catch { fatalError("cannot start redis-server: \(error)") }
-    }()
-    static let client = RedisClient(endpoint: try! RedisEndpoint(url: server.url))
+    private static let started = Result { try RedisServerProcess() }
+    static func server() throws -> RedisServerProcess { try started.get() }
+    private static let sharedClient = Result { RedisClient(endpoint: try RedisEndpoint(url: try server().url)) }
+    static func client() throws -> RedisClient { try sharedClient.get() }
+}
+
+/// Without redis-server, the Redis-backed tests are skipped and this one test says what to install, once;
+/// with SIWA_MOCK_REQUIRE_REDIS=1 (.ci/run) it fails instead, so CI never skips them silently.
+@Suite struct RedisServerInstalledTests {
+    @Test(
+        .enabled(if: RedisServerBinary.found || RedisServerBinary.required, Comment(rawValue: RedisServerBinary.hint)))
+    func redisServerIsOnPath() {
+        #expect(RedisServerBinary.found, Comment(rawValue: RedisServerBinary.hint))
+    }
 }
 
 enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case memory, redis
     var testDescription: String { rawValue }
 
+    /// The kinds this machine can test: Redis only with redis-server on PATH (RedisServerInstalledTests).
+    static let tested: [StoreKind] = RedisServerBinary.found ? allCases : [.memory]
+
     /// A fresh store of this kind (Redis: a new prefix on the shared server).
-    func make(clock: ManualClock) -> any GrantStore {
+    func make(clock: ManualClock) throws -> any GrantStore {
         let identifiers = IdentifierGenerator(random: SeededRandomSource(seed: UInt64.random(in: 1...UInt64.max)))
         switch self {
         case .memory: return IdentityStore(settings: Scenario.builtIn.settings, identifiers: identifiers)
         case .redis:
-            return TestStore.redisFactory(client: SharedRedis.client)(Scenario.builtIn, identifiers)
+            return TestStore.redisFactory(client: try SharedRedis.client())(Scenario.builtIn, identifiers)
         }
     }
 }
@@ -44,9 +58,9 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
             emailChoice: emailChoice)
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.tested)
     func firstAuthorizationThenReturning(kind: StoreKind) throws {
-        let store = kind.make(clock: TestFixtures.clock())
+        let store = try kind.make(clock: TestFixtures.clock())
         let first = try issue(store, now: 1000, scopes: [.name, .email], emailChoice: .hide)
         #expect(first.grant.isFirstAuthorization && first.grant.scopes == [.name, .email] && first.grant.nonce == "n1")
         #expect(first.grant.emailChoice == .hide)
@@ -60,9 +74,9 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
         #expect(try store.lookUpCode(first.code, now: 1002) == .live(first.grant))
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.tested)
     func aCodeIsRedeemedOnceAndOnlyByItsClientAndRedirect(kind: StoreKind) throws {
-        let store = kind.make(clock: TestFixtures.clock())
+        let store = try kind.make(clock: TestFixtures.clock())
         let (code, grant) = try issue(store, now: 1000)
         #expect(
             try store.redeemCode(code, clientID: "other", redirectURI: Self.uri, now: 1001).failure
@@ -81,9 +95,9 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
         #expect(try store.accessToken(tokens.accessToken, now: 1001 + 3600) == nil, "expired by the mock clock")
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.tested)
     func expiryFollowsTheMockClock(kind: StoreKind) throws {
-        let store = kind.make(clock: TestFixtures.clock())
+        let store = try kind.make(clock: TestFixtures.clock())
         let (code, _) = try issue(store, now: 1000)
         #expect(try store.lookUpCode(code, now: 1299) != .expired)
         #expect(try store.lookUpCode(code, now: 1300) == .expired)
@@ -92,9 +106,9 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
                 == .codeExpiredOrRevoked)
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.tested)
     func revokingARefreshTokenEndsTheAuthorization(kind: StoreKind) throws {
-        let store = kind.make(clock: TestFixtures.clock())
+        let store = try kind.make(clock: TestFixtures.clock())
         let (code, _) = try issue(store, now: 1000)
         let (pending, _) = try issue(store, now: 1000)
         let tokens = try store.redeemCode(code, clientID: Self.web, redirectURI: Self.uri, now: 1001).get()
@@ -117,9 +131,9 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
         #expect(try issue(store, now: 1006).grant.isFirstAuthorization, "a new sign-in is a first one again")
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.tested)
     func endingAllAuthorizationsNamesTheConsentedGroups(kind: StoreKind) throws {
-        let store = kind.make(clock: TestFixtures.clock())
+        let store = try kind.make(clock: TestFixtures.clock())
         _ = try issue(store, now: 1000)
         _ = try issue(store, now: 1000, user: "bob")
         #expect(try store.endAllAuthorizations(userID: "alice") == [Self.group])
@@ -128,9 +142,9 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
         #expect(try store.consentStatus(userID: "carol", consentGroupID: Self.group) == ConsentStatus.none)
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.tested)
     func clientCredentialsTokensAndReset(kind: StoreKind) throws {
-        let store = kind.make(clock: TestFixtures.clock())
+        let store = try kind.make(clock: TestFixtures.clock())
         let issued = try store.issueClientCredentialsToken(clientID: Self.web, scope: "user.migration", now: 1000)
         let record = try #require(try store.accessToken(issued.token, now: 1001))
         #expect(record.scope == "user.migration" && record.grant == nil && record.expiresAt == 1000 + issued.expiresIn)
@@ -141,9 +155,9 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
             try store.tableCounts() == IdentityStore.Counts(codes: 0, accessTokens: 0, refreshTokens: 0, consents: 0))
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.tested)
     func returningUsersAreSeeded(kind: StoreKind) throws {
-        let store = kind.make(clock: TestFixtures.clock())
+        let store = try kind.make(clock: TestFixtures.clock())
         var scenario = Scenario.builtIn
         scenario.users[0].consentedScopes = [.name]
         try store.seedReturningUsers(of: scenario, now: 1000)

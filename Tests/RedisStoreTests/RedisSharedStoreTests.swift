@@ -12,7 +12,7 @@ import Testing
 
 /// What only a shared store has to show: several replicas (each with its own client and connections)
 /// racing on one code, and an outage of Redis itself.
-@Suite(.serialized) struct RedisSharedStoreTests {
+@Suite(.serialized, .enabled(if: RedisServerBinary.found)) struct RedisSharedStoreTests {
     static let web = TestKeys.webClientID
     static let uri = TestKeys.redirectURI
 
@@ -28,7 +28,7 @@ import Testing
     }
 
     @Test func hundredConcurrentRedemptionsOverThreeReplicasYieldOneSuccess() throws {
-        let stores = try Self.replicas(SharedRedis.server.url)
+        let stores = try Self.replicas(try SharedRedis.server().url)
         let (code, _) = try stores[0].authorize(
             userID: "alice", clientID: Self.web, consentGroupID: "g", requestedScopes: [], redirectURI: Self.uri,
             nonce: nil, now: 1000, nativeRealUserStatus: nil, forcedRealUserStatus: nil, emailChoice: nil)
@@ -92,10 +92,32 @@ import Testing
 
     @Test func aWrongPasswordIsReportedWithRedisReason() throws {
         let client = RedisClient(
-            endpoint: try RedisEndpoint(url: SharedRedis.server.url.replacingPrefix("redis://", with: "redis://:nope@"))
+            endpoint: try RedisEndpoint(
+                url: try SharedRedis.server().url.replacingPrefix("redis://", with: "redis://:nope@"))
         )
         #expect(!client.probe())
         #expect(client.unavailableReason?.contains("AUTH refused") == true, "\(client.unavailableReason ?? "")")
+    }
+
+    /// A Redis with a password, reached without one, answers `NOAUTH`: that is the reason given, not
+    /// "no answer to PING"; a wrong password is `WRONGPASS`; an ACL user without `PING` is `NOPERM`.
+    @Test func aMissingPasswordAWrongOneAndAnACLRefusalAreSaidAsSuch() throws {
+        let redis = try RedisServerProcess(extraArguments: [
+            "--requirepass", "s3cret", "--user", "app", "on", ">apppass", "~*", "-@all", "+get",
+        ])
+        func reason(_ url: String) throws -> String {
+            let client = RedisClient(endpoint: try RedisEndpoint(url: url))
+            #expect(!client.probe())
+            return client.unavailableReason ?? ""
+        }
+        let missing = try reason(redis.url)
+        #expect(missing.contains("requires a password (it answered NOAUTH)"), "\(missing)")
+        let wrong = try reason(redis.url.replacingPrefix("redis://", with: "redis://:nope@"))
+        #expect(wrong.contains("WRONGPASS") && !wrong.contains("nope"), "\(wrong)")
+        let acl = try reason(redis.url.replacingPrefix("redis://", with: "redis://app:apppass@"))
+        #expect(acl.contains("may not run PING (ACL, NOPERM)"), "\(acl)")
+        let right = try RedisEndpoint(url: redis.url.replacingPrefix("redis://", with: "redis://:s3cret@"))
+        #expect(RedisClient(endpoint: right).probe())
     }
 }
 

@@ -82,6 +82,34 @@ import Testing
         }
     }
 
+    /// A clock state is read from a store this replica does not trust: a reading outside the control
+    /// API's range (years 1970 to 9999) is ignored and logged, never a trap (issue #21: `mock_ms` near
+    /// `Int64.min` killed every replica with SIGILL at the next poll).
+    @Test(arguments: [
+        (Int64.min, Int64(1_700_000_000_000), false), (Int64.min, 1_700_000_000_000, true),
+        (Int64.max, 1_700_000_000_000, false), (-1, 1_700_000_000_000, true),
+        (TimeText.maximumMilliseconds + 1, 1_700_000_000_000, false), (1_700_000_000_000, Int64.min, false),
+        (1_700_000_000_000, Int64.max, false),
+    ])
+    func aClockStateOutsideTheControlAPIRangeIsIgnored(mock: Int64, real: Int64, frozen: Bool) throws {
+        let state = LocalFleetState()
+        try Self.fleet(state) { (_, b) throws in
+            let before = b.clock.nowMilliseconds
+            state.publish(.clock, value: "{\"mock_ms\":\(mock),\"real_ms\":\(real),\"frozen\":\(frozen)}")
+            #expect(try b.server.fleet?.pull() == [])
+            #expect(b.clock.nowMilliseconds == before)
+            #expect(b.log.lines.contains { $0.contains("fleet: the clock state") })
+        }
+    }
+
+    /// The largest reading that passes, published long ago, stays inside the range when it runs on.
+    @Test func aRunningClockStateIsKeptInsideTheRange() {
+        let clock = ManualClock(seconds: 0)
+        let state = FleetClockState(mockMilliseconds: TimeText.maximumMilliseconds, realMilliseconds: 0, frozen: false)
+        state.apply(to: clock, real: ManualClock(seconds: 1_800_000_000))
+        #expect(clock.nowMilliseconds == TimeText.maximumMilliseconds)
+    }
+
     /// A change the fleet cannot take is undone locally: applied everywhere or nowhere.
     @Test func aChangeThatCannotBePublishedIsUndoneAndAnswers503() throws {
         let options = MockServer.ControlOptions(fleetState: UnreachableFleetState())
@@ -97,7 +125,7 @@ import Testing
     }
 
     @Test func clockAndKeyStatesSurviveTheirText() throws {
-        let clock = FleetClockState(mockMilliseconds: 5, realMilliseconds: -7, frozen: true)
+        let clock = FleetClockState(mockMilliseconds: 5, realMilliseconds: 7, frozen: true)
         #expect(FleetClockState(text: clock.text) == clock)
         let keys = FleetKeysState(keys: [
             SigningKey(kid: "k\"1", privateKeyPEM: "-----\nA\n", published: false, signs: true)

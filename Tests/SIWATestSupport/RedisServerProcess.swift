@@ -7,6 +7,19 @@ import Synchronization
 private let runningServers = Mutex<Set<Int32>>([])
 private let exitHookInstalled = Mutex(false)
 
+/// Where the Redis-backed tests find `redis-server`: on PATH, as a shell would. Without it they are skipped
+/// with `hint`, unless `SIWA_MOCK_REQUIRE_REDIS=1` (set by .ci/run) makes its absence a failure.
+package enum RedisServerBinary {
+    package static let path: String? = {
+        let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
+        return directories.map { "\($0)/redis-server" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }()
+    package static var found: Bool { path != nil }
+    package static let required = ProcessInfo.processInfo.environment["SIWA_MOCK_REQUIRE_REDIS"] == "1"
+    package static let hint =
+        "redis-server is not on PATH: install it to run the Redis-backed tests (Debian/Ubuntu: sudo apt-get install redis-server)"
+}
+
 /// A `redis-server` (Debian's package) started for a test on a loopback port picked by binding port 0,
 /// with its data in a temporary directory; stopped by its PID.
 package final class RedisServerProcess: @unchecked Sendable {
@@ -14,14 +27,18 @@ package final class RedisServerProcess: @unchecked Sendable {
     package let port: Int
     package let directory: URL
     let persistent: Bool
+    let extraArguments: [String]
     var process: Process?
 
-    /// - Parameter persistent: append-only file with fsync on every write, so a restart loses nothing.
-    package init(persistent: Bool = false) throws {
+    /// - Parameters:
+    ///   - persistent: append-only file with fsync on every write, so a restart loses nothing.
+    ///   - extraArguments: more `redis-server` options, e.g. `["--requirepass", "s3cret"]`.
+    package init(persistent: Bool = false, extraArguments: [String] = []) throws {
         port = try Self.freePort()
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("siwa-redis-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         self.persistent = persistent
+        self.extraArguments = extraArguments
         try start()
     }
 
@@ -35,13 +52,14 @@ package final class RedisServerProcess: @unchecked Sendable {
     /// Starts (or restarts) the server on the same port and directory; waits until it accepts connections.
     package func start() throws {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/redis-server")
+        guard let executable = RedisServerBinary.path else { throw RedisStartError(message: RedisServerBinary.hint) }
+        process.executableURL = URL(fileURLWithPath: executable)
         var arguments = [
             "--port", String(port), "--bind", "127.0.0.1", "--dir", directory.path, "--save", "",
             "--daemonize", "no", "--logfile", directory.appendingPathComponent("redis.log").path,
         ]
         arguments += persistent ? ["--appendonly", "yes", "--appendfsync", "always"] : ["--appendonly", "no"]
-        process.arguments = arguments
+        process.arguments = arguments + extraArguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice

@@ -14,8 +14,9 @@ public final class HTTPClientConnection {
     public var timeoutMilliseconds: Int
     /// `CLOCK_MONOTONIC` nanoseconds after which every operation fails with `.timeout`, however much
     /// progress the peer makes (a server dripping one byte a second cannot keep the exchange alive).
-    let deadline: Int64?
-    let deadlineMilliseconds: Int
+    /// Set again per operation by a client that reuses the connection (`RedisConnection`).
+    var deadline: Int64?
+    var deadlineMilliseconds: Int
     /// Response bodies longer than this are cut here (`HTTPClientResponse.isTruncated`); nil: no cap.
     public var maximumBodyBytes: Int?
     /// Bytes received and not yet consumed by a parsed response.
@@ -164,6 +165,18 @@ public final class HTTPClientConnection {
                 throw HTTPClientError(kind: .timeout, message: "no response within \(timeoutMilliseconds) ms")
             }
             if errno != EINTR { throw HTTPClientError.from(SocketError(errno: errno, function: "poll")) }
+        }
+    }
+
+    /// Whether bytes (or the end of the stream, or an error) are waiting to be read, without waiting: a
+    /// connection kept for reuse must have none before the next request is written.
+    func hasPendingInput() -> Bool {
+        if !inbound.isEmpty || sawEOF { return true }
+        var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        while true {
+            let result = poll(&descriptor, 1, 0)
+            if result >= 0 { return result > 0 }
+            if errno != EINTR { return true }
         }
     }
 

@@ -3,7 +3,8 @@
 /// States: reading a type line (`+ - : $ * _ # , ( = ! % ~ >` up to CRLF) → a value, an open aggregate
 /// (pushed on `open`, closed when its last element arrives) or a bulk body; reading a bulk body of a
 /// known length → a value once `length + 2` bytes (the CRLF) are there. Each byte is examined once,
-/// whatever the chunking, and every count and length is bounded before it is used (`Limits`).
+/// whatever the chunking, and every count and length is bounded before it is used (`Limits`): a reply's
+/// memory is charged against `maxReplyBytes` before it is allocated.
 public struct RESPParser: Sendable {
     public enum Outcome: Sendable, Equatable {
         case needMoreData
@@ -21,8 +22,14 @@ public struct RESPParser: Sendable {
         public var maxDepth = 16
         /// Longest type line (simple strings, errors, numbers).
         public var maxLineBytes = 64 << 10
-        /// Most bytes one top-level reply may span.
+        /// Most bytes one top-level reply may cost: its bytes on the wire plus `bytesPerValue` for every
+        /// element of its aggregates, charged when an aggregate's header announces them, before any is
+        /// allocated. So a reply of many tiny values (`+\r\n` is 3 bytes, its parsed value ~60) takes no
+        /// more memory than this bound allows.
         public var maxReplyBytes = 64 << 20
+        /// What one element is charged besides its bytes: about what a parsed `RESPValue` costs in memory
+        /// (an array slot and a boxed payload).
+        public var bytesPerValue = 64
 
         public init() {}
     }
@@ -175,7 +182,14 @@ public struct RESPParser: Sendable {
             let elements = Int(count) * (isMap ? 2 : 1)
             if elements == 0 { return .value(isMap ? .map([]) : .array([])) }
             guard stack.count < limits.maxDepth else { return .reject("nested deeper than \(limits.maxDepth)") }
-            stack.append(Frame(kind: isMap ? .map : .array, remaining: elements, elements: []))
+            let charge = elements * limits.bytesPerValue
+            guard replyBytes + charge <= limits.maxReplyBytes else {
+                return .reject("reply too large: \(elements) more elements would pass \(limits.maxReplyBytes) bytes")
+            }
+            replyBytes += charge
+            var frame = Frame(kind: isMap ? .map : .array, remaining: elements, elements: [])
+            frame.elements.reserveCapacity(elements)
+            stack.append(frame)
             return .opened
         default:
             return .reject("unknown type byte \(type)")

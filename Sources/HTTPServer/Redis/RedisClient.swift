@@ -1,8 +1,13 @@
 import Synchronization
 
 /// A Redis client for many threads: a small pool of connections (one per thread using it at a time,
-/// idle ones kept up to `maximumIdle`), a timeout on every operation, and a back-off after a failure
+/// idle ones kept up to `maximumIdle`), one deadline per operation (connect, login, write and every
+/// reply byte: a reply dripped a byte at a time cannot stretch it), and a back-off after a failure
 /// during which calls fail at once instead of waiting on a server that is down.
+///
+/// Redis is a peer, not trusted: replies are bounded before they are allocated (`RESPParser.Limits`),
+/// and a pooled connection on which anything arrived between operations (a reply nobody asked for) is
+/// dropped before use, so it can never leave later commands reading earlier commands' answers.
 ///
 /// Commands are not retried: after a dropped connection the caller does not know whether Redis ran
 /// them, so the failure is reported (the mock answers 503) and the next call connects afresh.
@@ -13,6 +18,7 @@ public final class RedisClient: Sendable {
     let idle = Mutex<[RedisConnection]>([])
     let health = Mutex(Health())
     let counters = Mutex(Counters())
+    let limits: RESPParser.Limits
 
     struct Health {
         /// Why the last attempt failed; nil while Redis answers.
@@ -26,15 +32,24 @@ public final class RedisClient: Sendable {
     public struct Counters: Sendable, Equatable {
         public var commands = 0
         public var roundTrips = 0
+        /// Pooled connections dropped before use because something arrived on them unasked.
+        public var droppedOutOfStep = 0
     }
 
     /// Shortest and longest wait after a failure before the next attempt.
     static let backoffRange: ClosedRange<Int64> = 50...2_000
 
-    public init(endpoint: RedisEndpoint, timeoutMilliseconds: Int = 1_000, maximumIdle: Int = 64) {
+    /// - Parameters:
+    ///   - timeoutMilliseconds: the deadline of each operation (`send`), from its start to its last reply.
+    ///   - limits: bounds on each reply (elements, bytes, nesting).
+    public init(
+        endpoint: RedisEndpoint, timeoutMilliseconds: Int = 1_000, maximumIdle: Int = 64,
+        limits: RESPParser.Limits = .init()
+    ) {
         self.endpoint = endpoint
         self.timeoutMilliseconds = max(1, timeoutMilliseconds)
         self.maximumIdle = max(1, maximumIdle)
+        self.limits = limits
     }
 
     /// Sends the commands as one pipeline and returns one reply per command (Redis errors are
@@ -49,19 +64,21 @@ public final class RedisClient: Sendable {
         }) {
             throw refusal
         }
+        let deadline = now + MonotonicClock.nanoseconds(milliseconds: timeoutMilliseconds)
         let connection: RedisConnection
-        if let pooled = idle.withLock({ $0.popLast() }) {
+        if let pooled = takeIdleInStep() {
             connection = pooled
         } else {
             do {
-                connection = try RedisConnection(endpoint: endpoint, timeoutMilliseconds: timeoutMilliseconds)
+                connection = try RedisConnection(
+                    endpoint: endpoint, timeoutMilliseconds: timeoutMilliseconds, deadline: deadline, limits: limits)
             } catch {
                 noteFailure(error)
                 throw error
             }
         }
         do {
-            let replies = try connection.pipeline(commands)
+            let replies = try connection.pipeline(commands, deadline: deadline, timeout: timeoutMilliseconds)
             counters.withLock {
                 $0.commands += commands.count
                 $0.roundTrips += 1
@@ -77,6 +94,16 @@ public final class RedisClient: Sendable {
         }
     }
 
+    /// The most recently pooled connection with nothing unread on it; the others taken on the way are
+    /// dropped (closed when released).
+    func takeIdleInStep() -> RedisConnection? {
+        while let pooled = idle.withLock({ $0.popLast() }) {
+            if pooled.isInStep { return pooled }
+            counters.withLock { $0.droppedOutOfStep += 1 }
+        }
+        return nil
+    }
+
     /// One command.
     public func send(_ command: [String]) throws(RedisError) -> RESPValue {
         try send([command.map { Array($0.utf8) }])[0]
@@ -84,10 +111,17 @@ public final class RedisClient: Sendable {
 
     /// `PING` (ignoring the back-off): reconnects after an outage and updates `unavailableReason`.
     /// The server calls it periodically, so health recovers without traffic.
+    /// A `PING` answered with an error (`NOAUTH` when the URL has no password, an ACL refusal) is a
+    /// failure with that reason, not a silent one.
     @discardableResult
     public func probe() -> Bool {
         health.withLock { $0.retryAt = 0 }
-        return (try? send(["PING"])) == .simpleString("PONG")
+        guard let reply = try? send(["PING"]) else { return false }
+        if case .error(let message) = reply {
+            noteFailure(RedisConnection.refusal(message, to: "PING", by: endpoint))
+            return false
+        }
+        return reply == .simpleString("PONG")
     }
 
     /// Why Redis is not usable now, or nil when the last call succeeded.

@@ -21,8 +21,18 @@ public struct RedisEndpoint: Sendable, Equatable, CustomStringConvertible {
     /// Parses a `redis://` URL, or says precisely what is wrong with it.
     public init(url text: String) throws(RedisError) {
         func bad(_ why: String) -> RedisError { RedisError(.invalidURL, "store URL '\(Self.redacted(text))': \(why)") }
-        guard text.hasPrefix("redis://") else { throw bad("must start with redis://") }
+        guard text.hasPrefix("redis://") else {
+            if text.hasPrefix("rediss://") { throw bad("TLS (rediss://) is not supported: use redis://") }
+            throw bad("must start with redis://")
+        }
         var rest = Substring(text.dropFirst("redis://".count))
+        // Credentials first, up to the last `@`: a password may hold `/` or `@`, and no message below
+        // may quote any part of it.
+        var credentials: Substring?
+        if let at = rest.lastIndex(of: "@") {
+            credentials = rest[..<at]
+            rest = rest[rest.index(after: at)...]
+        }
         var database = 0
         if let slash = rest.firstIndex(of: "/") {
             let path = rest[rest.index(after: slash)...]
@@ -36,9 +46,7 @@ public struct RedisEndpoint: Sendable, Equatable, CustomStringConvertible {
         }
         var user: String?
         var password: String?
-        if let at = rest.lastIndex(of: "@") {
-            let credentials = rest[..<at]
-            rest = rest[rest.index(after: at)...]
+        if let credentials {
             if let colon = credentials.firstIndex(of: ":") {
                 let name = String(credentials[..<colon])
                 user = name.isEmpty ? nil : try Self.decoded(name, bad)
@@ -82,9 +90,13 @@ public struct RedisEndpoint: Sendable, Equatable, CustomStringConvertible {
         return "redis://\(credentials)\(shownHost):\(port)/\(database)"
     }
 
-    static func redacted(_ text: String) -> String {
-        guard let at = text.lastIndex(of: "@"), text.hasPrefix("redis://") else { return text }
-        return "redis://***@" + text[text.index(after: at)...]
+    /// `text` with whatever precedes its last `@` after the scheme (user and password) replaced by `***`,
+    /// whatever the scheme (`rediss://`, `redis+sentinel://`, a typo) and with none at all.
+    package static func redacted(_ text: String) -> String {
+        guard let at = text.lastIndex(of: "@") else { return text }
+        let scheme = text.firstRange(of: "://").map { text[..<$0.upperBound] } ?? ""
+        guard scheme.endIndex <= at else { return "***@" + text[text.index(after: at)...] }
+        return scheme + "***@" + text[text.index(after: at)...]
     }
 
     static func decoded(_ text: String, _ bad: (String) -> RedisError) throws(RedisError) -> String {

@@ -22,15 +22,25 @@ package struct FleetClockState: Sendable, Equatable {
             mockMilliseconds: clock.nowMilliseconds, realMilliseconds: real.nowMilliseconds, frozen: clock.isFrozen)
     }
 
+    /// The readings a state may hold: the control API's own range (`POST /mock/clock` refuses times
+    /// outside years 1970 to 9999), so every sum below stays far inside `Int64`.
+    package static let range: ClosedRange<Int64> = 0...TimeText.maximumMilliseconds
+
     /// Moves `clock` to this state through the control API's own operations (freeze or thaw, then set).
+    /// A running clock lands on the reading plus the real time since, kept inside `range`.
     package func apply(to clock: any ControllableClock, real: any SIWAClock = SystemClock()) {
         if frozen {
             clock.setFrozen(true)
             clock.set(milliseconds: mockMilliseconds)
         } else {
             clock.setFrozen(false)
-            clock.set(milliseconds: mockMilliseconds &+ (real.nowMilliseconds &- realMilliseconds))
+            let elapsed = Self.clamped(real.nowMilliseconds) - realMilliseconds
+            clock.set(milliseconds: Self.clamped(mockMilliseconds + elapsed))
         }
+    }
+
+    static func clamped(_ milliseconds: Int64) -> Int64 {
+        min(max(milliseconds, range.lowerBound), range.upperBound)
     }
 
     package var text: String {
@@ -41,10 +51,12 @@ package struct FleetClockState: Sendable, Equatable {
         ).serializedString()
     }
 
-    /// nil when `text` is not a clock state (a newer replica's format, or damage): it is then ignored.
+    /// nil when `text` is not a clock state (a newer replica's format, or damage) or holds a reading
+    /// outside `range` (read from a store this replica does not trust): it is then ignored.
     package init?(text: String) {
-        guard let value = try? JSONValue.parse(text), let mock = value["mock_ms"]?.intValue,
-            let real = value["real_ms"]?.intValue, let frozen = value["frozen"]?.boolValue
+        guard text.utf8.count <= 256, let value = try? JSONValue.parse(text), let mock = value["mock_ms"]?.intValue,
+            let real = value["real_ms"]?.intValue, let frozen = value["frozen"]?.boolValue,
+            Self.range.contains(mock), Self.range.contains(real)
         else { return nil }
         self.init(mockMilliseconds: mock, realMilliseconds: real, frozen: frozen)
     }
@@ -69,6 +81,7 @@ package struct FleetKeysState: Sendable, Equatable {
         ).serializedString()
     }
 
+    /// nil when `text` is not a key set (`replaceSigningKeys` then checks the count and every PEM).
     package init?(text: String) {
         guard let array = (try? JSONValue.parse(text))?.arrayValue else { return nil }
         var keys: [SigningKey] = []

@@ -22,10 +22,13 @@ package struct FleetTimelineRun: Sendable, Equatable {
     /// The stored form: `<generation> <start>`.
     package var text: String { "\(generation) \(startMilliseconds)" }
 
+    /// nil when `text` is not a run, or its start lies outside the control API's clock range (years
+    /// 1970 to 9999; `FleetClockState.range`), where adding a timeline offset could overflow.
     package init?(text: String) {
         let parts = text.split(separator: " ", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, parts[0].count <= 32,
-            parts[0].allSatisfy({ $0.isHexDigit }), let start = Int64(parts[1])
+            parts[0].allSatisfy({ $0.isHexDigit }), parts[1].count <= 20, let start = Int64(parts[1]),
+            FleetClockState.range.contains(start)
         else { return nil }
         self.init(generation: String(parts[0]), startMilliseconds: start)
     }

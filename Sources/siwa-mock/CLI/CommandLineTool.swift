@@ -6,9 +6,9 @@ struct CommandLineTool {
     /// Every subcommand, in the order `--help` lists them.
     static let allCommands: [any Command.Type] = [
         ServeCommand.self, CheckCommand.self, HealthCommand.self, CACommand.self, ClientSecretCommand.self,
-        KeygenCommand.self, VerifyCommand.self, CredentialCommand.self, NotifyCommand.self, ClockCommand.self,
-        RequestsCommand.self, MailCommand.self, ResetCommand.self, UsersCommand.self, KeysCommand.self,
-        FaultsCommand.self, AASACommand.self,
+        KeygenCommand.self, VerifyCommand.self, SigninCommand.self, CredentialCommand.self, NotifyCommand.self,
+        ClockCommand.self, RequestsCommand.self, MailCommand.self, ResetCommand.self, UsersCommand.self,
+        KeysCommand.self, FaultsCommand.self, AASACommand.self,
     ]
 
     var commands: [any Command.Type]

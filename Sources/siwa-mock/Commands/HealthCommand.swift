@@ -55,10 +55,9 @@ struct HealthCommand: Command {
         } catch {
             return ("\(url)\(ControlClient.healthPath): \(error)", true)
         }
-        guard response.status == 200 else {
-            // 503 is what a mock answers while it is still starting or draining; try again.
-            return ("\(url)\(ControlClient.healthPath) answered \(response.status)", response.status == 503)
-        }
+        // 503 is what a mock answers while it is still starting or draining; try again. Any other answer
+        // but a mock's 200 is another server on the port (a web server's 404, a proxy's 501 page).
+        if response.status == 503 { return ("\(url)\(ControlClient.healthPath) answered 503", true) }
         if let problem = ControlClient.notAMock(response) { return ("\(url): \(problem)", false) }
         return nil
     }

@@ -38,24 +38,26 @@ enum StoreOptions {
     ) throws -> (factory: GrantStoreFactory, fleet: any FleetState, journal: (any FleetJournal)?) {
         let client = RedisClient(endpoint: endpoint)
         guard client.probe() else {
-            throw RuntimeError(
-                "cannot reach the state store \(endpoint): \(client.unavailableReason ?? "no answer to PING")")
+            // The client's reasons mostly name the endpoint already: say it once.
+            let reason = client.unavailableReason ?? "no answer to PING"
+            let named = reason.hasPrefix("\(endpoint)") ? reason : "\(endpoint): \(reason)"
+            throw RuntimeError("cannot reach the state store \(named)")
         }
         if !scheduler.repeatEvery(500, { client.probe() }) {
             log.note("cannot start the store health thread: /mock/health recovers only with traffic")
         }
-        log.note("state store: \(endpoint)")
+        let prefix = RedisGrantStore.prefix(for: scenario)
+        log.note("state store: \(endpoint), key prefix \(prefix) (scenario '\(scenario.name)')")
         let factory: GrantStoreFactory = { scenario, identifiers in
             RedisGrantStore(
                 client: client, prefix: RedisGrantStore.prefix(for: scenario), settings: scenario.settings,
                 identifiers: identifiers)
         }
-        let prefix = RedisGrantStore.prefix(for: scenario)
         let journal: (any FleetJournal)? = sharedJournal.map {
             RedisFleetJournal(client: client, prefix: prefix, capacity: $0)
         }
         if let sharedJournal { log.note("fleet journal: the newest \(sharedJournal) entries in \(prefix)j") }
-        return (factory, RedisFleetState(client: client, prefix: prefix), journal)
+        return (factory, RedisFleetState(client: client, prefix: prefix, log: { log.note($0) }), journal)
     }
 
     /// How this replica names itself in the fleet journal: `HOST:PORT`, its host name and the port it
