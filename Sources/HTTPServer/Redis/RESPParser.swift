@@ -67,6 +67,9 @@ public struct RESPParser: Sendable {
         buffer.append(contentsOf: bytes)
     }
 
+    /// Bytes received and not yet part of a returned value.
+    public var bufferedByteCount: Int { buffer.count - offset }
+
     /// The next complete reply, `.needMoreData`, or `.reject` (sticky).
     public mutating func next() -> Outcome {
         if let failure { return .reject(failure) }
