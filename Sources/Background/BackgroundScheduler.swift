@@ -1,4 +1,4 @@
-/// The one helper for background work (design.md §1): timers and blocking jobs on a small pool of
+/// The one helper for background work (docs/architecture.md, "Modules"): timers and blocking jobs on a small pool of
 /// threads, timed by an injectable `SchedulerClock` so tests advance time instead of sleeping.
 ///
 /// - One-shot jobs (`schedule(after:lane:_:)`) run once when due: notification attempts and retries.

@@ -5,7 +5,8 @@ import Synchronization
 #endif
 
 /// The time source of a `BackgroundScheduler`: monotonic milliseconds, plus a way to learn that a
-/// manual clock moved (so tests advance time instead of sleeping, design.md §2.7).
+/// manual clock moved (so tests advance time instead of sleeping; the control API's clock,
+/// docs/control-api.md).
 public protocol SchedulerClock: Sendable {
     /// Milliseconds on a clock that never goes backwards (its origin is arbitrary).
     var nowMilliseconds: Int64 { get }

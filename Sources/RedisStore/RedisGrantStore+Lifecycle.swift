@@ -67,8 +67,8 @@ extension RedisGrantStore {
         case "unauth": return .unauthenticated(grant)
         case "ok":
             return .presented(grant, issued(grant, accessToken: accessToken, refreshToken: refreshToken))
-        case "client": return .presented(grant, .failure(.clientIDMismatch(issuedTo: clientID)))
-        case "redirect": return .presented(grant, .failure(.redirectURIMismatch(issuedTo: redirectURI ?? "")))
+        case "client": return .presented(grant, .failure(.clientIDMismatch(presented: clientID)))
+        case "redirect": return .presented(grant, .failure(.redirectURIMismatch(presented: redirectURI ?? "")))
         default: throw StoreUnavailable("redeem answered '\(status)'")
         }
     }
@@ -170,7 +170,7 @@ extension RedisGrantStore {
         case "hint":
             return .presented(.failure(.invalidRequest("token_type_hint mismatch")), ownerClient: owner, user: userID)
         case "client":
-            return .presented(.failure(.tokenClientMismatch(issuedTo: clientID)), ownerClient: owner, user: userID)
+            return .presented(.failure(.tokenClientMismatch(presented: clientID)), ownerClient: owner, user: userID)
         case "ok": return .presented(.success(()), ownerClient: owner, user: userID)
         default: throw StoreUnavailable("revoke answered \(reply)")
         }

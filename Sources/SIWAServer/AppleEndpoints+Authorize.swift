@@ -28,7 +28,7 @@ extension AppleEndpoints {
         if value("cancel") == "1" {
             context.outcome = "user_cancelled_authorize"
             context.reason = "the user pressed Cancel"
-            return deliver(provider.cancellation(of: authorization), for: authorization)
+            return deliver(provider.cancellation(of: authorization), for: authorization, in: snapshot)
         }
         guard let hint = value("login_hint") else {
             return consentSheet(&context, authorization, parameters: parameters, snapshot: snapshot)
@@ -44,7 +44,7 @@ extension AppleEndpoints {
         context.user = user.id
         do {
             let response = try provider.authorize(authorization, as: user, in: snapshot)
-            return deliver(response.parameters, for: authorization)
+            return deliver(response.parameters, for: authorization, in: snapshot)
         } catch {
             return context.refuse(error, log: log)
         }
@@ -52,8 +52,12 @@ extension AppleEndpoints {
 
     /// Sends `fields` to the redirect_uri in the request's response mode: 302 with the fields in the
     /// query or fragment, the auto-submitting form for `form_post`, or the page posting them to
-    /// `window.opener` at the redirect_uri's origin for `web_message`.
-    func deliver(_ fields: [(name: String, value: String)], for authorization: AuthorizationRequest) -> HTTPResponse {
+    /// `window.opener` at the redirect_uri's origin for `web_message`. `snapshot` is the request's one
+    /// scenario version (a reload mid-request must not lend it another version's web_message shape).
+    func deliver(
+        _ fields: [(name: String, value: String)], for authorization: AuthorizationRequest,
+        in snapshot: ProviderSnapshot
+    ) -> HTTPResponse {
         let encoded = URLEncodedForm.encode(fields.map { ($0.name, $0.value) })
         let uri = authorization.redirectURI
         switch authorization.responseMode {
@@ -65,7 +69,7 @@ extension AppleEndpoints {
             return Responses.html(
                 AuthorizePages.formPost(to: uri, fields: fields), policy: AuthorizePages.formPostPolicy(to: uri))
         case .webMessage:
-            let message = AuthorizePages.webMessagePayload(fields, shape: provider.scenario.settings.webMessageShape)
+            let message = AuthorizePages.webMessagePayload(fields, shape: snapshot.scenario.settings.webMessageShape)
             return Responses.html(
                 AuthorizePages.webMessage(message, toOrigin: ContentSecurityPolicy.origin(of: uri)),
                 policy: AuthorizePages.webMessagePolicy)

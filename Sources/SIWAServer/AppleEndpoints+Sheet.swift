@@ -59,7 +59,7 @@ extension AppleEndpoints {
         }
         do {
             let response = try provider.authorize(authorization, as: user, in: snapshot, choices: choices)
-            return deliver(response.parameters, for: authorization)
+            return deliver(response.parameters, for: authorization, in: snapshot)
         } catch {
             return context.refuse(error, log: log)
         }

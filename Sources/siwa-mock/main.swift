@@ -5,7 +5,8 @@ import JOSE
 #endif
 
 /// Entry point. Work happens inside a function: closures at the top level of main.swift would be
-/// inferred @MainActor and trap when called from event-loop threads (design.md §3).
+/// inferred @MainActor and trap when called from event-loop threads (SE-0343,
+/// https://github.com/swiftlang/swift-evolution/blob/main/proposals/0343-top-level-concurrency.md).
 func runTool() -> Int32 {
     OpenSSLLibrary.skipCleanupAtExit()
     var environment: [String: String] = [:]

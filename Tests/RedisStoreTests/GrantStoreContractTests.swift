@@ -80,10 +80,10 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
         let (code, grant) = try issue(store, now: 1000)
         #expect(
             try store.redeemCode(code, clientID: "other", redirectURI: Self.uri, now: 1001).failure
-                == .clientIDMismatch(issuedTo: "other"))
+                == .clientIDMismatch(presented: "other"))
         #expect(
             try store.redeemCode(code, clientID: Self.web, redirectURI: "https://x", now: 1001).failure
-                == .redirectURIMismatch(issuedTo: "https://x"))
+                == .redirectURIMismatch(presented: "https://x"))
         let tokens = try store.redeemCode(code, clientID: Self.web, redirectURI: Self.uri, now: 1001).get()
         #expect(tokens.grant == grant && tokens.refreshToken != nil && tokens.accessTokenExpiresIn == 3600)
         #expect(
@@ -119,7 +119,7 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
         #expect(try store.revoke(refresh, clientID: Self.web, hint: .accessToken, now: 1003).failure != nil, "hint")
         #expect(
             try store.revoke(refresh, clientID: "other", hint: nil, now: 1003).failure
-                == .tokenClientMismatch(issuedTo: "other"))
+                == .tokenClientMismatch(presented: "other"))
         try store.revoke(refresh, clientID: Self.web, hint: .refreshToken, now: 1003).get()
         #expect(try store.refresh(refresh, clientID: Self.web, now: 1004).failure == .invalidRefreshToken)
         #expect(try store.accessToken(refreshed.accessToken, now: 1004) == nil, "every token of the grant went")

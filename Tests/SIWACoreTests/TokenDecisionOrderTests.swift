@@ -67,7 +67,7 @@ import Testing
         let bad = try #require(try redeem(code, clientID: Self.native, secret: "bad").failure)
         #expect(bad.error == .invalidClient)
         let mismatch = try #require(try redeem(code, clientID: Self.native).failure)
-        #expect(mismatch.error == .clientIDMismatch(issuedTo: Self.native))
+        #expect(mismatch.error == .clientIDMismatch(presented: Self.native))
         #expect(mismatch.reason == "issued to client_id 'com.example.web' ≠ 'com.example.app'")
         #expect(try redeem(code).failure == nil, "mismatches consumed nothing")
     }
@@ -92,7 +92,7 @@ import Testing
             ("client_secret", try secrets.make(clientID: Self.native, now: clock.nowSeconds)),
             ("token", refresh),
         ])
-        #expect(other.failure?.error == .tokenClientMismatch(issuedTo: Self.native))
+        #expect(other.failure?.error == .tokenClientMismatch(presented: Self.native))
         #expect(other.failure?.reason == "issued to client_id 'com.example.web'")
         #expect(store.liveTokenOwner(refresh, now: clock.nowSeconds) == Self.web, "still live")
     }

@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
 # The Swift test suite under ThreadSanitizer, with Synchronization.Mutex's contended hand-off made
-# visible to TSan (see mutex-handoff.c). Usage: Tests/TSan/run.sh [swift test args...]
-# Builds into .build-tsan (SCRATCH overrides) so the normal .build stays valid.
+# visible to TSan (see mutex-handoff.c). Usage: Tests/TSan/run.sh [--build-only|--skip-build] [swift test args...]
+# Builds into .build-tsan (SCRATCH overrides) so the normal .build stays valid. .ci/run builds with
+# --build-only early (in the background) and runs the tests later with --skip-build.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 scratch="${SCRATCH:-$root/.build-tsan}"
+phase=all
+case "${1:-}" in
+    --build-only) phase=build; shift ;;
+    --skip-build) phase=test; shift ;;
+esac
 mkdir -p "$scratch/tsan-shim"
 shim="$scratch/tsan-shim/mutex-handoff.so"
 clang -shared -fPIC -O1 -Wall -o "$shim" "$here/mutex-handoff.c" -ldl
@@ -20,5 +26,6 @@ if [[ "$canary" != "mutex-contention: ok" ]]; then
 fi
 
 cd "$root"
-swift build --build-tests --sanitize=thread --scratch-path "$scratch"
+[ "$phase" = test ] || swift build --build-tests --sanitize=thread --scratch-path "$scratch"
+[ "$phase" = build ] && exit 0
 LD_PRELOAD="$shim" swift test --skip-build --sanitize=thread --scratch-path "$scratch" "$@"

@@ -52,13 +52,14 @@ public final class HTTPClientConnection {
         Syscall.setNoDelay(fd)
         // Every stored property is set from here on, so a throw below runs `deinit`, which closes `fd`:
         // closing it here as well would close a descriptor number another thread may already reuse.
-        let result = address.withSockAddr { connect(fd, $0, $1) }
-        if result != 0 {
-            let code = errno
-            guard code == EINPROGRESS || code == EINTR else {
-                throw HTTPClientError(
-                    kind: .connectFailed, message: "connect to \(host):\(port): \(SocketError.message(for: code))")
-            }
+        let connected: Bool
+        do {
+            connected = try Syscall.connect(fd, to: address)
+        } catch {
+            throw HTTPClientError(
+                kind: .connectFailed, message: "connect to \(host):\(port): \(SocketError.message(for: error.errno))")
+        }
+        if !connected {
             try wait(for: Int16(POLLOUT))
             var soError: Int32 = 0
             var length = socklen_t(MemoryLayout<Int32>.size)
@@ -181,6 +182,6 @@ public final class HTTPClientConnection {
 
     /// Half-closes the connection (the server sees EOF after what was written).
     public func shutdownWrite() {
-        _ = Glibc.shutdown(fd, Int32(SHUT_WR))
+        Syscall.shutdownWrite(fd)
     }
 }

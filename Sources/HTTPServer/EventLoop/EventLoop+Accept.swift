@@ -45,7 +45,9 @@ extension EventLoop {
             fd: fd, serial: nextSerial, remoteAddress: address.text, limits: context.parserLimits,
             interest: csys_EPOLLIN | csys_EPOLLRDHUP)
         nextSerial += 1
-        guard csys_epoll_ctl(epollFD, csys_EPOLL_CTL_ADD, fd, connection.interest, UInt64(fd)) == 0 else {
+        do {
+            try Syscall.epollControl(epollFD, csys_EPOLL_CTL_ADD, fd, events: connection.interest, token: UInt64(fd))
+        } catch {
             context.connectionCount.wrappingSubtract(1, ordering: .relaxed)
             Syscall.close(fd)
             return
@@ -83,14 +85,14 @@ extension EventLoop {
         reply.withUnsafeBytes { bytes in
             _ = send(fd, bytes.baseAddress, bytes.count, csys_MSG_NOSIGNAL)
         }
-        _ = shutdown(fd, Int32(SHUT_WR))
+        Syscall.shutdownWrite(fd)
         Syscall.close(fd)
     }
 
     /// Out of descriptors: stop polling the listener for 100 ms instead of spinning on EMFILE.
     func pauseListener() {
         guard listenerFD >= 0, listenerPausedUntil == nil else { return }
-        _ = csys_epoll_ctl(epollFD, csys_EPOLL_CTL_DEL, listenerFD, 0, 0)
+        try? Syscall.epollControl(epollFD, csys_EPOLL_CTL_DEL, listenerFD)
         listenerPausedUntil = now + 100_000_000
     }
 
@@ -98,6 +100,7 @@ extension EventLoop {
         guard let until = listenerPausedUntil, now >= until else { return }
         listenerPausedUntil = nil
         guard listenerFD >= 0 else { return }
-        _ = csys_epoll_ctl(epollFD, csys_EPOLL_CTL_ADD, listenerFD, csys_EPOLLIN, Self.listenerToken)
+        try? Syscall.epollControl(
+            epollFD, csys_EPOLL_CTL_ADD, listenerFD, events: csys_EPOLLIN, token: Self.listenerToken)
     }
 }

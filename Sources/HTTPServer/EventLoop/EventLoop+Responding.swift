@@ -49,7 +49,7 @@ extension EventLoop {
             close(connection)
         case .closeWithoutResponse:
             finishExchange(connection)
-            _ = shutdown(connection.fd, Int32(SHUT_WR))
+            Syscall.shutdownWrite(connection.fd)
             close(connection)
         case .truncatedBody:
             let close = connection.closeAfterWrite

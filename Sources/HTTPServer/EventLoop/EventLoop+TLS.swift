@@ -64,7 +64,7 @@ extension EventLoop {
             Self.plainHTTPOnTLSResponse.withUnsafeBytes { bytes in
                 _ = send(connection.fd, bytes.baseAddress, bytes.count, csys_MSG_NOSIGNAL)
             }
-            _ = shutdown(connection.fd, Int32(SHUT_WR))
+            Syscall.shutdownWrite(connection.fd)
         } else {
             report(.tlsFailure, connection, error.message)
             tls.takeOutput(into: &connection.outbound)

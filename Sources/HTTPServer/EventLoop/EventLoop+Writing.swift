@@ -86,7 +86,7 @@ extension EventLoop {
     /// and drain its input briefly so unread bytes do not turn the close into an RST that eats the response.
     func startLingering(_ connection: Connection) {
         guard sendCloseNotify(connection) else { return }
-        _ = shutdown(connection.fd, Int32(SHUT_WR))
+        Syscall.shutdownWrite(connection.fd)
         if connection.peerClosed {
             close(connection)
             return
@@ -101,7 +101,8 @@ extension EventLoop {
     func setInterest(_ connection: Connection, _ events: UInt32) {
         guard connection.interest != events else { return }
         connection.interest = events
-        _ = csys_epoll_ctl(epollFD, csys_EPOLL_CTL_MOD, connection.fd, events, UInt64(connection.fd))
+        try? Syscall.epollControl(
+            epollFD, csys_EPOLL_CTL_MOD, connection.fd, events: events, token: UInt64(connection.fd))
     }
 
     /// Forgets the connection and closes its descriptor (epoll drops it on close).

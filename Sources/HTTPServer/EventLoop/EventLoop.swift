@@ -42,10 +42,12 @@ final class EventLoop {
         self.listenerFD = listener
         let epollFD = csys_epoll_create()
         guard epollFD >= 0 else { throw SocketError(errno: errno, function: "epoll_create1") }
-        let wakeFD = csys_eventfd()
-        guard wakeFD >= 0 else {
+        let wakeFD: Int32
+        do {
+            wakeFD = try Syscall.eventFD()
+        } catch {
             Syscall.close(epollFD)
-            throw SocketError(errno: errno, function: "eventfd")
+            throw error
         }
         self.epollFD = epollFD
         self.wakeFD = wakeFD
@@ -53,12 +55,8 @@ final class EventLoop {
         readBuffer = .allocate(byteCount: Self.readBufferSize, alignment: 16)
         eventDatas = Array(repeating: 0, count: Int(Self.maxEvents))
         eventFlags = Array(repeating: 0, count: Int(Self.maxEvents))
-        _ = try Syscall.check("epoll_ctl") {
-            csys_epoll_ctl(epollFD, csys_EPOLL_CTL_ADD, listener, csys_EPOLLIN, Self.listenerToken)
-        }
-        _ = try Syscall.check("epoll_ctl") {
-            csys_epoll_ctl(epollFD, csys_EPOLL_CTL_ADD, wakeFD, csys_EPOLLIN, Self.wakeToken)
-        }
+        try Syscall.epollControl(epollFD, csys_EPOLL_CTL_ADD, listener, events: csys_EPOLLIN, token: Self.listenerToken)
+        try Syscall.epollControl(epollFD, csys_EPOLL_CTL_ADD, wakeFD, events: csys_EPOLLIN, token: Self.wakeToken)
     }
 
     deinit {
@@ -131,7 +129,7 @@ final class EventLoop {
 
     func closeListener() {
         guard listenerFD >= 0 else { return }
-        _ = csys_epoll_ctl(epollFD, csys_EPOLL_CTL_DEL, listenerFD, 0, 0)
+        try? Syscall.epollControl(epollFD, csys_EPOLL_CTL_DEL, listenerFD)
         Syscall.close(listenerFD)
         listenerFD = -1
         listenerPausedUntil = nil

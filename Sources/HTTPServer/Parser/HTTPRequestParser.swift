@@ -65,9 +65,6 @@ public struct HTTPRequestParser: Sendable {
         return false
     }
 
-    /// Bytes buffered and not yet consumed by a delivered request.
-    public var bufferedByteCount: Int { buffer.count - start }
-
     /// True once per head that asked for `Expect: 100-continue` and whose body has not arrived:
     /// the caller then sends `HTTP/1.1 100 Continue` (RFC 9110 §10.1.1).
     public mutating func takeContinueRequest() -> Bool {

@@ -1,3 +1,4 @@
+import CSys
 import Glibc
 
 /// The one place socket syscalls are made: retries `EINTR`, maps `EAGAIN` to `.wouldBlock`,
@@ -50,6 +51,35 @@ enum Syscall {
     static func setResetOnClose(_ fd: Int32) {
         var value = linger(l_onoff: 1, l_linger: 0)
         _ = setsockopt(fd, SOL_SOCKET, SO_LINGER, &value, socklen_t(MemoryLayout<linger>.size))
+    }
+
+    /// `epoll_ctl` (`csys_EPOLL_CTL_ADD`, `_MOD` or `_DEL`): `events` and `token` (the event's data) are
+    /// ignored for `_DEL`.
+    static func epollControl(
+        _ epollFD: Int32, _ operation: Int32, _ fd: Int32, events: UInt32 = 0, token: UInt64 = 0
+    ) throws(SocketError) {
+        _ = try check("epoll_ctl") { csys_epoll_ctl(epollFD, operation, fd, events, token) }
+    }
+
+    /// A non-blocking, close-on-exec eventfd (the event loops' wake-up).
+    static func eventFD() throws(SocketError) -> Int32 {
+        try check("eventfd") { csys_eventfd() }
+    }
+
+    /// Half-closes `fd` (`SHUT_WR`: the peer sees EOF after what was sent); a failure (the peer is gone)
+    /// carries no action.
+    static func shutdownWrite(_ fd: Int32) {
+        _ = Glibc.shutdown(fd, Int32(SHUT_WR))
+    }
+
+    /// Starts a connect on a non-blocking socket: true when connected at once, false while in progress
+    /// (`EINPROGRESS`, or `EINTR`, after which the connection also goes on asynchronously: connect(2) must
+    /// not be retried then).
+    static func connect(_ fd: Int32, to address: SocketAddress) throws(SocketError) -> Bool {
+        if address.withSockAddr({ Glibc.connect(fd, $0, $1) }) == 0 { return true }
+        let code = Glibc.errno
+        guard code == EINPROGRESS || code == EINTR else { throw SocketError(errno: code, function: "connect") }
+        return false
     }
 
     /// Ignores SIGPIPE process-wide (sends also pass MSG_NOSIGNAL; this covers anything else).

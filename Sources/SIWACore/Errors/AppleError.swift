@@ -43,10 +43,13 @@ extension AppleError {
     // Apple's observed description strings (evidence in docs/fidelity.md), copied exactly.
     package static let codeAlreadyUsed = invalidGrant("The code has already been used.")
     package static let codeExpiredOrRevoked = invalidGrant("The code has expired or has been revoked.")
-    package static func clientIDMismatch(issuedTo clientID: String) -> AppleError {
+    /// The mismatch errors name what the request *presented* ("The code was not issued to <the client_id
+    /// you sent>"; arendajaelu/nestjs-passport-apple#2: a native code redeemed with the Services ID), not
+    /// the client or redirect_uri the grant was issued to.
+    package static func clientIDMismatch(presented clientID: String) -> AppleError {
         invalidGrant("client_id mismatch. The code was not issued to \(clientID).")
     }
-    package static func redirectURIMismatch(issuedTo redirectURI: String) -> AppleError {
+    package static func redirectURIMismatch(presented redirectURI: String) -> AppleError {
         invalidGrant("redirect_uri mismatch. The code was not issued to \(redirectURI).")
     }
     /// `code id_token` with `response_mode=query` (forum 660531).
@@ -61,7 +64,7 @@ extension AppleError {
     /// `__tests__/index.test.js` against the real endpoint; docs/fidelity.md).
     package static let invalidRefreshToken = invalidGrant("The token has expired or has been revoked.")
     /// A refresh or access token presented by a client it was not issued to ([3p] wording).
-    package static func tokenClientMismatch(issuedTo clientID: String) -> AppleError {
+    package static func tokenClientMismatch(presented clientID: String) -> AppleError {
         invalidRequest("client_id mismatch. The token was not issued to \(clientID).")
     }
 }

@@ -18,9 +18,9 @@ extension IdentityStore {
                 state.codes[code]?.state = next
                 return .failure(error)
             }
-            guard record.grant.clientID == clientID else { return .failure(.clientIDMismatch(issuedTo: clientID)) }
+            guard record.grant.clientID == clientID else { return .failure(.clientIDMismatch(presented: clientID)) }
             guard record.grant.redirectURI == redirectURI else {
-                return .failure(.redirectURIMismatch(issuedTo: redirectURI ?? ""))
+                return .failure(.redirectURIMismatch(presented: redirectURI ?? ""))
             }
             state.codes[code]?.state = next
             let grant = record.grant

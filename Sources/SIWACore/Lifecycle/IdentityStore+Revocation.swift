@@ -29,7 +29,7 @@ extension IdentityStore {
                 return .success(())
             }
             if let hint, hint != kind { return .failure(.invalidRequest("token_type_hint mismatch")) }
-            guard owner == clientID else { return .failure(.tokenClientMismatch(issuedTo: clientID)) }
+            guard owner == clientID else { return .failure(.tokenClientMismatch(presented: clientID)) }
             state.removeRefreshToken(token)
             state.removeAccessToken(token)
             if let grant { state.endAuthorization(ConsentKey(userID: grant.userID, groupID: grant.consentGroupID)) }

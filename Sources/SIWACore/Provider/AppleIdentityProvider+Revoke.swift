@@ -50,7 +50,8 @@ extension AppleIdentityProvider {
             case .presented(let revoked, let ownerClient, _):
                 return revoked.mapError { error in
                     let reason =
-                        error == .tokenClientMismatch(issuedTo: clientID) ? "issued to client_id '\(ownerClient)'" : nil
+                        error == .tokenClientMismatch(presented: clientID)
+                        ? "issued to client_id '\(ownerClient)'" : nil
                     return EndpointFailure(error, reason: reason)
                 }
             }

@@ -1,6 +1,6 @@
 import Synchronization
 
-/// A clock the control API can move: advance, set, freeze and thaw (design.md §2.7).
+/// A clock the control API can move: advance, set, freeze and thaw (`/mock/clock`, docs/control-api.md).
 package protocol ControllableClock: SIWAClock {
     /// Moves time by `milliseconds` (negative goes back).
     func advance(milliseconds: Int64)

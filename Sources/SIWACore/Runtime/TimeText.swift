@@ -1,7 +1,8 @@
 /// Time written for people by the control API: RFC 3339 timestamps with milliseconds. Reading time
 /// text (durations, timestamps) is ScenarioFormat's `TimeSyntax`, the one grammar for every front door.
 ///
-/// No Foundation (startup cost, design.md §3); civil-date arithmetic after H. Hinnant's algorithms.
+/// No Foundation (startup cost: bench/RESULTS.md, exec → first 200); civil-date arithmetic after
+/// H. Hinnant's algorithms.
 package enum TimeText {
     /// The latest time the control API accepts: 9999-12-31T23:59:59.999Z (RFC 3339 has 4-digit years).
     package static let maximumMilliseconds: Int64 = 253_402_300_799_999

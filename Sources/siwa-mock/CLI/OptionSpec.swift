@@ -41,8 +41,6 @@ struct OptionSpec: Sendable {
         "SIWA_MOCK_" + name.uppercased().replacingOccurrences(of: "-", with: "_")
     }
 
-    var isFlag: Bool { if case .flag = kind { true } else { false } }
-
     /// `--port <port>` as used in usage lines and help.
     var synopsis: String {
         switch kind {

@@ -2,7 +2,8 @@
     import Glibc
 #endif
 
-/// The executable's only door to files (design.md: only the executable reads files).
+/// The executable's only door to files (docs/architecture.md, "Modules": the executable reads files, the
+/// modules below it do not).
 enum FileSystem {
     /// Reads a UTF-8 text file; see `read(_:limit:regularOnly:)`.
     static func readText(_ path: String, limit: Int = 4 * 1024 * 1024, regularOnly: Bool = true)

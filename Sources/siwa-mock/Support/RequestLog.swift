@@ -114,7 +114,8 @@ struct RequestLog: Sendable {
         }
     }
 
-    /// RFC 3339 UTC with milliseconds, without Foundation (startup cost matters: design.md §3).
+    /// RFC 3339 UTC with milliseconds, without Foundation (startup cost matters: bench/RESULTS.md,
+    /// exec → first 200).
     static func timestamp() -> String {
         var spec = timespec()
         clock_gettime(CLOCK_REALTIME, &spec)
