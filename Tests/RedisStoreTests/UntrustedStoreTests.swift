@@ -15,44 +15,46 @@ import Testing
         var all: [String] { lines.withLock { $0 } }
     }
 
-    static func state() -> (RedisFleetState, prefix: String, log: Lines) {
+    static func state() throws -> (RedisFleetState, prefix: String, log: Lines) {
         let prefix = "untrusted-\(UInt64.random(in: 0...UInt64.max)):"
         let lines = Lines()
-        return (RedisFleetState(client: SharedRedis.client, prefix: prefix, log: { lines.record($0) }), prefix, lines)
+        return (
+            RedisFleetState(client: try SharedRedis.client(), prefix: prefix, log: { lines.record($0) }), prefix, lines
+        )
     }
 
     /// `tlrun` = `"abc 9223372036854775807"` killed every replica at its next poll (SIGILL): the start
     /// is outside the clock's range, so the run is ignored (logged once), and a replica joining starts
     /// its own over it.
-    @Test func aTimelineRunOutsideTheClockRangeIsIgnoredAndLoggedOnce() throws {
-        let (state, prefix, log) = Self.state()
+    @Test(.enabled(if: RedisServerBinary.found)) func aTimelineRunOutsideTheClockRangeIsIgnoredAndLoggedOnce() throws {
+        let (state, prefix, log) = try Self.state()
         for bad in ["abc 9223372036854775807", "abc -9223372036854775808", "abc -1"] {
-            _ = try SharedRedis.client.send(["SET", prefix + "tlrun", bad])
+            _ = try SharedRedis.client().send(["SET", prefix + "tlrun", bad])
             #expect(try state.timelineProgress(generation: "abc").run == nil)
             #expect(try state.timelineProgress(generation: "abc").run == nil)
             #expect(log.all.filter { $0.contains(bad) }.count == 1, "\(log.all)")
             let proposed = FleetTimelineRun(generation: "d00d", startMilliseconds: 1_700_000_000_000)
             #expect(try state.timelineRun(proposing: proposed, replacing: false) == proposed)
-            #expect(try SharedRedis.client.send(["GET", prefix + "tlrun"]).string == proposed.text)
+            #expect(try SharedRedis.client().send(["GET", prefix + "tlrun"]).string == proposed.text)
         }
     }
 
     /// Fault counters are the keys' values: a negative count written over them is ignored (the rule is
     /// neither fired nor its counts shown) instead of being taken as the fleet's count.
-    @Test func aDamagedFaultCounterIsIgnoredAndLogged() throws {
-        let (state, prefix, log) = Self.state()
-        _ = try SharedRedis.client.send(["HSET", prefix + "fc:r1", "m", "-100"])
+    @Test(.enabled(if: RedisServerBinary.found)) func aDamagedFaultCounterIsIgnoredAndLogged() throws {
+        let (state, prefix, log) = try Self.state()
+        _ = try SharedRedis.client().send(["HSET", prefix + "fc:r1", "m", "-100"])
         let outcome = try state.countFaults([FleetFaultCount(ruleID: "r1", after: 0, times: 5, drawHit: true)])
         #expect(outcome == FleetFaultOutcome(firing: nil, counts: []))
         #expect(log.all.contains { $0.contains("fault rule 'r1'") }, "\(log.all)")
-        _ = try SharedRedis.client.send(["DEL", prefix + "fc:r1"])
+        _ = try SharedRedis.client().send(["DEL", prefix + "fc:r1"])
         let fresh = try state.countFaults([FleetFaultCount(ruleID: "r1", after: 0, times: 5, drawHit: true)])
         #expect(fresh == FleetFaultOutcome(firing: 0, counts: [(1, 1)]))
     }
 
-    @Test func aDamagedTimelineCountIsIgnoredAndLogged() throws {
-        let (state, prefix, log) = Self.state()
-        _ = try SharedRedis.client.send(["HSET", prefix + "tl:abc", "c:1", "-50"])
+    @Test(.enabled(if: RedisServerBinary.found)) func aDamagedTimelineCountIsIgnoredAndLogged() throws {
+        let (state, prefix, log) = try Self.state()
+        _ = try SharedRedis.client().send(["HSET", prefix + "tl:abc", "c:1", "-50"])
         let counts = try state.countTimeline(generation: "abc", entries: [.init(index: 1, threshold: 1)])
         #expect(counts == [FleetTimelineCount(count: 0, claimed: false)])
         #expect(log.all.contains { $0.contains("timeline entry 1") }, "\(log.all)")
@@ -60,17 +62,17 @@ import Testing
 
     /// `POST /mock/reset` on scenario `team` deleted every key of scenario `team:b`: `siwa:team:` was a
     /// prefix of `siwa:team:b:`. Escaped names hold no `:`, so neither prefix starts the other.
-    @Test func resettingOneScenarioLeavesAnotherWhoseNameItStarts() throws {
+    @Test(.enabled(if: RedisServerBinary.found)) func resettingOneScenarioLeavesAnotherWhoseNameItStarts() throws {
         let suffix = UInt64.random(in: 0...UInt64.max)
-        func store(_ name: String) -> RedisGrantStore {
+        func store(_ name: String) throws -> RedisGrantStore {
             var scenario = Scenario.builtIn
             scenario.name = name
             return RedisGrantStore(
-                client: SharedRedis.client, prefix: RedisGrantStore.prefix(for: scenario),
+                client: try SharedRedis.client(), prefix: RedisGrantStore.prefix(for: scenario),
                 settings: scenario.settings, identifiers: IdentifierGenerator(random: SeededRandomSource(seed: suffix)))
         }
-        let team = store("team\(suffix)")
-        let others = ["team\(suffix):b", "team\(suffix)*", "team\(suffix)%3Ab"].map(store)
+        let team = try store("team\(suffix)")
+        let others = ["team\(suffix):b", "team\(suffix)*", "team\(suffix)%3Ab"].map { try store($0) }
         #expect(Set(others.map(\.prefix) + [team.prefix]).count == 4)
         for store in [team] + others {
             _ = try store.authorize(
