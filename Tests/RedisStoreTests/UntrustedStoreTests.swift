@@ -72,7 +72,7 @@ import Testing
                 settings: scenario.settings, identifiers: IdentifierGenerator(random: SeededRandomSource(seed: suffix)))
         }
         let team = try store("team\(suffix)")
-        let others = ["team\(suffix):b", "team\(suffix)*", "team\(suffix)%3Ab"].map { try store($0) }
+        let others = try ["team\(suffix):b", "team\(suffix)*", "team\(suffix)%3Ab"].map { try store($0) }
         #expect(Set(others.map(\.prefix) + [team.prefix]).count == 4)
         for store in [team] + others {
             _ = try store.authorize(
