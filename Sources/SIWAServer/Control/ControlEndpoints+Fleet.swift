@@ -11,14 +11,18 @@ extension ControlEndpoints {
         throws(ControlFailure) -> HTTPResponse
     {
         guard let fleet else { return try change() }
-        let undo = fleet.restorePoint(topic)
-        let response = try change()
-        do throws(StoreUnavailable) {
-            try fleet.publish(topic, undo: undo)
-        } catch {
-            throw ControlFailure(ProviderChangeError(.unavailable, field: "store", error.description))
+        // One step against the poll: a poll applying an older published state between the change and its
+        // publication would otherwise undo the change and have it published undone.
+        return try fleet.exclusively { () throws(ControlFailure) -> HTTPResponse in
+            let undo = fleet.restorePoint(topic)
+            let response = try change()
+            do throws(StoreUnavailable) {
+                try fleet.publish(topic, undo: undo)
+            } catch {
+                throw ControlFailure(ProviderChangeError(.unavailable, field: "store", error.description))
+            }
+            return response
         }
-        return response
     }
 
     /// Runs a change of one user through the control API, then publishes the user's resulting state
