@@ -214,7 +214,8 @@ def idle_keepalive(port: int, server: MockProcess) -> Outcome:
                   f"({IDLE_TIMEOUT_MS / 1000:g} s)")
     rss_before = server.rss_kib()
     socks = []
-    request = b"GET /mock/health HTTP/1.1\r\nHost: x\r\n\r\n"
+    # A loopback Host: without --admin-token the control API refuses any other (DNS rebinding, docs/security.md).
+    request = b"GET /mock/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
     for _ in range(IDLE_CONNECTIONS):
         socks.append(connect(port))
     for sock in socks:
