@@ -48,7 +48,7 @@ extension AppleIDMock {
             try provider.credentialStateAnswer(user: user, clientID: client)
         }
         // The reason stays out of the answer, as Apple's does.
-        if let reason = answer.reason { log.append("credential state in \(client): \(reason): notFound") }
+        if let reason = answer.reason { log.append("credential state in \(client): notFound: \(reason)") }
         return CredentialState(answer.state)
     }
 
