@@ -13,7 +13,7 @@ import Testing
         #expect(try apple.credentialState(forUserID: "000000.never.0000", client: "com.example.app") == .notFound)
         #expect(
             apple.logLines.contains {
-                $0.contains("user 'bob' (identifier '\(credential.user)') was deleted at ") && $0.hasSuffix("notFound")
+                $0.contains("notFound: user 'bob' (identifier '\(credential.user)') was deleted at ")
             })
         #expect(apple.logLines.contains { $0.contains("no user has the identifier '000000.never.0000'") })
         let unknownApp = #expect(throws: AppleIDMockError.self) {
