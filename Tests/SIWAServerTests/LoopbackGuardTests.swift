@@ -52,6 +52,10 @@ import Testing
                     "Host attacker.example:8080 is not a loopback name: without --admin-token") == true)
             // Apple's endpoints are not the control API: served whatever the Host.
             #expect(try h.send(Self.request(.get, "/auth/keys", host: "attacker.example")).status == 200)
+            // Nor are the public control routes: a load balancer's health probe sends its own Host
+            // (Examples/ScaleOut's nginx passes `Host: lb`), and health holds nothing to steal.
+            #expect(try h.send(Self.request(.get, "/mock/health", host: "lb")).status == 200)
+            #expect(try h.send(Self.request(.get, "/mock/users", host: "lb")).status == 403)
             let journal = try h.send(RequestBuilder.get("/mock/requests", query: [("path", "/mock/users")]))
             let outcomes = journal.json?["requests"]?.arrayValue?.compactMap { $0["outcome"]?.stringValue } ?? []
             #expect(outcomes.contains("forbidden_host"))

@@ -113,10 +113,12 @@ package final class RequestPipeline: HTTPResponder {
     /// Route lookup, the admin token on the control surface, then the handler.
     func dispatch(_ context: inout RequestContext, surface: RouteSurface) -> HTTPResponse {
         let request = context.request
-        if surface == .control, let refusal = loopbackGuard?.refusal(of: request) {
+        let match = table.match(request.method, request.path)
+        // Public routes (health, the CA certificate, the dashboard's page and files) hold nothing to steal
+        // and change nothing, so a load balancer's or orchestrator's probe with its own `Host` is answered.
+        if surface == .control, !match.isPublic, let refusal = loopbackGuard?.refusal(of: request) {
             return context.refuse(refusal)
         }
-        let match = table.match(request.method, request.path)
         if surface == .control, let access, !match.isPublic {
             switch access.verdict(for: request) {
             case .granted:
