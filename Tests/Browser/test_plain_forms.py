@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import urllib.parse
 
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.expected_conditions import staleness_of
 
@@ -33,13 +34,21 @@ def continue_until_callback(driver, site) -> dict:
     Each click starts a navigation that completes later: wait for the clicked button to go stale (its
     page replaced), then for the next page's Continue or the callback, never for `readyState`, which
     the old page still reports as complete."""
-    for _ in range(4):
+    for _ in range(6):
         wait_for(driver, lambda d: at_callback(d, site) or d.find_elements(By.XPATH, CONTINUE),
                  "a Continue button or the callback page")
         if at_callback(driver, site):
             break
-        button = driver.find_element(By.XPATH, CONTINUE)
-        button.click()
+        try:
+            button = driver.find_element(By.XPATH, CONTINUE)
+            button.click()
+        except (NoSuchElementException, StaleElementReferenceException):
+            continue  # the page went on by itself (form_post's self-submitting page) before the click
+        except WebDriverException as error:
+            # Chromium's wording when the node's document was replaced between find and click.
+            if "does not belong to the document" not in str(error):
+                raise
+            continue
         wait_for(driver, staleness_of(button), "the page after Continue")
     wait_for(driver, lambda d: d.find_elements(By.ID, "callback"), "the callback page")
     return json.loads(driver.find_element(By.ID, "callback").text)
