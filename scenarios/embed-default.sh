@@ -24,7 +24,7 @@ trap 'rm -f "$generated"' EXIT
   echo ''
   echo '    /// The key files `default.yaml` names with `pem_file:`, relative to `scenarios/`.'
   echo '    package static let defaultScenarioFiles: [String: String] = ['
-  for f in keys/AuthKey_KEY1234567.pub.pem keys/signing-Aj3F8kLq2X.pem keys/signing-Pb7Yt1ZcQ9.pem; do
+  for f in keys/AuthKey_KEY1234567.pub.pem keys/signing-Aj3F8kLq2X.pem keys/signing-Pb7Yt1ZcQ9.pem keys/signing-Tq8Nv3WcLm.pem; do
     echo "        \"$f\": #\"\"\""
     sed 's/^\(.\)/        \1/' "scenarios/$f"
     echo ''

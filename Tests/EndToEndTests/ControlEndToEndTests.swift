@@ -117,15 +117,15 @@ import Testing
         let rotated = try json(rotation)
         let newKid = try #require(rotated["signing_kid"]?.stringValue)
         let jwks = try JWKS(json: try JSONValue.parse(try call(mock, "GET", "/auth/keys").body))
-        #expect(jwks.keys.map(\.kid).contains(newKid) && jwks.keys.count == 3)
+        #expect(jwks.keys.map(\.kid).contains(newKid) && jwks.keys.count == 4)
         #expect(try call(mock, "POST", "/mock/keys/Aj3F8kLq2X/retire").status == 200)
-        #expect(try JWKS(json: try JSONValue.parse(try call(mock, "GET", "/auth/keys").body)).keys.count == 2)
+        #expect(try JWKS(json: try JSONValue.parse(try call(mock, "GET", "/auth/keys").body)).keys.count == 3)
 
         #expect(try call(mock, "POST", "/mock/reset").status == 200)
         #expect(try call(mock, "GET", "/mock/users/erin").status == 404)
         #expect(
             try JWKS(json: try JSONValue.parse(try call(mock, "GET", "/auth/keys").body)).keys.map(\.kid) == [
-                "Aj3F8kLq2X", "Pb7Yt1ZcQ9",
+                "Aj3F8kLq2X", "Pb7Yt1ZcQ9", "Tq8Nv3WcLm",
             ])
         #expect(
             try json(try call(mock, "GET", "/mock/credential-state?user=bob&client_id=com.example.app"))["state"]

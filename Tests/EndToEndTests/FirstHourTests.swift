@@ -51,7 +51,7 @@ import Testing
         #expect(
             run.stdout
                 == "\(file): ok: defines 1 user (dave); built-in: team ABCDE12345, clients com.example.app, "
-                + "com.example.web, signing keys Aj3F8kLq2X, Pb7Yt1ZcQ9\n")
+                + "com.example.web, signing keys Aj3F8kLq2X, Pb7Yt1ZcQ9, Tq8Nv3WcLm\n")
     }
 
     @Test func checkRefusesARuleThatCouldNeverFire() throws {

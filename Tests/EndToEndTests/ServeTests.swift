@@ -132,7 +132,7 @@ import Testing
         let jwks1 = try get(first, "/auth/keys").bodyText
         #expect(first.stop() == 0)
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
-        #expect(files == ["signing-Aj3F8kLq2X.pem", "signing-Pb7Yt1ZcQ9.pem"])
+        #expect(files == ["signing-Aj3F8kLq2X.pem", "signing-Pb7Yt1ZcQ9.pem", "signing-Tq8Nv3WcLm.pem"])
         for file in files {
             let attributes = try FileManager.default.attributesOfItem(
                 atPath: directory.appendingPathComponent(file).path)

@@ -30,7 +30,7 @@ from siwatest.scenario import (  # noqa: F401 - re-exported for the tests
 )
 
 SIGNING_KID = "Aj3F8kLq2X"
-PUBLISHED_KIDS = {"Aj3F8kLq2X", "Pb7Yt1ZcQ9"}
+PUBLISHED_KIDS = {"Aj3F8kLq2X", "Pb7Yt1ZcQ9", "Tq8Nv3WcLm"}
 ID_TOKEN_LIFETIME = 86400
 CLIENT_SECRET_MAX_LIFETIME = 15777000
 

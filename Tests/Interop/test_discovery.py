@@ -49,7 +49,7 @@ def test_jwks_shape_and_keys_match_scenario_pems(base: str) -> None:
     body = response.json()
     assert list(body) == ["keys"]
     keys = body["keys"]
-    assert len(keys) == 2
+    assert len(keys) == 3
     assert {key["kid"] for key in keys} == PUBLISHED_KIDS
     for key in keys:
         assert set(key) == {"kty", "kid", "use", "alg", "n", "e"}, key

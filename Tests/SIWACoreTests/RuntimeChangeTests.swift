@@ -65,19 +65,23 @@ import Testing
         let provider = try TestFixtures.provider(clock: TestFixtures.clock())
         let kid = try provider.rotateSigningKey()
         let jwks = try JWKS(json: JSONValue.parse(provider.jwksBytes))
-        #expect(jwks.keys.map(\.kid) == ["Aj3F8kLq2X", "Pb7Yt1ZcQ9", kid])
+        #expect(jwks.keys.map(\.kid) == ["Aj3F8kLq2X", "Pb7Yt1ZcQ9", "Tq8Nv3WcLm", kid])
         let credential = try provider.nativeCredential(clientID: TestKeys.nativeClientID, user: "carol")
         let token = try JWS(compact: credential.identityToken)
         #expect(token.keyID == kid)
         #expect(throws: ProviderChangeError.self) { try provider.retireKey(kid: kid) }
         try provider.retireKey(kid: "Aj3F8kLq2X")
-        #expect(try JWKS(json: JSONValue.parse(provider.jwksBytes)).keys.map(\.kid) == ["Pb7Yt1ZcQ9", kid])
+        #expect(
+            try JWKS(json: JSONValue.parse(provider.jwksBytes)).keys.map(\.kid) == ["Pb7Yt1ZcQ9", "Tq8Nv3WcLm", kid])
         try provider.publishKey(kid: "Aj3F8kLq2X")
         #expect(throws: ProviderChangeError(.notFound, field: "kid", "unknown key 'nope'")) {
             try provider.publishKey(kid: "nope")
         }
         provider.reset()
-        #expect(try JWKS(json: JSONValue.parse(provider.jwksBytes)).keys.map(\.kid) == ["Aj3F8kLq2X", "Pb7Yt1ZcQ9"])
+        #expect(
+            try JWKS(json: JSONValue.parse(provider.jwksBytes)).keys.map(\.kid) == [
+                "Aj3F8kLq2X", "Pb7Yt1ZcQ9", "Tq8Nv3WcLm",
+            ])
     }
 
     @Test func resetRestoresUsersStoreAndClock() throws {

@@ -39,7 +39,7 @@ import Testing
             carol.email == "carol@example.net" && carol.realUserStatus == .unknown && carol.name.firstName == "Carol")
 
         #expect(scenario.signingKeys.signingKey?.kid == "Aj3F8kLq2X")
-        #expect(scenario.signingKeys.publishedKeys.map(\.kid) == ["Aj3F8kLq2X", "Pb7Yt1ZcQ9"])
+        #expect(scenario.signingKeys.publishedKeys.map(\.kid) == ["Aj3F8kLq2X", "Pb7Yt1ZcQ9", "Tq8Nv3WcLm"])
         let settings = scenario.settings
         #expect(settings.issuer == "https://appleid.apple.com" && settings.idTokenLifetimeSeconds == 86400)
         #expect(settings.booleanStyle == .bool && settings.codeLifetimeSeconds == 300)
@@ -55,12 +55,13 @@ import Testing
         #expect(scenario.user(matchingHint: "mallory") == nil)
     }
 
-    @Test func builtInKeysLoadAndPublishBothKeys() throws {
+    @Test func builtInKeysLoadAndPublishAllThreeKeys() throws {
         let keys = try ScenarioKeys(loading: .builtIn)
         #expect(keys.signingKID == "Aj3F8kLq2X")
         let jwks = try #require(try JSONValue.parse(keys.jwksBytes).objectValue)
         let listed = try #require(jwks["keys"]?.arrayValue)
-        #expect(listed.compactMap { $0.objectValue?["kid"]?.stringValue } == ["Aj3F8kLq2X", "Pb7Yt1ZcQ9"])
+        #expect(
+            listed.compactMap { $0.objectValue?["kid"]?.stringValue } == ["Aj3F8kLq2X", "Pb7Yt1ZcQ9", "Tq8Nv3WcLm"])
         #expect(listed.allSatisfy { $0.objectValue?.keys == ["kty", "kid", "use", "alg", "n", "e"] })
         #expect(keys.teamKeys["ABCDE12345"]?["KEY1234567"] != nil)
     }

@@ -228,7 +228,8 @@ import Testing
             let rotated = try h.call("POST", "/mock/keys/rotate", ["kid": "NewKey0001"])
             #expect(rotated.json?["signing_kid"] == .string("NewKey0001"))
             let jwks = try #require(try h.send(RequestBuilder.get("/auth/keys")).json?["keys"]?.arrayValue)
-            #expect(jwks.compactMap { $0["kid"]?.stringValue } == ["Aj3F8kLq2X", "Pb7Yt1ZcQ9", "NewKey0001"])
+            #expect(
+                jwks.compactMap { $0["kid"]?.stringValue } == ["Aj3F8kLq2X", "Pb7Yt1ZcQ9", "Tq8Nv3WcLm", "NewKey0001"])
             let credential = try #require(
                 try h.call("POST", "/mock/credentials", ["client_id": "com.example.app", "user": "carol"]).json)
             let token = try #require(credential["identityToken"]?.stringValue)
@@ -237,7 +238,7 @@ import Testing
             expectControlError(try h.call("POST", "/mock/keys/NewKey0001/retire"), 409, field: "kid")
             #expect(try h.call("POST", "/mock/keys/Pb7Yt1ZcQ9/retire").status == 200)
             let after = try #require(try h.send(RequestBuilder.get("/auth/keys")).json?["keys"]?.arrayValue)
-            #expect(after.compactMap { $0["kid"]?.stringValue } == ["Aj3F8kLq2X", "NewKey0001"])
+            #expect(after.compactMap { $0["kid"]?.stringValue } == ["Aj3F8kLq2X", "Tq8Nv3WcLm", "NewKey0001"])
             #expect(try h.call("POST", "/mock/keys/Pb7Yt1ZcQ9/publish").status == 200)
             #expect(try h.call("POST", "/mock/keys/Aj3F8kLq2X/sign").json?["signing_kid"] == .string("Aj3F8kLq2X"))
             expectControlError(try h.call("POST", "/mock/keys/Missing123/publish"), 404, field: "kid")

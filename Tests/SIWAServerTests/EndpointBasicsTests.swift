@@ -23,7 +23,8 @@ import Testing
             let response = try h.send(RequestBuilder.get("/auth/keys"))
             #expect(response.status == 200 && response.headers["Content-Type"] == "application/json;charset=UTF-8")
             let keys = try #require(response.json?["keys"]?.arrayValue)
-            #expect(keys.compactMap { $0.objectValue?["kid"]?.stringValue } == ["Aj3F8kLq2X", "Pb7Yt1ZcQ9"])
+            #expect(
+                keys.compactMap { $0.objectValue?["kid"]?.stringValue } == ["Aj3F8kLq2X", "Pb7Yt1ZcQ9", "Tq8Nv3WcLm"])
             #expect(keys.allSatisfy { $0.objectValue?["n"]?.stringValue?.count == 342 })
         }
     }

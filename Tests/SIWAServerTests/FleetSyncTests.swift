@@ -31,7 +31,7 @@ import Testing
             #expect(try !Self.jwksKIDs(b).contains("NewKey0001"), "not before B polls")
             #expect(try a.server.fleet?.pull() == [], "A does not re-apply its own publication")
             #expect(try b.server.fleet?.pull() == [.keys])
-            #expect(try Self.jwksKIDs(b) == ["Aj3F8kLq2X", "Pb7Yt1ZcQ9", "NewKey0001"])
+            #expect(try Self.jwksKIDs(b) == ["Aj3F8kLq2X", "Pb7Yt1ZcQ9", "Tq8Nv3WcLm", "NewKey0001"])
             let credential = try #require(
                 try b.call("POST", "/mock/credentials", ["client_id": "com.example.app", "user": "carol"]).json)
             let token = try #require(credential["identityToken"]?.stringValue)
@@ -41,7 +41,7 @@ import Testing
             // Publishing, retiring and choosing the signer are shared as well (the whole set is published).
             #expect(try a.call("POST", "/mock/keys/Pb7Yt1ZcQ9/retire").status == 200)
             #expect(try b.server.fleet?.pull() == [.keys])
-            #expect(try Self.jwksKIDs(b) == ["Aj3F8kLq2X", "NewKey0001"])
+            #expect(try Self.jwksKIDs(b) == ["Aj3F8kLq2X", "Tq8Nv3WcLm", "NewKey0001"])
         }
     }
 
@@ -76,7 +76,7 @@ import Testing
             state.publish(.clock, value: "{}")
             let before = b.clock.nowMilliseconds
             #expect(try b.server.fleet?.pull() == [])
-            #expect(try Self.jwksKIDs(b) == ["Aj3F8kLq2X", "Pb7Yt1ZcQ9"])
+            #expect(try Self.jwksKIDs(b) == ["Aj3F8kLq2X", "Pb7Yt1ZcQ9", "Tq8Nv3WcLm"])
             #expect(b.clock.nowMilliseconds == before)
             #expect(b.log.lines.contains { $0.contains("fleet: the keys state") })
         }
@@ -119,7 +119,7 @@ import Testing
             expectControlError(clock, 503, field: "store")
             #expect(h.clock.nowMilliseconds == before)
             expectControlError(try h.call("POST", "/mock/keys/rotate", ["kid": "NewKey0001"]), 503, field: "store")
-            #expect(try Self.jwksKIDs(h) == ["Aj3F8kLq2X", "Pb7Yt1ZcQ9"])
+            #expect(try Self.jwksKIDs(h) == ["Aj3F8kLq2X", "Pb7Yt1ZcQ9", "Tq8Nv3WcLm"])
             #expect(throws: StoreUnavailable.self) { try h.server.fleet?.pull() }
         }
     }

@@ -8,6 +8,8 @@ extension Scenario {
         package static var signingKeyAj3F8kLq2X: String { embedded("keys/signing-Aj3F8kLq2X.pem") }
         /// PKCS#8 PEM of RS256 signing key `Pb7Yt1ZcQ9` (published, does not sign).
         package static var signingKeyPb7Yt1ZcQ9: String { embedded("keys/signing-Pb7Yt1ZcQ9.pem") }
+        /// PKCS#8 PEM of RS256 signing key `Tq8Nv3WcLm` (published, does not sign).
+        package static var signingKeyTq8Nv3WcLm: String { embedded("keys/signing-Tq8Nv3WcLm.pem") }
         /// SubjectPublicKeyInfo PEM of the client-secret key `KEY1234567` registered for team ABCDE12345.
         package static var clientSecretPublicKeyKEY1234567: String { embedded("keys/AuthKey_KEY1234567.pub.pem") }
 

@@ -6,8 +6,9 @@ extension ScenarioLoader {
         # The built-in scenario: what `siwa-mock serve` runs with no --scenario (docs/CONTRACTS.md).
         #
         # Reproduces: one team (ABCDE12345) with a registered client-secret key, a native app and a web
-        # Services ID sharing consent, two published RS256 signing keys, and three users (alice shares her
-        # email, bob hides his behind a private relay address, carol's real-user status is unknown).
+        # Services ID sharing consent, three published RS256 signing keys of which one signs (Apple's
+        # /auth/keys lists 3 to 5: docs/fidelity.md), and three users (alice shares her email, bob hides
+        # his behind a private relay address, carol's real-user status is unknown).
         #
         # Run:   siwa-mock serve --scenario scenarios/default.yaml     (same as plain `siwa-mock serve`)
         # Check: siwa-mock check scenarios/default.yaml
@@ -46,6 +47,9 @@ extension ScenarioLoader {
             signs: true
           - kid: Pb7Yt1ZcQ9
             pem_file: keys/signing-Pb7Yt1ZcQ9.pem
+            published: true
+          - kid: Tq8Nv3WcLm
+            pem_file: keys/signing-Tq8Nv3WcLm.pem
             published: true
 
         users:
@@ -137,6 +141,37 @@ extension ScenarioLoader {
         BMmyD4IbUt83J7EV6bQCm8P0N6ISpGtUnoVrcBCbfHaRIF297cPg0QkJBdZyBEYt
         lziy3+MKdqXbc2igaGLzfAy/X2/6zWyqCtP+35DocljNk4EMzcI2b0RaFjSaAvI+
         Y8wS9SBdvInQKQuyYEnyW9qM
+        -----END PRIVATE KEY-----
+
+        """#,
+        "keys/signing-Tq8Nv3WcLm.pem": #"""
+        -----BEGIN PRIVATE KEY-----
+        MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC3ck9drjSaCFsU
+        vNCmLuOO5xIGJQPJzzc7WPsmXaxtM6mF+LPke6K4GrNo7IPBypkQ4Hl/EEmIle1J
+        UjMcGsoBv31AewpAyNIlVIiMjBvBQXlX9y/QYxuiaJ8oQJXhrP8Oup5Lm6Mi1thC
+        H6lghhTd+CqBG9/RAIZOYeJZ1l4+xbk88VjD9Tds+TafmGBatrHr4ha9t/X9AV5W
+        596ssrQqV1//XvJVJMCtEZzeU7keqEguncUylTlNyUtb9P1ThUJXQOiXojtQgDQ7
+        FtvhlZW6+//uDy2MBPomD+kcvRNXcDfwhEuYN2Bz+0AAyjGYhE7u66A+MRNhGZ0J
+        K8qH3UnDAgMBAAECggEAAKaaqnnqPNunuxCaauSCsSiXs0bhVw9xojfEGFQ/vtlu
+        kgeaV8aqgp2xoj8ojoDx/xHUzIMZx67Eezyb6s8bhVsRDjABjs5HlJNSsrDyjkJ1
+        tD6vwD0BxZc6bVGhVn4fH4XA9wKz1vVNKhrjpnCDVXBCclfPePXYBCIrw+bTScS3
+        RBMxbpPL8Tv31FhtWDJxpKC2I0xPJM1L7JdNGBMtVuTDK2MYKMwjLtYQaIxjCH96
+        TyHdiX+rawQ1SUbTNnynfXezn1JC8z2+m3/C+F6ox++F3JVZvsCcsA1DWOZU2SuG
+        8QgC9VTtshRGuxhwSfS9qi1bCL06HI81i5k8RMC96QKBgQDhh3d/3ogd4Rr5IOPX
+        KFnAZjI7vycG8N8zkwYWpJwJ9ARB4/jmLndxVm4fJsfbj6gWDT6cs9BAmoUgCKWL
+        zFWGCEgjXFEqAovmoriUK4yaU0vuyvenJsS1elyW+YtbYle520qcak271/hRpgXu
+        zdBrXtyhS9BQnadZSX2Vv5lNKwKBgQDQO00+/5mr9JGlM4ywJe8DD3tDCRWtaT1x
+        6IUWWCshDOwY/NQalY8NTY7aFVz63So/xcpTljcGQkRi8ksM/Jjp3nNw+WFI5+P0
+        I8xr5uPuFmyS8mkxf9WHp+ahyUKDGqtc/IC3DzUJWW1k3IHF745Rwq+FLHKK2AN9
+        xFODhaOZyQKBgQCkfsM5f902Ne8PkN6+Gw9DlwbCr0zO8jdKjc0eDNhHJjVIvffY
+        JEI4Z3sQu5+AVIqb8vMdJsYZqNq6n7PngJVMmpPLPtVwV8Uk5sDMSetW0LSMqnvx
+        7gQB/gq0j7UGZXdo9zq3VY33GbJkEz02jeWbuugfuYVql2Lta/3ukH5HWwKBgFN+
+        U7zc9Bs012lsQA8pRqrtfDkm3WBJAHA6EZMiCzkXW1uxlMKMEW3+GTdstXmJULV9
+        c2EMrEeALreV+23botyza4pzFAUNpiNwbzkcvWvr5eEN/gvw/AeG1T0t29OB0BBa
+        1qmQGW4EQ47bs9VP9rrl20cEyXDOqKe3Ht1vqmexAoGAIrx3GHKvAG2RhU8xKz+o
+        PsPbzvGwgDTiUsLHjjnTnQy0lpJkVJDc5/TDLntDqgwG0El4F0cM3MqawbVAE3qC
+        XgMcPxqg5IUEXAYpKCHAaPNdWQ85j0iTBweUz2u5QBUoPFZyyhjGvNrzm/FEQ3xC
+        fQpExxeoy8BJ6soru6/GX2I=
         -----END PRIVATE KEY-----
 
         """#,

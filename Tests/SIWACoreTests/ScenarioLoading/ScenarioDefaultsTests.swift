@@ -46,11 +46,11 @@ import Testing
         #expect(
             usersOnly.summary
                 == "defines 2 users (dave, erin), 1 fault (token-503); built-in: team ABCDE12345, "
-                + "clients com.example.app, com.example.web, signing keys Aj3F8kLq2X, Pb7Yt1ZcQ9")
+                + "clients com.example.app, com.example.web, signing keys Aj3F8kLq2X, Pb7Yt1ZcQ9, Tq8Nv3WcLm")
         #expect(
             Scenario.builtIn.summary
                 == "defines 1 team (ABCDE12345), 2 clients (com.example.app, com.example.web), "
-                + "3 users (alice, bob, carol), 2 signing keys (Aj3F8kLq2X, Pb7Yt1ZcQ9)")
+                + "3 users (alice, bob, carol), 3 signing keys (Aj3F8kLq2X, Pb7Yt1ZcQ9, Tq8Nv3WcLm)")
         #expect(try load("name: empty\n").summary.hasPrefix("defines nothing of its own; built-in: team ABCDE12345"))
     }
 }
