@@ -3,16 +3,13 @@ import SIWACore
 
 /// The result pages of `/auth/authorize` (docs/CONTRACTS.md, "Headless web flow"; docs/browser.md).
 enum AuthorizePages {
-    /// The one script of the form_post page, allowed by its hash.
-    static let autoSubmitScript = "document.forms[0].submit();"
-
     /// `response_mode=form_post`: a form posting `fields` to the redirect_uri, with a visible submit
     /// button, submitted automatically by script.
     static func formPost(to redirectURI: String, fields: [(name: String, value: String)]) -> String {
         var body = "<form method=\"post\" action=\"\(HTML.escape(redirectURI))\">\n"
         for (name, value) in fields { body += HTML.hiddenInput(name: name, value: value) + "\n" }
         body += "<button type=\"submit\">Continue</button>\n</form>\n"
-        body += "<script>\(autoSubmitScript)</script>"
+        body += "<script>\(WebAssets.formPostScript)</script>"
         return HTML.page(title: "Sign in with Apple", body: body)
     }
 
@@ -21,23 +18,13 @@ enum AuthorizePages {
             scripts: [autoSubmitHash], formActions: [ContentSecurityPolicy.origin(of: redirectURI)].compactMap { $0 })
     }
 
-    static let autoSubmitHash = ContentSecurityPolicy.hash(of: autoSubmitScript)
+    /// The hash of the form_post page's one script (`web/authorize/form-post.js`), computed from the
+    /// embedded text.
+    static let autoSubmitHash = ContentSecurityPolicy.hash(of: WebAssets.formPostScript)
 
-    /// The one script of the web_message page: posts the message to `window.opener` at the redirect_uri's
-    /// origin (never `*`), then closes the popup.
-    static let webMessageScript = """
-        (function () {
-          var data = JSON.parse(document.getElementById("siwa-web-message").textContent);
-          if (!window.opener || typeof data.origin !== "string") {
-            document.getElementById("no-opener").hidden = false;
-            return;
-          }
-          window.opener.postMessage(data.message, data.origin);
-          setTimeout(function () { window.close(); }, 50);
-        })();
-        """
-
-    static let webMessageHash = ContentSecurityPolicy.hash(of: webMessageScript)
+    /// The hash of the web_message page's one script (`web/authorize/web-message.js`: posts the message to
+    /// `window.opener` at the redirect_uri's origin, never `*`, then closes the popup).
+    static let webMessageHash = ContentSecurityPolicy.hash(of: WebAssets.webMessageScript)
 
     /// `response_mode=web_message`: the response as data (escaped for the script element) and the script
     /// that posts it; without an opener (the URL opened in a tab) the page says so instead.
@@ -49,7 +36,7 @@ enum AuthorizePages {
             <p id="no-opener" hidden>This page was not opened by Sign in with Apple JS (no window.opener with \
             the redirect URI's origin), so it cannot deliver the response. Close it and start again.</p>
             <script type="application/json" id="siwa-web-message">\(HTML.scriptJSON(data))</script>
-            <script>\(webMessageScript)</script>
+            <script>\(WebAssets.webMessageScript)</script>
             """
         return HTML.page(title: "Sign in with Apple", body: body)
     }

@@ -3,9 +3,13 @@ import HTTPServer
 /// What the mock serves to browsers besides `/auth/authorize`'s pages: Sign in with Apple JS at the path
 /// Apple's CDN uses (`appleid.cdn-apple.com`; the TLS certificate covers that name so a page can keep
 /// Apple's URL). Served from memory with `ETag` and `Cache-Control`; the same script for every locale.
+///
+/// The script is `web/appleid/appleid.auth.js`, embedded by `web/embed.py`: plain JavaScript with no
+/// build step, implementing Apple's documented surface (https://developer.apple.com/documentation/signinwithapplejs).
+/// docs/browser.md describes it and what differs from Apple's script; a test keeps it under 15 KB.
 package enum BrowserEndpoints {
     static let scriptPath = "/appleauth/static/jsapi/appleid/1/{locale}/appleid.auth.js"
-    static let script = StaticAsset(AppleIDAuthScript.text, contentType: "text/javascript;charset=UTF-8")
+    static let script = StaticAsset(WebAssets.appleIDAuthScript, contentType: "text/javascript;charset=UTF-8")
 
     package static let routes: [Route] = [
         Route(.get, scriptPath) { context in

@@ -28,7 +28,9 @@ enum ConsentSheet {
             formActions: ["'self'"] + [ContentSecurityPolicy.origin(of: authorization.redirectURI)].compactMap { $0 })
     }
 
-    static let styleHash = ContentSecurityPolicy.hash(of: SheetStyle.css)
+    /// The hash of `web/authorize/sheet.css` (Apple's sheet in shape, without Apple's artwork), computed
+    /// from the embedded text, so it follows any edit of the file.
+    static let styleHash = ContentSecurityPolicy.hash(of: WebAssets.sheetStyle)
 
     /// Step 1: choose the account. `GET` back to `/auth/authorize` with `account=<user id>`, or `cancel=1`.
     static func accountChooser(_ context: Context, users: some Collection<UserProfile>) -> String {
@@ -96,7 +98,7 @@ enum ConsentSheet {
         """
 
     static func page(_ body: String) -> String {
-        HTML.page(title: "Sign in with Apple", body: body, style: SheetStyle.css)
+        HTML.page(title: "Sign in with Apple", body: body, style: WebAssets.sheetStyle)
     }
 
     static func hiddenFields(_ parameters: [(name: String, value: String)]) -> String {
