@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 import Testing
 
 @testable import HTTPServer
@@ -92,6 +93,38 @@ import Testing
         } throws: { error in
             (error as? RedisError)?.kind == .protocolError && "\(error)".contains("reply too large")
         }
+    }
+
+    /// A restarted Redis answers `-LOADING` to everything while it reads its append-only file. Such an
+    /// answer used to count as Redis being back: health said ok while every grant script was refused
+    /// (a request answered 503 right after `/mock/health` said ok). It is an outage until Redis serves.
+    @Test func aRedisStillLoadingItsDataIsAnOutageNotAnAnswer() throws {
+        let serving = Mutex(false)
+        let server = try FakeRedisServer { peer in
+            var parser = RESPParser()
+            while let command = peer.command(&parser) {
+                if serving.withLock({ $0 }) {
+                    if command == ["PING"] { peer.write("+PONG\r\n") } else { FakeRedisServer.echo(peer, command) }
+                } else {
+                    peer.write("-LOADING Redis is loading the dataset in memory\r\n")
+                }
+            }
+        }
+        let client = RedisClient(endpoint: server.endpoint)
+        for command in [["ECHO", "a"], ["EVALSHA", "0123", "0"]] {
+            #expect {
+                try client.send(command)
+            } throws: { error in
+                (error as? RedisError)?.kind == .unreachable && "\(error)".contains("does not serve yet: LOADING")
+            }
+        }
+        #expect(client.unavailableReason?.contains("LOADING") == true, "health says unhealthy")
+        #expect(!client.probe(), "PING answered LOADING: still down")
+        #expect(client.unavailableReason?.contains("LOADING") == true)
+        serving.withLock { $0 = true }
+        #expect(client.probe())
+        #expect(client.unavailableReason == nil)
+        #expect(try client.send(["ECHO", "b"]) == .bulkString(Array("b".utf8)))
     }
 
     @Test(arguments: [

@@ -77,21 +77,41 @@ public final class RedisClient: Sendable {
                 throw error
             }
         }
+        let replies: [RESPValue]
         do {
-            let replies = try connection.pipeline(commands, deadline: deadline, timeout: timeoutMilliseconds)
-            counters.withLock {
-                $0.commands += commands.count
-                $0.roundTrips += 1
-            }
-            health.withLock { $0 = Health() }
-            idle.withLock { if $0.count < maximumIdle { $0.append(connection) } }
-            return replies
+            replies = try connection.pipeline(commands, deadline: deadline, timeout: timeoutMilliseconds)
         } catch {
             // The others were opened to the same server: after a restart they are all stale.
             idle.withLock { $0.removeAll() }
             noteFailure(error)
             throw error
         }
+        counters.withLock {
+            $0.commands += commands.count
+            $0.roundTrips += 1
+        }
+        idle.withLock { if $0.count < maximumIdle { $0.append(connection) } }
+        if let refusal = Self.notServing(replies) {
+            noteFailure(refusal)
+            throw refusal
+        }
+        health.withLock { $0 = Health() }
+        return replies
+    }
+
+    /// A Redis that answers but does not serve yet: `LOADING` (a restarted Redis reading its append-only
+    /// file or snapshot) and `BUSY` (a script running past its limit) refuse every data command without
+    /// running it. Such a reply is an outage, not an answer: it used to count as one, which set health
+    /// back to `ok` while every grant script was refused, so a request answered 503 right after
+    /// `/mock/health` said ok (the differential test, bench/RESULTS.md).
+    static func notServing(_ replies: [RESPValue]) -> RedisError? {
+        for reply in replies {
+            guard case .error(let message) = reply else { continue }
+            if message.hasPrefix("LOADING") || message.hasPrefix("BUSY ") {
+                return RedisError(.unreachable, "Redis does not serve yet: \(message.prefix(120))")
+            }
+        }
+        return nil
     }
 
     /// The most recently pooled connection with nothing unread on it; the others taken on the way are
