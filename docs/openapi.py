@@ -153,10 +153,13 @@ mail_detail_props = dict(mail_props, headers={"type": "array", "items": obj({"na
 mail_id = [{"name": "id", "in": "path", "required": True, "schema": S}]
 mail_filters = [{"name": n, "in": "query", "required": False, "schema": S} for n in ["relay_address", "real_address", "team", "sender", "since"]] + [
     {"name": "status", "in": "query", "required": False, "schema": {"type": "string", "enum": ["delivered", "rejected", "deferred"]}}]
+mail_wait = [{"name": "wait", "in": "query", "required": False, "schema": {"type": "string", "examples": ["5s", "1500ms"]},
+    "description": "A duration (500ms, 30s, 1m; at most 60s): answer as soon as a matching message is stored (delivered or refused), else after the wait with what matches then (an empty list). Already-stored matches answer at once."}]
 paths["/mock/mail"] = {
-    "get": op("Mail the relay delivered and refused, oldest first", {"200": jresp("Messages", obj({"messages": {"type": "array", "items": mail_summary},
-        "stored": {"type": "integer"}, "stored_bytes": {"type": "integer"}, "dropped": {"type": "integer"}}, ["messages", "stored", "stored_bytes", "dropped"])), **c("400", "401")},
-        parameters=mail_filters),
+    "get": op("Mail the relay delivered and refused, oldest first; with wait, a long poll", {"200": jresp("Messages", obj({"messages": {"type": "array", "items": mail_summary},
+        "stored": {"type": "integer"}, "stored_bytes": {"type": "integer"}, "dropped": {"type": "integer"}, "waiting": {"type": "integer", "description": "Requests parked by wait now"}},
+        ["messages", "stored", "stored_bytes", "dropped", "waiting"])), **c("400", "401", "503")},
+        parameters=mail_filters + mail_wait),
     "delete": op("Empty the mailbox and the per-address daily counts", {"200": jresp("Cleared", obj({"cleared": {"type": "integer"}}, ["cleared"])), **c("401")})}
 paths["/mock/mail/{id}.eml"] = {"parameters": mail_id,
     "get": op("One message as delivered (raw, headers rewritten)", {"200": {"description": "RFC 5322 message", "content": {"message/rfc822": {"schema": S}}}, **c("401", "404")})}

@@ -8,6 +8,8 @@ package final class Mailbox: Sendable {
     package struct Limits: Sendable {
         package var maxRecords = 1000
         package var maxBytes = 64 * 1024 * 1024
+        /// Requests parked by `GET /mock/mail?wait=` at once (`MailWaiters`).
+        package var maxWaiters = 64
         package init() {}
     }
 
@@ -22,9 +24,12 @@ package final class Mailbox: Sendable {
 
     let state = Mutex(State())
     package let limits: Limits
+    /// Requests waiting for a message (`GET /mock/mail?wait=`), woken as records are stored.
+    package let waiters: MailWaiters
 
     package init(limits: Limits = Limits()) {
         self.limits = limits
+        self.waiters = MailWaiters(limit: limits.maxWaiters)
     }
 
     /// The mock clock's UTC day.
@@ -81,10 +86,17 @@ package final class Mailbox: Sendable {
         add(make(takeIDs(1)[0]))
     }
 
-    /// Stores a record whose id came from `takeIDs`, dropping the oldest beyond the limits. A single
-    /// record larger than the byte cap keeps its metadata and loses its raw bytes.
+    /// Stores a record whose id came from `takeIDs`, dropping the oldest beyond the limits, and wakes
+    /// the waiters it matches. A single record larger than the byte cap keeps its metadata and loses
+    /// its raw bytes.
     @discardableResult
     package func add(_ record: MailRecord) -> MailRecord {
+        let stored = store(record)
+        waiters.stored(stored)
+        return stored
+    }
+
+    private func store(_ record: MailRecord) -> MailRecord {
         state.withLock { state in
             var record = record
             if record.approximateBytes > limits.maxBytes { record.raw = [] }
@@ -105,6 +117,11 @@ package final class Mailbox: Sendable {
 
     package func record(id: String) -> MailRecord? {
         state.withLock { state in state.records.first { $0.id == id } }
+    }
+
+    /// Whether any record passes `filter`.
+    package func contains(where filter: (MailRecord) -> Bool) -> Bool {
+        state.withLock { $0.records.contains(where: filter) }
     }
 
     /// Records oldest first that pass `filter`.
