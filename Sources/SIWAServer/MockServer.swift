@@ -121,6 +121,7 @@ package struct MockServer: HTTPResponder {
         for route in control.routes(restartScript: restart)
             + FaultsEndpoints(faults: faults, provider: provider).routes + DashboardEndpoints(access: access).routes
             + MailEndpoints(mailbox: mailbox, provider: provider, journal: journal, scheduler: scheduler).routes
+            + MailpitEndpoints(mailbox: mailbox).routes
         {
             table.add(route)
         }

@@ -134,6 +134,18 @@ package final class Mailbox: Sendable {
         state.withLock { ($0.records.count, $0.bytes, $0.dropped) }
     }
 
+    /// Forgets the records with these ids (unknown ids are skipped); returns how many went.
+    @discardableResult
+    package func remove(ids: Set<String>) -> Int {
+        state.withLock { state in
+            let gone = state.records.filter { ids.contains($0.id) }
+            guard !gone.isEmpty else { return 0 }
+            state.records.removeAll { ids.contains($0.id) }
+            state.bytes -= gone.reduce(0) { $0 + $1.approximateBytes }
+            return gone.count
+        }
+    }
+
     /// Forgets every record (the daily counters stay: the relay still remembers today's traffic);
     /// returns how many there were.
     @discardableResult
