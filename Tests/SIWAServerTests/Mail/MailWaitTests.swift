@@ -1,4 +1,5 @@
 import Background
+import Glibc
 import HTTPServer
 import JSON
 import SIWACore
@@ -125,6 +126,39 @@ import Testing
             #expect(response.json?["error"] == .string("invalid_request"))
             #expect(response.json?["field"] == .string("wait"))
             #expect(response.json?["message"] == .string(message))
+        }
+    }
+
+    /// With a shared store every request is answered on a store worker: the wait's own deferred answer is
+    /// forwarded through the worker's, and cancelling the outer one reaches the waiter.
+    @Test func aWaitAnsweredOnAStoreWorkerIsForwarded() throws {
+        var options = MockServer.ControlOptions()
+        options.storeWorkers = BackgroundScheduler(maximumThreads: 2)
+        try ControlHarness.run(.inProcess, scenario: try ScenarioFiles.load("relay-mail.yaml"), options: options) {
+            harness in
+            func settled(_ outcome: Outcome) -> Bool {
+                for _ in 0..<500 where outcome.response.withLock({ $0 }) == nil { usleep(2_000) }
+                return outcome.response.withLock { $0 } != nil
+            }
+            func parked() -> Bool {
+                for _ in 0..<500 where harness.server.mailbox.waiters.count == 0 { usleep(2_000) }
+                return harness.server.mailbox.waiters.count == 1
+            }
+            let woken = Outcome(start(harness, "/mock/mail?status=delivered&wait=30s"))
+            #expect(parked())
+            _ = converse(harness.server, transaction(from: "hello@shop.example"))
+            #expect(settled(woken) && woken.messages?.count == 1)
+
+            let answer = start(harness, "/mock/mail?status=rejected&wait=30s")
+            let cancelled = Outcome(answer)
+            #expect(parked())
+            guard case .deferred(let outer) = answer.delivery else {
+                Issue.record("a store worker answers later")
+                return
+            }
+            outer.cancel()
+            #expect(settled(cancelled) && cancelled.messages?.isEmpty == true)
+            #expect(harness.server.mailbox.waiters.count == 0)
         }
     }
 
