@@ -153,10 +153,13 @@ mail_detail_props = dict(mail_props, headers={"type": "array", "items": obj({"na
 mail_id = [{"name": "id", "in": "path", "required": True, "schema": S}]
 mail_filters = [{"name": n, "in": "query", "required": False, "schema": S} for n in ["relay_address", "real_address", "team", "sender", "since"]] + [
     {"name": "status", "in": "query", "required": False, "schema": {"type": "string", "enum": ["delivered", "rejected", "deferred"]}}]
+mail_wait = [{"name": "wait", "in": "query", "required": False, "schema": {"type": "string", "examples": ["5s", "1500ms"]},
+    "description": "A duration (500ms, 30s, 1m; at most 60s): answer as soon as a matching message is stored (delivered or refused), else after the wait with what matches then (an empty list). Already-stored matches answer at once."}]
 paths["/mock/mail"] = {
-    "get": op("Mail the relay delivered and refused, oldest first", {"200": jresp("Messages", obj({"messages": {"type": "array", "items": mail_summary},
-        "stored": {"type": "integer"}, "stored_bytes": {"type": "integer"}, "dropped": {"type": "integer"}}, ["messages", "stored", "stored_bytes", "dropped"])), **c("400", "401")},
-        parameters=mail_filters),
+    "get": op("Mail the relay delivered and refused, oldest first; with wait, a long poll", {"200": jresp("Messages", obj({"messages": {"type": "array", "items": mail_summary},
+        "stored": {"type": "integer"}, "stored_bytes": {"type": "integer"}, "dropped": {"type": "integer"}, "waiting": {"type": "integer", "description": "Requests parked by wait now"}},
+        ["messages", "stored", "stored_bytes", "dropped", "waiting"])), **c("400", "401", "503")},
+        parameters=mail_filters + mail_wait),
     "delete": op("Empty the mailbox and the per-address daily counts", {"200": jresp("Cleared", obj({"cleared": {"type": "integer"}}, ["cleared"])), **c("401")})}
 paths["/mock/mail/{id}.eml"] = {"parameters": mail_id,
     "get": op("One message as delivered (raw, headers rewritten)", {"200": {"description": "RFC 5322 message", "content": {"message/rfc822": {"schema": S}}}, **c("401", "404")})}
@@ -165,6 +168,34 @@ paths["/mock/mail/{id}"] = {"parameters": mail_id,
 paths["/mock/mail/{id}/reply"] = {"parameters": mail_id,
     "post": op("Simulate the user's reply: relayed to the developer's own address", {"201": jresp("The reply as delivered", mail_summary), **c("400", "401", "404", "409")},
         requestBody=jbody(obj({"text": S, "subject": S}), required=False))}
+# A Mailpit-compatible subset of the mailbox at Mailpit's API v1 paths (docs/relay-mail.md); Mailpit's own names.
+mp_addr = obj({"Name": S, "Address": S}, ["Name", "Address"])
+mp_addrs = {"type": "array", "items": mp_addr}
+mp_summary_props = {"ID": S, "MessageID": S, "Read": {"type": "boolean"}, "From": {"anyOf": [mp_addr, {"type": "null"}]}, "To": mp_addrs, "Cc": mp_addrs, "Bcc": mp_addrs,
+    "ReplyTo": mp_addrs, "Subject": S, "Created": {"type": "string", "format": "date-time"}, "Username": S, "Tags": {"type": "array", "items": S},
+    "Size": {"type": "integer"}, "Attachments": {"type": "integer"}, "Snippet": S}
+mp_summary = obj(mp_summary_props, list(mp_summary_props))
+mp_list = jresp("Mailpit's MessagesSummary, newest first", obj({"total": {"type": "integer"}, "unread": {"type": "integer"}, "count": {"type": "integer"},
+    "messages_count": {"type": "integer"}, "messages_unread": {"type": "integer"}, "start": {"type": "integer"}, "tags": {"type": "array", "items": S},
+    "messages": {"type": "array", "items": mp_summary}}, ["total", "unread", "count", "messages_count", "messages_unread", "start", "tags", "messages"]))
+mp_message_props = {"ID": S, "MessageID": S, "From": {"anyOf": [mp_addr, {"type": "null"}]}, "To": mp_addrs, "Cc": mp_addrs, "Bcc": mp_addrs, "ReplyTo": mp_addrs,
+    "ReturnPath": S, "Subject": S, "ListUnsubscribe": obj({"Header": S, "Links": {"type": "array", "items": S}, "Errors": S, "HeaderPost": S}),
+    "Date": {"type": "string", "format": "date-time"}, "Tags": {"type": "array", "items": S}, "Username": S, "Text": S, "HTML": S, "Size": {"type": "integer"},
+    "Inline": {"type": "array", "items": {"type": "object"}}, "Attachments": {"type": "array", "items": {"type": "object"}}}
+mp_paging = [{"name": "start", "in": "query", "required": False, "schema": {"type": "integer", "minimum": 0, "default": 0}},
+    {"name": "limit", "in": "query", "required": False, "schema": {"type": "integer", "minimum": 1, "maximum": 1000, "default": 50}}]
+mp_id = [{"name": "id", "in": "path", "required": True, "schema": S, "description": "A message id, or latest"}]
+mp_ok = {"description": "ok", "content": {"text/plain": {"schema": S}}}
+paths["/api/v1/messages"] = {
+    "get": op("Mailpit-compatible: delivered messages, newest first", {"200": mp_list, **c("400", "401")}, parameters=mp_paging),
+    "delete": op("Mailpit-compatible: delete the messages with these IDs, or every delivered message", {"200": mp_ok, **c("400", "401")},
+        requestBody=jbody(obj({"IDs": {"type": "array", "items": S}}), required=False))}
+paths["/api/v1/search"] = {"get": op("Mailpit-compatible search (a subset of Mailpit's search filters)", {"200": mp_list, **c("400", "401")},
+    parameters=[{"name": "query", "in": "query", "required": True, "schema": S}] + mp_paging)}
+paths["/api/v1/message/{id}"] = {"parameters": mp_id,
+    "get": op("Mailpit-compatible message summary", {"200": jresp("Mailpit's Message", obj(mp_message_props, list(mp_message_props))), **c("401", "404")})}
+paths["/api/v1/message/{id}/raw"] = {"parameters": mp_id,
+    "get": op("Mailpit-compatible message source", {"200": {"description": "The message as delivered", "content": {"text/plain": {"schema": S}}}, **c("401", "404")})}
 schemas = {
  "AppleError": obj({"error": {"type": "string", "enum": ["invalid_request", "invalid_client", "invalid_grant", "unauthorized_client", "unsupported_grant_type", "invalid_scope"]}, "error_description": S}, ["error"]),
  "AppGroupList": obj({"app_groups": {"type": "array", "items": obj({"id": S, "primary_app_id": S, "client_ids": {"type": "array", "items": S}, "notification_url": {"type": ["string", "null"]}}, ["id", "primary_app_id", "client_ids", "notification_url"])}}, ["app_groups"]),

@@ -5,6 +5,10 @@ import Synchronization
 /// store) answers `HTTPResponse.deferred(_:)` at once, does the work on a worker thread and calls
 /// `fulfill(_:)`; the event loop sends the response when it arrives and serves other connections in
 /// the meantime. The connection reads nothing more until then, so pipelined requests stay in order.
+///
+/// A responder that parks the request until something happens (a long poll such as
+/// `GET /mock/mail?wait=`) registers `onCancel(_:)`: the event loop calls `cancel()` when the peer
+/// closes its side while waiting, and the responder answers at once instead of holding the wait.
 public final class DeferredResponse: Sendable, Equatable {
     enum State {
         /// Not fulfilled; the loop's callback once it registered one.
@@ -15,11 +19,20 @@ public final class DeferredResponse: Sendable, Equatable {
     }
 
     private let state = Mutex<State>(.pending(nil))
+    /// What `cancel()` runs (at most once), and whether it came.
+    private let cancellation = Mutex<(handler: (@Sendable () -> Void)?, cancelled: Bool)>((nil, false))
 
     public init() {}
 
-    /// Hands the finished response to the event loop; only the first call counts.
+    /// Hands the finished response to the event loop; only the first call counts. A response that is
+    /// itself deferred (a long poll answered on a store worker) is forwarded when it finishes, and
+    /// cancelling this one cancels it.
     public func fulfill(_ response: HTTPResponse) {
+        if case .deferred(let inner) = response.delivery {
+            onCancel { inner.cancel() }
+            inner.whenFulfilled { self.fulfill($0) }
+            return
+        }
         let callback: (@Sendable (HTTPResponse) -> Void)? = state.withLock { state in
             switch state {
             case .pending(let callback?):
@@ -51,6 +64,25 @@ public final class DeferredResponse: Sendable, Equatable {
             }
         }
         if let ready { callback(ready) }
+    }
+
+    /// Registers what to do when the request's peer goes away while waiting (replacing any earlier
+    /// handler); runs at once if `cancel()` already came.
+    public func onCancel(_ handler: @escaping @Sendable () -> Void) {
+        let cancelled = cancellation.withLock { state in
+            if !state.cancelled { state.handler = handler }
+            return state.cancelled
+        }
+        if cancelled { handler() }
+    }
+
+    /// The peer stopped waiting: runs the `onCancel` handler once (it usually fulfills at once).
+    public func cancel() {
+        let handler = cancellation.withLock { state in
+            defer { state = (nil, true) }
+            return state.handler
+        }
+        handler?()
     }
 
     public static func == (lhs: DeferredResponse, rhs: DeferredResponse) -> Bool { lhs === rhs }

@@ -120,7 +120,8 @@ package struct MockServer: HTTPResponder {
         let restart: @Sendable (Bool) -> Void = { server.restartScript(with: provider.initialScenario, byReset: $0) }
         for route in control.routes(restartScript: restart)
             + FaultsEndpoints(faults: faults, provider: provider).routes + DashboardEndpoints(access: access).routes
-            + MailEndpoints(mailbox: mailbox, provider: provider, journal: journal).routes
+            + MailEndpoints(mailbox: mailbox, provider: provider, journal: journal, scheduler: scheduler).routes
+            + MailpitEndpoints(mailbox: mailbox).routes
         {
             table.add(route)
         }

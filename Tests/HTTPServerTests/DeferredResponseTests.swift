@@ -69,6 +69,48 @@ import Testing
         #expect(finished.withLock { $0 } == 2, "both exchanges finished, none left hanging")
     }
 
+    @Test func aPeerClosingWhileWaitingCancelsTheWait() throws {
+        let cancelled = Mutex(0)
+        let pending = DeferredResponse()
+        pending.onCancel {
+            cancelled.withLock { $0 += 1 }
+            pending.fulfill(HTTPResponse(status: 204))
+        }
+        try withServer(respond: { request in request.path == "/park" ? .deferred(pending) : echoResponder(request) }) {
+            server in
+            do {
+                let leaving = try connect(server)
+                try leaving.write("GET /park HTTP/1.1\r\nHost: x\r\n\r\n")
+                usleep(100_000)
+                #expect(cancelled.withLock { $0 } == 0, "still parked while the peer is there")
+            }  // closed here: the loop sees RDHUP and cancels
+            var waited = 0
+            while cancelled.withLock({ $0 }) == 0 && waited < 2000 {
+                usleep(10_000)
+                waited += 10
+            }
+            #expect(cancelled.withLock { $0 } == 1)
+            let next = try connect(server)
+            try next.write("GET /after HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try next.readResponse().status == 200)
+        }
+    }
+
+    @Test func aDeferredAnswerThatIsItselfDeferredIsForwarded() {
+        let outer = DeferredResponse()
+        let inner = DeferredResponse()
+        let innerCancelled = Mutex(false)
+        inner.onCancel { innerCancelled.withLock { $0 = true } }
+        outer.fulfill(.deferred(inner))
+        let got = Mutex<Int?>(nil)
+        outer.whenFulfilled { response in got.withLock { $0 = response.status.code } }
+        #expect(got.withLock { $0 } == nil)
+        outer.cancel()
+        #expect(innerCancelled.withLock { $0 })
+        inner.fulfill(HTTPResponse(status: 201))
+        #expect(got.withLock { $0 } == 201)
+    }
+
     @Test func fulfillingTwiceKeepsTheFirstAnswer() throws {
         let pending = DeferredResponse()
         pending.fulfill(HTTPResponse(status: 201))

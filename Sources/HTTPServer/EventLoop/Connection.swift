@@ -18,6 +18,7 @@ final class Connection {
         case dribbling(chunkSize: Int, interval: Int64)
         /// `Delivery.deferred`: waiting for another thread to finish the response.
         /// → `.writing` (or any delivery of the finished response), → closed (peer gone: the answer is dropped).
+        /// Only RDHUP/HUP/ERR are watched: the peer closing its side cancels the wait (`awaited`).
         case awaiting(
             method: HTTPMethod, target: String, started: Int64, includeBody: Bool, keepAlive: Bool, http10: Bool)
         /// Final response sent and write side shut; input is discarded until EOF or the deadline.
@@ -54,6 +55,8 @@ final class Connection {
     /// The peer half-closed; answer what is buffered, then close.
     var peerClosed = false
     var exchange: Exchange? = nil
+    /// The deferred response `.awaiting` waits for: cancelled when the peer goes away meanwhile.
+    var awaited: DeferredResponse? = nil
     /// Current epoll interest, to skip redundant `epoll_ctl`.
     var interest: UInt32
     var deadline: Int64 = .max

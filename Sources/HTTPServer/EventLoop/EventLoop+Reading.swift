@@ -19,7 +19,15 @@ extension EventLoop {
             processRequests(connection)
         case .lingering:
             discardInput(connection)
-        case .writing, .delayed, .dribbling, .awaiting:
+        case .awaiting:
+            // Only RDHUP is watched while waiting: the peer closed its side (or is gone). A parked wait
+            // answers now (`DeferredResponse.cancel`); a half-closed peer still reads that answer.
+            let pending = connection.awaited
+            connection.awaited = nil
+            setInterest(connection, 0)
+            if flags & (csys_EPOLLHUP | csys_EPOLLERR) != 0 { close(connection) }
+            pending?.cancel()
+        case .writing, .delayed, .dribbling:
             // Input interest is off while busy, so only HUP/ERR get here: the peer is gone entirely.
             if flags & (csys_EPOLLHUP | csys_EPOLLERR) != 0 { close(connection) }
         }

@@ -20,7 +20,9 @@ extension EventLoop {
             connection.phase = .awaiting(
                 method: method, target: target, started: started, includeBody: includeBody, keepAlive: keepAlive,
                 http10: http10)
-            setInterest(connection, 0)
+            // Only the peer's close is watched (pipelined input waits): it cancels a parked wait.
+            setInterest(connection, csys_EPOLLRDHUP)
+            connection.awaited = pending
             connection.deadline = .max
             let (inbox, fd, serial) = (inbox, connection.fd, connection.serial)
             pending.whenFulfilled { inbox.post(LoopInbox.Item(fd: fd, serial: serial, response: $0)) }
@@ -103,6 +105,7 @@ extension EventLoop {
                 case .awaiting(let method, let target, let started, let includeBody, let keepAlive, let http10) =
                     connection.phase
             else { continue }
+            connection.awaited = nil
             var response = item.response
             if case .deferred = response.delivery { response.delivery = .normal }
             deliver(

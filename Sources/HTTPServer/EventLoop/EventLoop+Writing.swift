@@ -109,6 +109,11 @@ extension EventLoop {
     func close(_ connection: Connection) {
         guard isOpen(connection) else { return }
         connections[Int(connection.fd)] = nil
+        // A parked wait must not outlive its connection.
+        if let pending = connection.awaited {
+            connection.awaited = nil
+            pending.cancel()
+        }
         connectionCount -= 1
         context.connectionCount.wrappingSubtract(1, ordering: .relaxed)
         Syscall.close(connection.fd)

@@ -19,7 +19,7 @@ extension ControlEndpoints {
         if let name = user, let resolved = provider.user(named: name) { user = resolved.id }
         let includeControl: Bool
         switch query["include"] {
-        case nil: includeControl = query["path"]?.hasPrefix("/mock/") == true
+        case nil: includeControl = query["path"].map { RouteSurface.of(path: $0) == .control } ?? false
         case "mock": includeControl = true
         case let other?: throw .invalid("include", "unknown value '\(other)' (use include=mock)")
         }
@@ -33,12 +33,12 @@ extension ControlEndpoints {
                     return (query["path"] == nil || path == query["path"])
                         && (query["client_id"] == nil || entry["client_id"]?.stringValue == query["client_id"])
                         && (user == nil || entry["user"]?.stringValue == user)
-                        && (includeControl || !path.hasPrefix("/mock/"))
+                        && (includeControl || RouteSurface.of(path: path) != .control)
                 })
         }
         let entries = journal.entries(
             path: query["path"], clientID: query["client_id"], user: user, after: after, limit: limit + 1,
-            including: { includeControl || !$0.path.hasPrefix("/mock/") })
+            including: { includeControl || RouteSurface.of(path: $0.path) != .control })
         var object = JSONObject([("requests", .array(entries.prefix(limit).map(\.json)))])
         if entries.count > limit { object["next_after"] = .int(Int64(entries[limit - 1].sequence)) }
         return Self.ok(object)

@@ -1,3 +1,4 @@
+import Background
 import HTTPServer
 import JSON
 import SIWACore
@@ -10,8 +11,13 @@ package struct MailEndpoints: Sendable {
     let mailbox: Mailbox
     let provider: AppleIdentityProvider
     let journal: RequestJournal
+    /// Times out parked `wait` requests (the server's one background helper).
+    let scheduler: BackgroundScheduler
 
-    package init(mailbox: Mailbox, provider: AppleIdentityProvider, journal: RequestJournal) {
+    package init(
+        mailbox: Mailbox, provider: AppleIdentityProvider, journal: RequestJournal, scheduler: BackgroundScheduler
+    ) {
+        self.scheduler = scheduler
         self.mailbox = mailbox
         self.provider = provider
         self.journal = journal
@@ -44,40 +50,24 @@ package struct MailEndpoints: Sendable {
         return record
     }
 
-    /// `GET /mock/mail?relay_address=&real_address=&team=&sender=&status=&since=`: oldest first.
+    /// `GET /mock/mail?relay_address=&real_address=&team=&sender=&status=&since=&wait=`: oldest first;
+    /// with `wait`, parked until a match is stored (`MailEndpoints+Wait.swift`).
     func list(_ context: inout RequestContext) throws(ControlFailure) -> HTTPResponse {
         let query = try context.query()
-        var since: Int64? = nil
-        if let text = query["since"] {
-            do throws(TimeSyntax.Failure) {
-                since = try TimeSyntax.timestamp(text).millisecondsSinceEpoch
-            } catch {
-                throw .invalid("since", error.message)
-            }
-        }
-        let status = query["status"]
-        if let status, !["delivered", "rejected", "deferred"].contains(status) {
-            throw .invalid("status", "must be delivered, rejected or deferred")
-        }
-        let relay = query["relay_address"]?.lowercased()
-        let real = query["real_address"]?.lowercased()
-        let sender = query["sender"]?.lowercased()
-        let team = query["team"]
-        let records = mailbox.records { record in
-            (relay == nil || record.relayAddress.lowercased() == relay)
-                && (real == nil || record.deliveredTo?.lowercased() == real)
-                && (team == nil || record.teamID == team)
-                && (sender == nil || record.envelopeSender.lowercased() == sender
-                    || record.headerFrom?.lowercased() == sender)
-                && (since.map { record.timeMilliseconds >= $0 } ?? true)
-                && (status == nil || record.statusName == status)
-        }
+        let filter = try MailFilter(query)
+        guard let wait = try Self.waitMilliseconds(query["wait"]), wait > 0 else { return listing(filter) }
+        return try waitForMail(filter, milliseconds: wait)
+    }
+
+    /// The records `filter` passes, with the mailbox's usage.
+    func listing(_ filter: MailFilter) -> HTTPResponse {
+        let records = mailbox.records(where: filter.matches)
         let usage = mailbox.usage
         return ControlEndpoints.ok(
             JSONObject([
                 ("messages", .array(records.map { .object($0.summaryJSON) })),
                 ("stored", .int(Int64(usage.records))), ("stored_bytes", .int(Int64(usage.bytes))),
-                ("dropped", .int(Int64(usage.dropped))),
+                ("dropped", .int(Int64(usage.dropped))), ("waiting", .int(Int64(mailbox.waiters.count))),
             ]))
     }
 

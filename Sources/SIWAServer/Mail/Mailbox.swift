@@ -8,6 +8,8 @@ package final class Mailbox: Sendable {
     package struct Limits: Sendable {
         package var maxRecords = 1000
         package var maxBytes = 64 * 1024 * 1024
+        /// Requests parked by `GET /mock/mail?wait=` at once (`MailWaiters`).
+        package var maxWaiters = 64
         package init() {}
     }
 
@@ -22,9 +24,12 @@ package final class Mailbox: Sendable {
 
     let state = Mutex(State())
     package let limits: Limits
+    /// Requests waiting for a message (`GET /mock/mail?wait=`), woken as records are stored.
+    package let waiters: MailWaiters
 
     package init(limits: Limits = Limits()) {
         self.limits = limits
+        self.waiters = MailWaiters(limit: limits.maxWaiters)
     }
 
     /// The mock clock's UTC day.
@@ -81,10 +86,17 @@ package final class Mailbox: Sendable {
         add(make(takeIDs(1)[0]))
     }
 
-    /// Stores a record whose id came from `takeIDs`, dropping the oldest beyond the limits. A single
-    /// record larger than the byte cap keeps its metadata and loses its raw bytes.
+    /// Stores a record whose id came from `takeIDs`, dropping the oldest beyond the limits, and wakes
+    /// the waiters it matches. A single record larger than the byte cap keeps its metadata and loses
+    /// its raw bytes.
     @discardableResult
     package func add(_ record: MailRecord) -> MailRecord {
+        let stored = store(record)
+        waiters.stored(stored)
+        return stored
+    }
+
+    private func store(_ record: MailRecord) -> MailRecord {
         state.withLock { state in
             var record = record
             if record.approximateBytes > limits.maxBytes { record.raw = [] }
@@ -107,6 +119,11 @@ package final class Mailbox: Sendable {
         state.withLock { state in state.records.first { $0.id == id } }
     }
 
+    /// Whether any record passes `filter`.
+    package func contains(where filter: (MailRecord) -> Bool) -> Bool {
+        state.withLock { $0.records.contains(where: filter) }
+    }
+
     /// Records oldest first that pass `filter`.
     package func records(where filter: (MailRecord) -> Bool = { _ in true }) -> [MailRecord] {
         state.withLock { $0.records }.filter(filter)
@@ -115,6 +132,18 @@ package final class Mailbox: Sendable {
     /// Bytes held and records dropped so far (for `GET /mock/mail`).
     package var usage: (records: Int, bytes: Int, dropped: Int) {
         state.withLock { ($0.records.count, $0.bytes, $0.dropped) }
+    }
+
+    /// Forgets the records with these ids (unknown ids are skipped); returns how many went.
+    @discardableResult
+    package func remove(ids: Set<String>) -> Int {
+        state.withLock { state in
+            let gone = state.records.filter { ids.contains($0.id) }
+            guard !gone.isEmpty else { return 0 }
+            state.records.removeAll { ids.contains($0.id) }
+            state.bytes -= gone.reduce(0) { $0 + $1.approximateBytes }
+            return gone.count
+        }
     }
 
     /// Forgets every record (the daily counters stay: the relay still remembers today's traffic);

@@ -4,13 +4,14 @@ import HTTPServer
 /// (fault rules and the timeline on Apple's endpoints, the admin token on the control API) and the
 /// shape of 404 and 405 answers (Apple's JSON, or the control API's `{"error","field","message"}`).
 package enum RouteSurface: Sendable, Equatable {
-    /// `appleid.apple.com`'s paths: everything outside `/mock/`.
+    /// `appleid.apple.com`'s paths: everything outside `/mock/` and `/api/v1/`.
     case apple
-    /// The mock's own API under `/mock/`.
+    /// The mock's own API under `/mock/`, and the Mailpit-compatible mailbox API under `/api/v1/`
+    /// (docs/relay-mail.md).
     case control
 
     static func of(path: String) -> RouteSurface {
-        path.hasPrefix("/mock/") ? .control : .apple
+        path.hasPrefix("/mock/") || path.hasPrefix("/api/v1/") ? .control : .apple
     }
 }
 

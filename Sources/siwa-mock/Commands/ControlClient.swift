@@ -32,6 +32,8 @@ struct ControlClient: Sendable {
         var method: String
         var target: String
         var body: [UInt8]?
+        /// How long the server may take: longer for a call that waits on purpose (`mail list --wait`).
+        var timeoutMilliseconds = ControlClient.timeoutMilliseconds
 
         init(_ method: String, _ target: String, body: [UInt8]? = nil) {
             self.method = method
@@ -44,7 +46,12 @@ struct ControlClient: Sendable {
         }
     }
 
-    func run(_ call: Call) throws(RuntimeError) -> Int32 { try run(call.method, call.target, bodyBytes: call.body) }
+    /// How long a control call may take by default.
+    static let timeoutMilliseconds = 15_000
+
+    func run(_ call: Call) throws(RuntimeError) -> Int32 {
+        try run(call.method, call.target, bodyBytes: call.body, timeoutMilliseconds: call.timeoutMilliseconds)
+    }
 
     /// Sends the call and prints the body: stdout and 0 on 2xx, stderr and 1 otherwise.
     func run(_ method: String, _ target: String, body: JSONValue? = nil) throws(RuntimeError) -> Int32 {
@@ -52,7 +59,10 @@ struct ControlClient: Sendable {
     }
 
     /// As `run(_:_:body:)` with a body already in bytes (a fault rule in the scenario syntax).
-    func run(_ method: String, _ target: String, bodyBytes: [UInt8]?) throws(RuntimeError) -> Int32 {
+    func run(
+        _ method: String, _ target: String, bodyBytes: [UInt8]?,
+        timeoutMilliseconds: Int = ControlClient.timeoutMilliseconds
+    ) throws(RuntimeError) -> Int32 {
         var headers = HTTPHeaders()
         if bodyBytes != nil { headers.add("Content-Type", "application/json") }
         if let adminToken { headers.add("Authorization", "Bearer \(adminToken)") }
@@ -61,7 +71,7 @@ struct ControlClient: Sendable {
         // it on the server and answer when done; a 503 is a real outage, reported as such.
         let response: HTTPClientResponse
         do {
-            response = try HTTPClient.send(request, to: baseURL + target, timeoutMilliseconds: 15_000)
+            response = try HTTPClient.send(request, to: baseURL + target, timeoutMilliseconds: timeoutMilliseconds)
         } catch {
             throw RuntimeError("cannot reach the mock at \(baseURL): \(error.message)")
         }

@@ -11,6 +11,7 @@ struct MailCommand: ControlVerb {
         refused with the SMTP reply the sender got, is in the mailbox.
         EXAMPLES:
           siwa-mock mail --status rejected          # refused attempts and their SMTP replies
+          siwa-mock mail list --status delivered --wait 10s  # as soon as one is there (≤ 60s)
           siwa-mock mail show m1                    # headers as delivered, text and HTML parts
           siwa-mock mail raw m1 > m1.eml            # the message as delivered
           siwa-mock mail reply m1 'Thanks!'         # the user answers: relayed to the developer
@@ -29,7 +30,14 @@ struct MailCommand: ControlVerb {
     static let since = Option.optional(
         "since", "time", help: "list: only mail at or after this RFC 3339 time.", parser: .nonEmpty)
     static let filters = [relay, real, team, sender, status, since]
-    static var options: [OptionSpec] { filters.map(\.spec) + ControlClient.options }
+    static let wait = Option.optional(
+        "wait", "duration",
+        help: "list: answer as soon as a matching message is there, else after this long (at most 60s).",
+        parser: .duration)
+    static var options: [OptionSpec] { filters.map(\.spec) + [wait.spec] + ControlClient.options }
+
+    /// The longest `--wait` (the server's `MailWaiters.maximumWaitMilliseconds`).
+    static let maximumWaitMilliseconds: Int64 = 60_000
 
     var client: ControlClient
     var call: ControlClient.Call
@@ -43,11 +51,20 @@ struct MailCommand: ControlVerb {
         let names = ["relay_address", "real_address", "team", "sender", "status", "since"]
         var query: [(String, String?)] = []
         for (name, option) in zip(names, filters) { query.append((name, try arguments.read(option))) }
-        if action != "list" && query.contains(where: { $0.1 != nil }) {
-            throw UsageError("filters (--relay-address, --status, …) apply to 'mail list' only")
+        let wait = try arguments.read(Self.wait)
+        if action != "list" && (wait != nil || query.contains(where: { $0.1 != nil })) {
+            throw UsageError("filters (--relay-address, --status, --wait, …) apply to 'mail list' only")
+        }
+        if let wait, wait > MailCommand.maximumWaitMilliseconds {
+            throw UsageError("--wait must be at most 60s (the server's limit)")
         }
         switch (action, words.count) {
-        case ("list", ...1): return ControlClient.Call("GET", "/mock/mail" + ControlClient.query(query))
+        case ("list", ...1):
+            query.append(("wait", wait.map { "\($0)ms" }))
+            var call = ControlClient.Call("GET", "/mock/mail" + ControlClient.query(query))
+            // The server answers by the end of the wait; the usual allowance comes on top.
+            call.timeoutMilliseconds += Int(wait ?? 0)
+            return call
         case ("show", 2): return ControlClient.Call("GET", message(words[1]))
         case ("raw", 2): return ControlClient.Call("GET", message(words[1], ".eml"))
         case ("clear", 1): return ControlClient.Call("DELETE", "/mock/mail")

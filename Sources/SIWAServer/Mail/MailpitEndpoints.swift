@@ -1,0 +1,95 @@
+import HTTPServer
+import JSON
+
+/// A Mailpit-compatible subset of the mailbox at Mailpit's own paths, so test helpers written for
+/// Mailpit's API v1 work against the relay unchanged (docs/relay-mail.md, "Mailpit-compatible API"):
+/// list, message summary, raw source, search, delete. Control routes: the admin token and loopback
+/// guard apply as on `/mock/mail`. Mailpit's mailbox holds mail that arrived, so only delivered
+/// records are messages here; refused attempts stay in `/mock/mail`.
+struct MailpitEndpoints: Sendable {
+    let mailbox: Mailbox
+
+    var routes: [Route] {
+        [
+            .control(.get, "/api/v1/messages") { (context) throws(ControlFailure) in
+                let query = try context.query()
+                return try page(messages(), query: query)
+            },
+            .control(.delete, "/api/v1/messages") { (context) throws(ControlFailure) in try delete(&context) },
+            .control(.get, "/api/v1/search") { (context) throws(ControlFailure) in
+                let query = try context.query()
+                let search: MailpitSearch
+                do throws(MailpitSearch.Failure) {
+                    search = try MailpitSearch(parsing: query["query"] ?? "")
+                } catch {
+                    throw .invalid("query", error.message)
+                }
+                return try page(messages().filter { search.matches($0) }, query: query)
+            },
+            .control(.get, "/api/v1/message/{id}") { (context) throws(ControlFailure) in
+                ControlEndpoints.ok(try message(context.capture("id")).detail)
+            },
+            .control(.get, "/api/v1/message/{id}/raw") { (context) throws(ControlFailure) in
+                let view = try message(context.capture("id"))
+                return HTTPResponse(
+                    status: .ok, headers: HTTPHeaders([("Content-Type", "text/plain; charset=utf-8")]),
+                    body: view.record.raw)
+            },
+        ]
+    }
+
+    /// Delivered records, newest first (Mailpit's order).
+    func messages() -> [MailpitView] {
+        mailbox.records { $0.outcome == .accepted }.reversed().map(MailpitView.init)
+    }
+
+    /// `{ID}` or `latest` (Mailpit's name for the newest message).
+    func message(_ id: String) throws(ControlFailure) -> MailpitView {
+        let record = id == "latest" ? messages().first?.record : mailbox.record(id: id)
+        guard let record, record.outcome == .accepted else {
+            throw ControlFailure(
+                status: .notFound, error: "not_found", field: "id",
+                id == "latest" ? "no message in the mailbox" : "no message '\(id)' in the mailbox")
+        }
+        return MailpitView(record)
+    }
+
+    /// Mailpit's `MessagesSummary` for `start`/`limit` (defaults 0 and 50) of `matching`.
+    func page(_ matching: [MailpitView], query: QueryParameters) throws(ControlFailure) -> HTTPResponse {
+        let start = try Self.number(query, "start", in: 0...1_000_000) ?? 0
+        let limit = try Self.number(query, "limit", in: 1...1000) ?? 50
+        let total = Int64(mailbox.records { $0.outcome == .accepted }.count)
+        let page = matching.dropFirst(start).prefix(limit)
+        return ControlEndpoints.ok(
+            JSONObject([
+                ("total", .int(total)), ("unread", .int(total)), ("count", .int(Int64(page.count))),
+                ("messages_count", .int(Int64(matching.count))), ("messages_unread", .int(Int64(matching.count))),
+                ("start", .int(Int64(start))), ("tags", .array([])),
+                ("messages", .array(page.map { .object($0.summary) })),
+            ]))
+    }
+
+    static func number(_ query: QueryParameters, _ name: String, in range: ClosedRange<Int>) throws(ControlFailure)
+        -> Int?
+    {
+        guard let text = query[name] else { return nil }
+        guard text.count <= 9, let value = Int(text), range.contains(value) else {
+            throw .invalid(name, "must be an integer from \(range.lowerBound) to \(range.upperBound), got '\(text)'")
+        }
+        return value
+    }
+
+    /// `DELETE /api/v1/messages` with `{"IDs": [...]}` deletes those (unknown ids skipped, as Mailpit
+    /// does); without a body or with no IDs, every message. Answers `ok` as text, as Mailpit does.
+    func delete(_ context: inout RequestContext) throws(ControlFailure) -> HTTPResponse {
+        let body = try context.json()
+        try body.allowOnly(["IDs"])
+        let ids = try body.strings("IDs") ?? []
+        guard ids.count <= 10_000 else { throw .invalid("IDs", "at most 10000 ids") }
+        let wanted = Set(ids)
+        let delivered = mailbox.records { $0.outcome == .accepted && (wanted.isEmpty || wanted.contains($0.id)) }
+        mailbox.remove(ids: Set(delivered.map(\.id)))
+        return HTTPResponse(
+            status: .ok, headers: HTTPHeaders([("Content-Type", "text/plain")]), body: Array("ok".utf8))
+    }
+}

@@ -1,0 +1,118 @@
+/// A Mailpit search (`GET /api/v1/search?query=`, Mailpit's docs/usage/search-filters): words and
+/// `"quoted phrases"` that must all appear (case-insensitive) in the message's addresses, subject or
+/// text; `from:`, `to:`, `cc:`, `reply-to:`, `addressed:`, `subject:`, `message-id:` narrow a term to
+/// those fields; `is:read`, `is:unread`, `has:attachment`; a leading `!` or `-` negates a term.
+/// Filters the subset does not cover (`tag:`, `is:tagged`, `before:`, `after:`, `bcc:`) are refused
+/// by name, not ignored.
+struct MailpitSearch {
+    enum Field: String {
+        case any, from, to, cc, addressed, subject
+        case replyTo = "reply-to"
+        case messageID = "message-id"
+        case isRead = "is:read"
+        case isUnread = "is:unread"
+        case hasAttachment = "has:attachment"
+    }
+
+    struct Term {
+        var field: Field
+        /// Lowercased.
+        var value: String
+        var negated: Bool
+    }
+
+    static let maximumTerms = 32
+    let terms: [Term]
+
+    /// Why a query is refused: the message of a 400.
+    struct Failure: Error {
+        var message: String
+    }
+
+    init(parsing query: String) throws(Failure) {
+        var terms: [Term] = []
+        for token in try Self.tokens(query) {
+            var text = Substring(token)
+            var negated = false
+            if let first = text.first, first == "!" || first == "-", text.count > 1 {
+                negated = true
+                text.removeFirst()
+            }
+            let lower = text.lowercased()
+            if let field = Field(rawValue: lower), [.isRead, .isUnread, .hasAttachment].contains(field) {
+                terms.append(Term(field: field, value: "", negated: negated))
+                continue
+            }
+            var field = Field.any
+            var value = lower
+            if let colon = lower.firstIndex(of: ":"), !lower.hasPrefix("\"") {
+                let name = String(lower[..<colon])
+                if let known = Field(rawValue: name), known != .any {
+                    field = known
+                    value = String(lower[lower.index(after: colon)...])
+                } else if ["tag", "is", "has", "before", "after", "bcc"].contains(name) {
+                    let filter = "\(name):\(lower[lower.index(after: colon)...])"
+                    throw Failure("'\(filter)' is not in siwa-mock's Mailpit subset")
+                }
+            }
+            if value.hasPrefix("\"") && value.hasSuffix("\"") && value.count >= 2 {
+                value = String(value.dropFirst().dropLast())
+            }
+            guard !value.isEmpty else { throw Failure("'\(token)' has nothing to search for") }
+            terms.append(Term(field: field, value: value, negated: negated))
+            guard terms.count <= Self.maximumTerms else { throw Failure("at most \(Self.maximumTerms) terms") }
+        }
+        guard !terms.isEmpty else { throw Failure("Error: no search query") }
+        self.terms = terms
+    }
+
+    /// Splits at spaces outside double quotes (`subject:"two words"` is one token).
+    static func tokens(_ query: String) throws(Failure) -> [String] {
+        var tokens: [String] = []
+        var current = ""
+        var quoted = false
+        for character in query {
+            if character == "\"" { quoted.toggle() }
+            if character.isWhitespace && !quoted {
+                if !current.isEmpty { tokens.append(current) }
+                current = ""
+            } else {
+                current.append(character)
+            }
+        }
+        guard !quoted else { throw Failure("unterminated quote in '\(query)'") }
+        if !current.isEmpty { tokens.append(current) }
+        return tokens
+    }
+
+    func matches(_ view: MailpitView) -> Bool {
+        terms.allSatisfy { term in found(term, in: view) != term.negated }
+    }
+
+    func found(_ term: Term, in view: MailpitView) -> Bool {
+        func addresses(_ names: [String]) -> String {
+            names.flatMap { view.addresses($0) }.map { "\($0.name) <\($0.address)>" }.joined(separator: ", ")
+                .lowercased()
+        }
+        switch term.field {
+        case .isRead: return false  // read status is not tracked: every message is unread
+        case .isUnread: return true
+        case .hasAttachment: return view.parts.otherTypes.count > 0
+        case .from: return addresses(["From"]).contains(term.value)
+        case .to: return addresses(["To"]).contains(term.value)
+        case .cc: return addresses(["Cc"]).contains(term.value)
+        case .replyTo: return addresses(["Reply-To"]).contains(term.value)
+        case .addressed: return addresses(["From", "To", "Cc", "Reply-To"]).contains(term.value)
+        case .subject: return view.subject.lowercased().contains(term.value)
+        case .messageID: return view.messageID.lowercased() == term.value
+        case .any:
+            return addresses(["From", "To", "Cc", "Reply-To"]).contains(term.value)
+                || view.subject.lowercased().contains(term.value) || view.text.lowercased().contains(term.value)
+                || MailpitView.strippingTags(view.html).lowercased().contains(term.value)
+        }
+    }
+}
+
+extension MailpitSearch.Failure {
+    init(_ message: String) { self.message = message }
+}

@@ -1,0 +1,120 @@
+"""The Mailpit-compatible subset at Mailpit's API v1 paths, driven the way Mailpit's documented API
+(its swagger routes: GET /api/v1/messages, GET /api/v1/search?query=, GET /api/v1/message/{ID} with
+`latest`, GET /api/v1/message/{ID}/raw, DELETE /api/v1/messages with {"IDs": [...]}) is used by test
+helpers: plain HTTP with urllib and JSON with Mailpit's field names, after real mail from smtplib."""
+
+from __future__ import annotations
+
+import email
+import json
+import smtplib
+import urllib.error
+import urllib.parse
+import urllib.request
+from email.message import EmailMessage
+from email.utils import make_msgid
+
+from conftest import BOB_RELAY
+
+
+class MailpitClient:
+    """The few calls a Mailpit test helper makes, written against Mailpit's docs, pointed at the mock."""
+
+    def __init__(self, base_url: str) -> None:
+        self.base_url = base_url
+
+    def _request(self, method: str, path: str, body: dict | None = None) -> tuple[int, str, bytes]:
+        data = json.dumps(body).encode() if body is not None else None
+        request = urllib.request.Request(self.base_url + path, data=data, method=method,
+                                         headers={"Content-Type": "application/json"} if data else {})
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                return response.status, response.headers.get("Content-Type", ""), response.read()
+        except urllib.error.HTTPError as error:
+            return error.code, error.headers.get("Content-Type", ""), error.read()
+
+    def messages(self, start: int = 0, limit: int = 50) -> dict:
+        status, _, body = self._request("GET", f"/api/v1/messages?start={start}&limit={limit}")
+        assert status == 200, body
+        return json.loads(body)
+
+    def search(self, query: str) -> dict:
+        status, _, body = self._request("GET", "/api/v1/search?" + urllib.parse.urlencode({"query": query}))
+        assert status == 200, body
+        return json.loads(body)
+
+    def message(self, message_id: str) -> dict:
+        status, _, body = self._request("GET", f"/api/v1/message/{message_id}")
+        assert status == 200, body
+        return json.loads(body)
+
+    def raw(self, message_id: str) -> bytes:
+        status, kind, body = self._request("GET", f"/api/v1/message/{message_id}/raw")
+        assert status == 200 and kind.startswith("text/plain"), (status, kind)
+        return body
+
+    def delete(self, ids: list[str] | None = None) -> None:
+        status, _, body = self._request("DELETE", "/api/v1/messages", {"IDs": ids} if ids else None)
+        assert status == 200 and body == b"ok", (status, body)
+
+
+def send(relay, subject: str, body: str, html: str | None = None) -> str:
+    mail = EmailMessage()
+    mail["From"] = "Café Shop <hello@shop.example>"
+    mail["To"] = f"Bob <{BOB_RELAY}>"
+    mail["Subject"] = subject
+    message_id = make_msgid(domain="shop.example")
+    mail["Message-ID"] = message_id
+    mail.set_content(body)
+    if html:
+        mail.add_alternative(html, subtype="html")
+    with smtplib.SMTP(relay.host, relay.smtp_port, timeout=10) as client:
+        assert client.send_message(mail) == {}
+    return message_id.strip("<>")
+
+
+def test_a_mailpit_helper_reads_the_relay_unchanged(relay) -> None:
+    mailpit = MailpitClient(f"http://{relay.host}:{relay.process.port}")
+    welcome_id = send(relay, "Welcome to the shop", "Hello Bob")
+    code_id = send(relay, "Your login code", "Your code is 734912", html="<p>Your code is <b>734912</b></p>")
+
+    listing = mailpit.messages()
+    assert listing["total"] == 2 and listing["messages_count"] == 2 and listing["start"] == 0
+    assert [m["Subject"] for m in listing["messages"]] == ["Your login code", "Welcome to the shop"]  # newest first
+    newest = listing["messages"][0]
+    assert set(newest) >= {"ID", "MessageID", "Read", "From", "To", "Cc", "Bcc", "ReplyTo", "Subject", "Created",
+                           "Tags", "Size", "Attachments", "Snippet"}
+    assert newest["MessageID"] == code_id
+    assert newest["From"]["Name"] == "Café Shop"  # decoded, as Mailpit shows it
+    assert newest["From"]["Address"].endswith("@privaterelay.appleid.com")  # Apple's From rewrite
+    assert newest["To"] == [{"Name": "Bob", "Address": BOB_RELAY}]
+    assert newest["Snippet"] == "Your code is 734912"
+
+    # The usual helper: the latest message to an address, then its text.
+    found = mailpit.search(f"to:{BOB_RELAY} subject:\"login code\"")
+    assert found["messages_count"] == 1 and found["total"] == 2
+    latest = mailpit.message("latest")
+    assert latest["ID"] == found["messages"][0]["ID"]
+    assert "734912" in latest["Text"] and "<b>734912</b>" in latest["HTML"]
+    parsed = email.message_from_bytes(mailpit.raw(latest["ID"]))
+    assert parsed["Subject"] == "Your login code" and parsed["Message-ID"].strip("<>") == code_id
+
+    assert mailpit.search("shop -subject:login")["messages"][0]["MessageID"] == welcome_id
+    assert mailpit.messages(start=1, limit=1)["messages"][0]["MessageID"] == welcome_id
+
+    mailpit.delete([latest["ID"]])
+    assert [m["MessageID"] for m in mailpit.messages()["messages"]] == [welcome_id]
+    mailpit.delete()
+    assert mailpit.messages()["total"] == 0
+
+
+def test_what_the_subset_does_not_cover_is_refused_by_name(relay) -> None:
+    mailpit = MailpitClient(f"http://{relay.host}:{relay.process.port}")
+    status, _, body = mailpit._request("GET", "/api/v1/search?query=tag%3Abackups")
+    assert status == 400
+    assert json.loads(body) == {"error": "invalid_request", "field": "query",
+                                "message": "'tag:backups' is not in siwa-mock's Mailpit subset"}
+    status, _, _ = mailpit._request("GET", "/api/v1/message/latest")
+    assert status == 404
+    status, _, body = mailpit._request("GET", "/api/v1/messages?limit=abc")
+    assert status == 400 and json.loads(body)["field"] == "limit"
