@@ -15,14 +15,16 @@ block=$(python3 Tests/Docs/run_blocks.py --extract Tests/Docs/quickstart.sh READ
 swift_dir=$(dirname "$(command -v swift)")
 clean_env=(env -i "HOME=$HOME" "PATH=$swift_dir:/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin" "TERM=dumb" "LANG=C.UTF-8")
 wrap=()
-if [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null && unshare --net --pid --fork --mount-proc true 2>/dev/null; then
-  # lo comes up inside the namespace before the pasted block starts.
-  wrap=(unshare --net --pid --fork --mount-proc)
+if [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null && unshare --net --pid --kill-child --mount-proc true 2>/dev/null; then
+  # lo comes up inside the namespace before the pasted block starts. unshare ignores SIGTERM while its
+  # child runs, so `timeout -k` follows up with SIGKILL, and --kill-child then kills the namespace's first
+  # process and with it everything inside; before, a stuck block outlived its timeout and the step hung.
+  wrap=(unshare --net --pid --kill-child --mount-proc)
   block=$'ip link set lo up\n'"$block"
 fi
 out=$(mktemp)
 status=0
-timeout "${QUICKSTART_TIMEOUT:-900}" "${wrap[@]}" "${clean_env[@]}" bash --noprofile --norc -c "$block" > "$out" 2>&1 || status=$?
+timeout -k 10 "${QUICKSTART_TIMEOUT:-900}" "${wrap[@]}" "${clean_env[@]}" bash --noprofile --norc -c "$block" > "$out" 2>&1 || status=$?
 rm -f "$repo/siwa-mock.out" "$repo/siwa-mock.log" "$repo/token.json"
 last=$(grep -v '^\s*$' "$out" | tail -n 1)
 verified=$(python3 -c '
@@ -50,10 +52,16 @@ if [ ${#wrap[@]} -eq 0 ]; then
   echo "quickstart: busy-port check not run (needs root and unshare)"
   exit 0
 fi
-busy=$'python3 -m http.server 8080 --bind 127.0.0.1 >/dev/null 2>&1 &\n'
-busy+=$'until python3 -c "import socket; socket.create_connection((\"127.0.0.1\", 8080), 1)" 2>/dev/null; do sleep 0.1; done\n'
+# Single quotes: the script text keeps its \" inside the double-quoted python code (in $'…' they became
+# bare quotes that ended the string, so the wait for 8080 never ended).
+busy='python3 -m http.server 8080 --bind 127.0.0.1 >/dev/null 2>&1 &
+until python3 -c "import socket; socket.create_connection((\"127.0.0.1\", 8080), 1)" 2>/dev/null; do sleep 0.1; done
+'
 out=$(mktemp)
-timeout 120 "${wrap[@]}" "${clean_env[@]}" bash --noprofile --norc -c "${block/$'ip link set lo up\n'/$'ip link set lo up\n'$busy}" > "$out" 2>&1 || true
+# Concatenated, not `${block/…/…$busy}`: bash 5.2 replaces `&` in a substitution's replacement with the
+# match (patsub_replacement), which turned `2>&1 &` into `2>ip link set lo up…` and left nothing on 8080.
+busy_block=$'ip link set lo up\n'"$busy${block#$'ip link set lo up\n'}"
+timeout -k 10 120 "${wrap[@]}" "${clean_env[@]}" bash --noprofile --norc -c "$busy_block" > "$out" 2>&1 || true
 if ! grep -q 'address already in use; choose another port with --port' "$out" || ! grep -q 'not a siwa-mock' "$out" \
     || grep -Eq 'answered 404|not a JWS|<html|<!DOCTYPE' "$out"; then
   grep -vE '^\[[0-9]+/[0-9]+\]' "$out" | tail -n 20
