@@ -1,5 +1,7 @@
 /// A `/auth/authorize` request that passed Apple's checks, documented at
 /// https://developer.apple.com/documentation/signinwithapplerestapi/request-an-authorization-to-the-sign-in-with-apple-server.
+import ScenarioModel
+
 package struct AuthorizationRequest: Sendable, Equatable {
     package var clientID: String
     package var redirectURI: String
@@ -44,14 +46,4 @@ package struct AuthorizationRequest: Sendable, Equatable {
         /// modes may carry the user data that `name` and `email` scopes release.
         package var postsResponse: Bool { self == .formPost || self == .webMessage }
     }
-}
-
-/// Sign in with Apple's scopes: `name`, `email` and (advertised) `openid`. `profile` is not one.
-package enum Scope: String, Sendable, Equatable, Hashable, CaseIterable {
-    case name
-    case email
-    case openid
-
-    /// Scopes that make Apple hand out user data, and therefore force `form_post`.
-    package var requiresFormPost: Bool { self != .openid }
 }

@@ -13,6 +13,8 @@
 ///   form_post when name or email scope is requested." (oauth-io/oauth-js#104, nov/apple_id#6,
 ///   getfider/fider#1357). Both are `invalid_request`; docs/fidelity.md has the evidence.
 /// - Parameters this validator does not know (e.g. `login_hint`, `cancel`) are ignored here.
+import ScenarioModel
+
 package struct AuthorizationRequestValidator: Sendable {
     package let scenario: Scenario
 

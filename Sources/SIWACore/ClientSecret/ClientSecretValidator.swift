@@ -1,5 +1,6 @@
 import JOSE
 import JSON
+import ScenarioModel
 
 /// Checks a `client_secret` JWT the way Apple does (docs/fidelity.md; TN3107).
 ///

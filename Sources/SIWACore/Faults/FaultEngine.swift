@@ -1,3 +1,4 @@
+import ScenarioModel
 import Synchronization
 
 /// The fault rules of the running scenario with their counters: one owner of that state, deciding per
@@ -154,9 +155,6 @@ package final class FaultEngine: Sendable {
 
     /// The most rules the engine holds (docs/limits.md).
     package static let maximumRules = 256
-    /// The longest fault rule text `POST /mock/faults` accepts (rules from a scenario file are bounded
-    /// by the file's 4 MiB).
-    package static let maximumRuleBytes = 16 * 1024
 
     /// Removes a rule; false when there is none with that id.
     @discardableResult

@@ -1,5 +1,7 @@
 /// A user created or changed at another replica is seen before a request here decides on it
 /// (docs/scale-out.md, "Changes visible before they are used").
+import ScenarioModel
+
 extension AppleIdentityProvider {
     /// Installs what `refreshUsersFromFleet` runs: one read of the fleet's user changes, applied here,
     /// returning whether it reached the store.

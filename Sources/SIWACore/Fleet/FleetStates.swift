@@ -1,4 +1,5 @@
 import JSON
+import ScenarioModel
 
 /// The mock clock as the fleet shares it: the reading at a real instant, and whether it is frozen.
 /// Absolute, so every replica that applies it reads the same time (replicas' system clocks are assumed

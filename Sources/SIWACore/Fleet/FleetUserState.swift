@@ -1,4 +1,5 @@
 import JSON
+import ScenarioModel
 
 /// One user as the fleet shares it after a runtime change through the control API: the whole profile
 /// (absolute, so replaying it changes nothing), or its deletion.

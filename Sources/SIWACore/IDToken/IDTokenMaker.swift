@@ -1,5 +1,6 @@
 import JOSE
 import JSON
+import ScenarioModel
 
 /// Builds and signs Apple identity tokens (docs/fidelity.md, "id_token").
 ///

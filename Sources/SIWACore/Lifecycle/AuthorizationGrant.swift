@@ -1,4 +1,6 @@
 /// What one user's authorization of one client carries through codes and tokens.
+import ScenarioModel
+
 package struct AuthorizationGrant: Sendable, Equatable {
     /// The client the code (and later the tokens) were issued to; the id_token `aud`.
     package var clientID: String

@@ -4,6 +4,8 @@
 /// Every operation is one atomic step of Apple's lifecycle, so two replicas can never both redeem a
 /// code or keep a token alive past its revocation. A shared store may be unreachable: its operations
 /// then throw `StoreUnavailable` and change nothing; the in-memory store never throws.
+import ScenarioModel
+
 package protocol GrantStore: AnyObject, Sendable {
     /// Records the user's authorization of a client and issues an authorization code for it
     /// (`IdentityStore.authorize` says how consents and first authorizations are decided).

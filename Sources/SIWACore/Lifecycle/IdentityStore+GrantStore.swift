@@ -1,4 +1,6 @@
 /// The in-memory store is the default `GrantStore`: its operations never throw.
+import ScenarioModel
+
 extension IdentityStore: GrantStore {
     package func tableCounts() -> Counts { counts }
 

@@ -1,3 +1,5 @@
+import ScenarioModel
+
 extension IdentityStore {
     /// Starts users with `consentedScopes` as returning: consent recorded in every consent group (app
     /// groups and ungrouped clients), so their next sign-in is not a first one and `user` is not sent.

@@ -1,3 +1,4 @@
+import ScenarioModel
 import Synchronization
 
 /// The one owner of the fake IdP's mutable state: consents, authorization codes, access and refresh

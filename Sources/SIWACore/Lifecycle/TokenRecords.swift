@@ -1,4 +1,6 @@
 /// A stored authorization code.
+import ScenarioModel
+
 struct CodeRecord: Sendable {
     var grant: AuthorizationGrant
     var issuedAt: Int64

@@ -1,5 +1,6 @@
 import JOSE
 import JSON
+import ScenarioModel
 
 /// What `/auth/authorize` delivers to the redirect_uri after the user continues.
 package struct AuthorizationResponse: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import JSON
+import ScenarioModel
 
 extension AppleIdentityProvider {
     /// `POST /auth/usermigrationinfo` on decoded form fields and the `Authorization` header

@@ -1,4 +1,5 @@
 import JOSE
+import ScenarioModel
 import Synchronization
 
 /// Apple's server rules joined up: the scenario, its parsed keys, the clock, the state store, the

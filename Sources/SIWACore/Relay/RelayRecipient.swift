@@ -1,5 +1,7 @@
 /// Who a relay address belongs to: the user, the team whose apps were given it, and where the
 /// relay forwards.
+import ScenarioModel
+
 package struct RelayRecipient: Sendable, Equatable {
     package var relayAddress: String
     package var teamID: String

@@ -1,4 +1,5 @@
 import JOSE
+import ScenarioModel
 
 /// Apple's private email relay rules, as pure functions (docs/relay-mail.md):
 /// who may receive (RCPT), who may send (end of DATA) and how a forwarded message is addressed.

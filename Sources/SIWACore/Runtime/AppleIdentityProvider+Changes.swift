@@ -1,4 +1,6 @@
 /// The core of every runtime change: copy, change, validate, rebuild, swap — under the one lock.
+import ScenarioModel
+
 extension AppleIdentityProvider {
     /// Registers a handler for user events (consent revoked, forwarding switched, account deleted).
     /// Handlers run after the change is applied, outside the provider's lock, on the caller's thread.

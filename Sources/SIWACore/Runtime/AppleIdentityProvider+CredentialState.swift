@@ -1,4 +1,5 @@
 import ScenarioFormat
+import ScenarioModel
 
 /// What a device's `getCredentialState(forUserID:)` answers (`GET /mock/credential-state`,
 /// `AppleIDMock.credentialState`), with the reason for a `notFound` kept for the journal and log.

@@ -1,4 +1,5 @@
 import JOSE
+import ScenarioModel
 
 /// Runtime changes of the id_token signing keys behind `/auth/keys`. Each change re-parses the key
 /// set and recomputes the JWKS bytes in the same swap, so `/auth/keys` and signatures always agree.

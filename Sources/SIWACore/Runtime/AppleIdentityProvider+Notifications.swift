@@ -1,4 +1,6 @@
 /// Runtime changes of where and how server-to-server notifications are sent.
+import ScenarioModel
+
 extension AppleIdentityProvider {
     /// Registers (or, with nil, removes) the notification endpoint of an app group.
     /// - Throws: `.notFound` for an unknown group, `.invalid` for a URL that is not absolute http(s).

@@ -1,4 +1,6 @@
 /// Whole-state runtime operations: reset and scenario replacement.
+import ScenarioModel
+
 extension AppleIdentityProvider {
     /// The clock, when it can be moved at runtime (`AdjustableClock`, `ManualClock`).
     package var controllableClock: (any ControllableClock)? { clock as? any ControllableClock }

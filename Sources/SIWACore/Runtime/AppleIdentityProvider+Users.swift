@@ -1,4 +1,6 @@
 /// Runtime user changes (control API `PATCH /mock/users/{id}`, `POST /mock/users`, timeline actions).
+import ScenarioModel
+
 extension AppleIdentityProvider {
     /// The user named by scenario id, `sub` (any team) or email.
     package func user(named value: String) -> UserProfile? {

@@ -1,6 +1,8 @@
 /// `ASAuthorizationController.performRequests(options:)` with the requests of
 /// `performExistingAccountSetupFlows`: an Apple ID request (`ASAuthorizationAppleIDRequest`) and a
 /// password request (`ASAuthorizationPasswordRequest`), answered as the device would (docs/fidelity.md).
+import ScenarioModel
+
 package enum CredentialRequestKind: String, Sendable, Equatable, CaseIterable {
     case appleID = "apple_id"
     case password

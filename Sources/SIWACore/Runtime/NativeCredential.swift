@@ -1,5 +1,6 @@
 import JOSE
 import JSON
+import ScenarioModel
 
 /// What `ASAuthorizationAppleIDCredential` hands a native app after Sign in with Apple
 /// (https://developer.apple.com/documentation/authenticationservices/asauthorizationappleidcredential),

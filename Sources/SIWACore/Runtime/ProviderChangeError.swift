@@ -1,3 +1,5 @@
+import ScenarioModel
+
 /// Why a runtime change (control API, timeline action) was refused. Nothing was applied.
 package struct ProviderChangeError: Error, Sendable, Equatable, CustomStringConvertible {
     package enum Kind: String, Sendable, Equatable {
@@ -26,14 +28,14 @@ package struct ProviderChangeError: Error, Sendable, Equatable, CustomStringConv
     package static func unknownUser(
         _ value: String, field: String = "user", among known: [String] = []
     ) -> ProviderChangeError {
-        ProviderChangeError(.notFound, field: field, ScenarioLoader.unknown("user", value, among: known))
+        ProviderChangeError(.notFound, field: field, Scenario.unknown("user", value, among: known))
     }
 
     /// "unknown client 'com.example.ap' (did you mean 'com.example.app'?)" when one of `known` is close.
     package static func unknownClient(
         _ value: String, field: String = "client_id", among known: [String] = []
     ) -> ProviderChangeError {
-        ProviderChangeError(.notFound, field: field, ScenarioLoader.unknown("client", value, among: known))
+        ProviderChangeError(.notFound, field: field, Scenario.unknown("client", value, among: known))
     }
 
     /// Runs a store operation; an unreachable shared store becomes `.unavailable` (503).

@@ -2,6 +2,8 @@
 /// change (a user edit, a key rotation, a scenario replacement) is all-or-nothing.
 ///
 /// Readers take one snapshot per call site; a change never leaves a half-updated provider visible.
+import ScenarioModel
+
 package struct ProviderSnapshot: Sendable {
     /// The scenario as changed at runtime (users, keys, …).
     package let scenario: Scenario

@@ -1,5 +1,6 @@
 import JOSE
 import JSON
+import ScenarioModel
 
 /// A server-to-server notification ready to POST (docs/notifications.md): where, and the exact body.
 package struct PreparedNotification: Sendable, Equatable {
@@ -18,29 +19,6 @@ package struct PreparedNotification: Sendable, Equatable {
 
     /// `{"payload":"<JWS>"}`.
     package var body: [UInt8] { JSONValue.object(JSONObject([("payload", .string(payload))])).serialized() }
-}
-
-extension UserEvent.Kind {
-    /// Parses a type name as the control API accepts it (both account-deletion spellings).
-    package init?(typeName: String) {
-        switch typeName {
-        case "email-disabled": self = .emailDisabled
-        case "email-enabled": self = .emailEnabled
-        case "consent-revoked": self = .consentRevoked
-        case "account-delete", "account-deleted": self = .accountDeleted
-        default: return nil
-        }
-    }
-
-    /// The wire name, with the scenario's choice for account deletion.
-    package func typeName(_ settings: NotificationSettings) -> String {
-        switch self {
-        case .emailDisabled: "email-disabled"
-        case .emailEnabled: "email-enabled"
-        case .consentRevoked: "consent-revoked"
-        case .accountDeleted: settings.accountDeletionType
-        }
-    }
 }
 
 extension AppleIdentityProvider {

@@ -1,4 +1,5 @@
 import JOSE
+import ScenarioModel
 import Synchronization
 
 /// RSA-2048 signing keys generated ahead of time, so that no event-loop thread ever generates one
@@ -13,7 +14,7 @@ import Synchronization
 /// Keys are made on demand: nothing is generated until the first `take()` asks (most runs never rotate
 /// a key, and four RSA key generations at start-up cost 0.3–2 s of CPU, more than everything else a
 /// sidecar does while starting); from then on `capacity` keys are kept ready.
-package final class SigningKeySupply: Sendable {
+package final class SigningKeySupply: SigningKeySource {
     /// Keys kept ready (each PKCS#8 PEM is ~1.7 kB).
     package let capacity: Int
     private let ready: Mutex<[String]>

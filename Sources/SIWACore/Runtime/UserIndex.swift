@@ -10,6 +10,8 @@
 /// with the snapshot a request thread may still hold. Only a delete that compacts `UserList` (amortised
 /// O(1)) rebuilds it. Relay addresses depend on the scenario's teams (`Scenario.relayEmail(of:inTeam:)`),
 /// so a change of teams goes through `AppleIdentityProvider.change`, which builds a new index.
+import ScenarioModel
+
 struct UserIndex: Sendable {
     /// One team's view of a user's relay address.
     struct RelayHolder: Sendable, Equatable {

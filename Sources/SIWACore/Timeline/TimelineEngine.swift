@@ -1,3 +1,4 @@
+import ScenarioModel
 import Synchronization
 
 /// Runs a scenario's timeline lazily: time triggers are checked on each request against the mock

@@ -1,6 +1,7 @@
 import Foundation
 import SIWACore
 import SIWATestSupport
+import ScenarioModel
 import Testing
 
 /// Every file in `Tests/ScenarioCorpus/` is a broken scenario whose `# expect: L:C: message` lines are

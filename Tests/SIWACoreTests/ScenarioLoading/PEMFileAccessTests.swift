@@ -1,5 +1,6 @@
 import SIWACore
 import SIWATestSupport
+import ScenarioModel
 import Testing
 
 /// `pem_file:` goes through the loader's file reader, and a loader without one (scenarios sent over

@@ -1,5 +1,6 @@
 import SIWACore
 import SIWATestSupport
+import ScenarioModel
 import Testing
 
 /// Sections a scenario file leaves out come from the built-in scenario (issue #12: a file with only

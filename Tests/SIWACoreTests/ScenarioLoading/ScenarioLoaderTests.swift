@@ -1,6 +1,7 @@
 import Foundation
 import SIWACore
 import SIWATestSupport
+import ScenarioModel
 import Testing
 
 @Suite struct ScenarioLoaderTests {

@@ -22,11 +22,4 @@ extension UserProfile {
         }
         return nil
     }
-
-    /// `.invalid` naming the oversized field, if any.
-    func checkSize() throws(ProviderChangeError) {
-        if let field = oversizedField {
-            throw ProviderChangeError(.invalid, field: field, "longer than \(Self.maximumFieldBytes) bytes")
-        }
-    }
 }

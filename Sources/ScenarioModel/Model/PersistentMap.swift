@@ -193,7 +193,7 @@ package struct PersistentMap<Key: Hashable & Sendable, Value: Sendable>: Sendabl
     }
 
     /// Every node of this map, for tests that check how much two versions share.
-    var nodeIdentities: Set<ObjectIdentifier> {
+    package var nodeIdentities: Set<ObjectIdentifier> {
         var found: Set<ObjectIdentifier> = []
         var pending = root.map { [$0] } ?? []
         while let node = pending.popLast() {

@@ -206,7 +206,7 @@ extension ScenarioLoader {
             let client = context.read(node, { node throws(ScenarioDiagnostic) in try node.string() })
         {
             if context.checksReferences, !context.clientIDs.contains(client) {
-                context.report(node, Self.unknown("client", client, among: context.clientIDs))
+                context.report(node, Scenario.unknown("client", client, among: context.clientIDs))
             }
             matcher.clientID = client
         }
@@ -214,7 +214,7 @@ extension ScenarioLoader {
             let user = context.read(node, { node throws(ScenarioDiagnostic) in try node.string() })
         {
             if context.checksReferences, !context.userIDs.contains(user) {
-                context.report(node, Self.unknown("user", user, among: context.userIDs))
+                context.report(node, Scenario.unknown("user", user, among: context.userIDs))
             }
             matcher.userID = user
         }
@@ -239,14 +239,6 @@ extension ScenarioLoader {
         "'\(path)' is a control API path; faults and request triggers apply only to Apple's endpoints "
             + "(/auth/…, /.well-known/…), so it would never match"
     }
-
-    /// "unknown user 'alcie' (did you mean 'alice'?)".
-    static func unknown(_ what: String, _ value: String, among known: [String]) -> String {
-        if let suggestion = EditDistance.suggestion(for: value, among: known) {
-            return "unknown \(what) '\(value)' (did you mean '\(suggestion)'?)"
-        }
-        return "unknown \(what) '\(value)'"
-    }
 }
 
 extension ScenarioLoader {
@@ -255,12 +247,12 @@ extension ScenarioLoader {
     package func loadFault(
         _ text: String, file: String, scenario: Scenario, defaultID: String
     ) throws(ScenarioDiagnostics) -> FaultRule {
-        guard text.utf8.count <= FaultEngine.maximumRuleBytes else {
+        guard text.utf8.count <= FaultRule.maximumTextBytes else {
             throw ScenarioDiagnostics([
                 ScenarioDiagnostic(
                     file: file, line: 1, column: 1,
                     message:
-                        "a fault rule may be at most \(FaultEngine.maximumRuleBytes) bytes (got \(text.utf8.count))")
+                        "a fault rule may be at most \(FaultRule.maximumTextBytes) bytes (got \(text.utf8.count))")
             ])
         }
         let document = try ScenarioDocument.parse(text, file: file)

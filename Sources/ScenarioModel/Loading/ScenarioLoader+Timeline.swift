@@ -70,10 +70,10 @@ extension ScenarioLoader {
             }
             reportRouteProblems(matcher, at: node, fields: [:], context)
             if let user = matcher.userID, context.checksReferences, !context.userIDs.contains(user) {
-                context.report(node, Self.unknown("user", user, among: context.userIDs))
+                context.report(node, Scenario.unknown("user", user, among: context.userIDs))
             }
             if let client = matcher.clientID, context.checksReferences, !context.clientIDs.contains(client) {
-                context.report(node, Self.unknown("client", client, among: context.clientIDs))
+                context.report(node, Scenario.unknown("client", client, among: context.clientIDs))
             }
             return .afterRequests(count: count, matcher: matcher)
         }
@@ -126,18 +126,18 @@ extension ScenarioLoader {
         func user() -> String? {
             guard let id = name() else { return nil }
             if context.checksReferences, !context.userIDs.contains(id) {
-                context.report(value, Self.unknown("user", id, among: context.userIDs))
+                context.report(value, Scenario.unknown("user", id, among: context.userIDs))
             }
             return id
         }
         func kid() -> String? {
             guard let id = name() else { return nil }
-            if !kids.contains(id) { context.report(value, Self.unknown("signing key", id, among: kids)) }
+            if !kids.contains(id) { context.report(value, Scenario.unknown("signing key", id, among: kids)) }
             return id
         }
         func fault() -> String? {
             guard let id = name() else { return nil }
-            if !faultIDs.contains(id) { context.report(value, Self.unknown("fault", id, among: faultIDs)) }
+            if !faultIDs.contains(id) { context.report(value, Scenario.unknown("fault", id, among: faultIDs)) }
             return id
         }
         switch entry.keyText {
@@ -161,13 +161,13 @@ extension ScenarioLoader {
                 return nil
             }
             if context.checksReferences, !context.userIDs.contains(user) {
-                context.report(notifyMap.optional("user")!, Self.unknown("user", user, among: context.userIDs))
+                context.report(notifyMap.optional("user")!, Scenario.unknown("user", user, among: context.userIDs))
             }
             let client = context.read(notifyMap.optional("client")) { node throws(ScenarioDiagnostic) in
                 try node.string()
             }
             if let client, let node = notifyMap.optional("client"), !context.clientIDs.contains(client) {
-                context.report(node, Self.unknown("client", client, among: context.clientIDs))
+                context.report(node, Scenario.unknown("client", client, among: context.clientIDs))
             }
             return .notify(kind, user: user, clientID: client)
         case "rotate_key":
@@ -199,7 +199,7 @@ extension ScenarioLoader {
             let user = readRequiredString(map, "user", path: "timeline.user", context)
         else { return nil }
         if context.checksReferences, !context.userIDs.contains(user) {
-            context.report(map.optional("user")!, Self.unknown("user", user, among: context.userIDs))
+            context.report(map.optional("user")!, Scenario.unknown("user", user, among: context.userIDs))
         }
         func string(_ key: String) -> String? {
             context.read(map.optional(key)) { node throws(ScenarioDiagnostic) in try node.string() }

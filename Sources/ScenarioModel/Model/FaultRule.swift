@@ -16,6 +16,10 @@ package struct FaultRule: Sendable, Equatable {
     package var enabled: Bool
     package var action: FaultAction
 
+    /// The longest fault rule text `POST /mock/faults` accepts (rules from a scenario file are bounded
+    /// by the file's 4 MiB).
+    package static let maximumTextBytes = 16 * 1024
+
     package init(
         id: String, matcher: RequestMatcher = RequestMatcher(), after: Int = 0, times: Int? = nil,
         probability: Double = 1, window: TimeWindow? = nil, enabled: Bool = true, action: FaultAction

@@ -108,7 +108,7 @@ struct PersistentVector<Element: Sendable>: Sendable {
     }
 
     /// Every node of this vector, for tests that check how much two versions share.
-    var nodeIdentities: Set<ObjectIdentifier> {
+    package var nodeIdentities: Set<ObjectIdentifier> {
         var found: Set<ObjectIdentifier> = []
         var pending = root.map { [$0] } ?? []
         while let node = pending.popLast() {

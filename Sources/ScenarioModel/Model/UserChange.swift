@@ -29,7 +29,7 @@ package struct UserChange: Sendable, Equatable {
     }
 
     /// Applies the change to a copy of `user`.
-    func applied(to user: UserProfile) -> UserProfile {
+    package func applied(to user: UserProfile) -> UserProfile {
         var user = user
         if let credentialState { user.credentialState = credentialState }
         if let emailForwardingEnabled { user.emailForwardingEnabled = emailForwardingEnabled }
@@ -66,5 +66,28 @@ package struct UserEvent: Sendable, Equatable {
         self.user = user
         self.appGroupIDs = appGroupIDs
         self.timeMilliseconds = timeMilliseconds
+    }
+}
+
+extension UserEvent.Kind {
+    /// Parses a type name as the control API accepts it (both account-deletion spellings).
+    package init?(typeName: String) {
+        switch typeName {
+        case "email-disabled": self = .emailDisabled
+        case "email-enabled": self = .emailEnabled
+        case "consent-revoked": self = .consentRevoked
+        case "account-delete", "account-deleted": self = .accountDeleted
+        default: return nil
+        }
+    }
+
+    /// The wire name, with the scenario's choice for account deletion.
+    package func typeName(_ settings: NotificationSettings) -> String {
+        switch self {
+        case .emailDisabled: "email-disabled"
+        case .emailEnabled: "email-enabled"
+        case .consentRevoked: "consent-revoked"
+        case .accountDeleted: settings.accountDeletionType
+        }
     }
 }

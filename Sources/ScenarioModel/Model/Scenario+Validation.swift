@@ -124,7 +124,7 @@ extension Scenario {
 
     /// What is wrong with one user on its own (uniqueness aside): the rules `validate()` applies to
     /// every user and runtime user changes apply to the changed one.
-    static func problems(ofUser user: UserProfile, at index: Int) -> [ScenarioProblem] {
+    package static func problems(ofUser user: UserProfile, at index: Int) -> [ScenarioProblem] {
         var problems: [ScenarioProblem] = []
         if user.id.isEmpty {
             problems.append(ScenarioProblem(path: "users[\(index)].id", message: "user id must not be empty"))
@@ -145,11 +145,11 @@ extension Scenario {
         user.id.isEmpty || user.sub.isEmpty || (user.privateEmail && user.relayEmail == nil)
     }
 
-    static func isTeamID(_ id: String) -> Bool {
+    package static func isTeamID(_ id: String) -> Bool {
         id.utf8.count == 10 && id.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) }
     }
 
-    static func isAbsoluteHTTPURL(_ uri: String) -> Bool {
+    package static func isAbsoluteHTTPURL(_ uri: String) -> Bool {
         (uri.hasPrefix("https://") || uri.hasPrefix("http://")) && !uri.contains("#")
             && !uri.contains(" ") && uri.split(separator: "/", omittingEmptySubsequences: false).count >= 3
             && !(uri.split(separator: "/", omittingEmptySubsequences: false)[2].isEmpty)

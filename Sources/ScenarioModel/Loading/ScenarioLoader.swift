@@ -21,10 +21,10 @@ package struct ScenarioLoader {
     /// naming a path, method or form field outside them is an error. Nil: not checked (the built-in
     /// scenario, which has no rules, and the fuzzer).
     package var ruleTargets: [AppleRoute]?
-    /// When set, keys without a PEM come from here (made ahead on a background thread), never generated
-    /// on the loading thread unless `keySupplyMayMake`; a scenario needing more than are ready is then
-    /// refused. For `PUT /mock/scenario`.
-    package var keySupply: SigningKeySupply?
+    /// When set, keys without a PEM come from here (SIWACore's `SigningKeySupply`, made ahead on a
+    /// background thread), never generated on the loading thread unless `keySupplyMayMake`; a scenario
+    /// needing more than are ready is then refused. For `PUT /mock/scenario`.
+    package var keySupply: (any SigningKeySource)?
     /// The loading thread is not an event loop (`PUT /mock/scenario` runs on a background thread): a key
     /// the supply has not made yet is generated here instead of refusing the scenario.
     package var keySupplyMayMake = false
@@ -156,7 +156,8 @@ package struct ScenarioLoader {
         "'pem_file' is not read in a scenario sent over HTTP (it would expose the server's files); "
         + "give the key inline with 'pem: |', or load the file with --scenario"
 
-    static func trimmed(_ text: String) -> String {
+    /// `text` without trailing newlines and spaces (PEMs as stored and compared).
+    package static func trimmed(_ text: String) -> String {
         var text = Substring(text)
         while let last = text.last, last == "\n" || last == "\r" || last == " " { text = text.dropLast() }
         return String(text)
