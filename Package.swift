@@ -3,8 +3,9 @@ import PackageDescription
 
 // Dependency direction (each arrow is an import; none points back):
 //   SIWAMockTesting ─► SIWAServer (the same MockHost wiring as `serve`, in the test process)
-//   siwa-mock ─► SIWAServer ─► SIWACore ─► JOSE ─► JSON, COpenSSL
-//                    │             └─────► ScenarioFormat
+//   siwa-mock ─► SIWAServer ─► SIWACore ─► ScenarioModel ─► JOSE ─► JSON, COpenSSL
+//                    │        (AppleRules/,    │  (Model/, Loading/)
+//                    │         Machinery/)     └──────► ScenarioFormat   (SIWACore also uses its time grammar)
 //                    ├─────────► SMTP         (sans-I/O SMTP session and message parser; no dependencies)
 //                    ├─────────► HTTPServer ─► CSys
 //                    │                └──────► TLS ─► JOSE, COpenSSL   (memory-BIO sessions; no socket calls)
@@ -43,8 +44,8 @@ let package = Package(
         // The scenario model and its loader: a new scenario switch goes here (Model/ for the value,
         // Loading/ for its key). The only module that reads ScenarioFormat's nodes; it imports no SIWACore.
         .target(name: "ScenarioModel", dependencies: ["JOSE", "ScenarioFormat"], swiftSettings: swiftSettings),
-        // Apple's rules (AppleRules/: a new Apple rule goes here) and the mock's machinery (Machinery/),
-        // both over the Scenario model.
+        // Apple's rules (AppleRules/: a new Apple rule goes here) and the mock's machinery (Machinery/:
+        // provider, runtime changes, faults, timeline, fleet, injected clock and randomness).
         .target(
             name: "SIWACore", dependencies: ["ScenarioModel", "JOSE", "JSON", "ScenarioFormat"],
             swiftSettings: swiftSettings
