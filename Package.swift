@@ -91,6 +91,10 @@ let package = Package(
         .testTarget(name: "JSONTests", dependencies: ["JSON"], swiftSettings: swiftSettings),
         .testTarget(name: "JOSETests", dependencies: ["JOSE", "JSON"], swiftSettings: swiftSettings),
         .testTarget(name: "ScenarioFormatTests", dependencies: ["ScenarioFormat"], swiftSettings: swiftSettings),
+        // The model and the loader, alone (ScenarioFiles in the test support checks rules against the real routes).
+        .testTarget(
+            name: "ScenarioModelTests", dependencies: ["ScenarioModel", "JOSE", "JSON", "SIWATestSupport"],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "HTTPServerTests", dependencies: ["HTTPServer", "TLS", "SIWACore"], swiftSettings: swiftSettings),
         .testTarget(name: "SMTPTests", dependencies: ["SMTP"], swiftSettings: swiftSettings),

@@ -1,4 +1,3 @@
-import SIWACore
 import SIWATestSupport
 import ScenarioModel
 import Testing

@@ -1,6 +1,5 @@
 import JOSE
 import JSON
-import SIWACore
 import SIWATestSupport
 import ScenarioModel
 import Testing

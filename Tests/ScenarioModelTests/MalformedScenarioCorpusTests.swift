@@ -1,5 +1,4 @@
 import Foundation
-import SIWACore
 import SIWATestSupport
 import ScenarioModel
 import Testing
