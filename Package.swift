@@ -3,8 +3,9 @@ import PackageDescription
 
 // Dependency direction (each arrow is an import; none points back):
 //   SIWAMockTesting ─► SIWAServer (the same MockHost wiring as `serve`, in the test process)
-//   siwa-mock ─► SIWAServer ─► SIWACore ─► JOSE ─► JSON, COpenSSL
-//                    │             └─────► ScenarioFormat
+//   siwa-mock ─► SIWAServer ─► SIWACore ─► ScenarioModel ─► JOSE ─► JSON, COpenSSL
+//                    │        (AppleRules/,    │  (Model/, Loading/)
+//                    │         Machinery/)     └──────► ScenarioFormat   (SIWACore also uses its time grammar)
 //                    ├─────────► SMTP         (sans-I/O SMTP session and message parser; no dependencies)
 //                    ├─────────► HTTPServer ─► CSys
 //                    │                └──────► TLS ─► JOSE, COpenSSL   (memory-BIO sessions; no socket calls)
@@ -40,26 +41,39 @@ let package = Package(
         .target(name: "SMTP", swiftSettings: swiftSettings),
         .target(name: "TLS", dependencies: ["COpenSSL", "JOSE"], swiftSettings: swiftSettings),
         .target(name: "HTTPServer", dependencies: ["CSys", "TLS", "JOSE"], swiftSettings: swiftSettings),
-        .target(name: "SIWACore", dependencies: ["JOSE", "JSON", "ScenarioFormat"], swiftSettings: swiftSettings),
+        // The scenario model and its loader: a new scenario switch goes here (Model/ for the value,
+        // Loading/ for its key). The only module that reads ScenarioFormat's nodes; it imports no SIWACore.
+        .target(name: "ScenarioModel", dependencies: ["JOSE", "ScenarioFormat"], swiftSettings: swiftSettings),
+        // Apple's rules (AppleRules/: a new Apple rule goes here) and the mock's machinery (Machinery/:
+        // provider, runtime changes, faults, timeline, fleet, injected clock and randomness).
+        .target(
+            name: "SIWACore", dependencies: ["ScenarioModel", "JOSE", "JSON", "ScenarioFormat"],
+            swiftSettings: swiftSettings
+        ),
         // The shared state store of docs/scale-out.md: SIWACore's GrantStore over HTTPServer's Redis client.
-        .target(name: "RedisStore", dependencies: ["SIWACore", "HTTPServer"], swiftSettings: swiftSettings),
+        .target(
+            name: "RedisStore", dependencies: ["SIWACore", "ScenarioModel", "HTTPServer"], swiftSettings: swiftSettings),
         .target(
             name: "SIWAServer",
-            dependencies: ["SIWACore", "HTTPServer", "SMTP", "Background", "JOSE", "JSON", "ScenarioFormat", "CSys"],
+            dependencies: [
+                "SIWACore", "ScenarioModel", "HTTPServer", "SMTP", "Background", "JOSE", "JSON", "ScenarioFormat",
+                "CSys",
+            ],
             swiftSettings: swiftSettings
         ),
         // Public surface of its own (AuthenticationServices-shaped types); it reaches SIWAServer and
         // SIWACore through `package` access and re-exports none of their types.
         .target(
             name: "SIWAMockTesting",
-            dependencies: ["SIWAServer", "SIWACore", "HTTPServer", "JOSE", "JSON", "ScenarioFormat"],
+            dependencies: ["SIWAServer", "SIWACore", "ScenarioModel", "HTTPServer", "JOSE", "JSON", "ScenarioFormat"],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "siwa-mock",
             dependencies: [
-                "SIWAServer", "SIWACore", "HTTPServer", "Background", "TLS", "JOSE", "JSON", "ScenarioFormat", "CSys",
-                "RedisStore",
+                "SIWAServer", "SIWACore", "ScenarioModel", "HTTPServer", "Background", "TLS", "JOSE", "JSON",
+                "ScenarioFormat",
+                "CSys", "RedisStore",
             ],
             swiftSettings: swiftSettings,
             // The binary the README builds (`swift build -c release`) is the fast one: the Swift runtime
@@ -68,13 +82,19 @@ let package = Package(
         ),
         .target(
             name: "SIWATestSupport",
-            dependencies: ["SIWAServer", "SIWACore", "HTTPServer", "Background", "JOSE", "JSON", "RedisStore"],
+            dependencies: [
+                "SIWAServer", "SIWACore", "ScenarioModel", "HTTPServer", "Background", "JOSE", "JSON", "RedisStore",
+            ],
             path: "Tests/SIWATestSupport",
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "JSONTests", dependencies: ["JSON"], swiftSettings: swiftSettings),
         .testTarget(name: "JOSETests", dependencies: ["JOSE", "JSON"], swiftSettings: swiftSettings),
         .testTarget(name: "ScenarioFormatTests", dependencies: ["ScenarioFormat"], swiftSettings: swiftSettings),
+        // The model and the loader, alone (ScenarioFiles in the test support checks rules against the real routes).
+        .testTarget(
+            name: "ScenarioModelTests", dependencies: ["ScenarioModel", "JOSE", "JSON", "SIWATestSupport"],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "HTTPServerTests", dependencies: ["HTTPServer", "TLS", "SIWACore"], swiftSettings: swiftSettings),
         .testTarget(name: "SMTPTests", dependencies: ["SMTP"], swiftSettings: swiftSettings),
@@ -82,17 +102,20 @@ let package = Package(
         .testTarget(name: "BackgroundTests", dependencies: ["Background"], swiftSettings: swiftSettings),
         .testTarget(
             name: "SIWACoreTests",
-            dependencies: ["SIWACore", "JOSE", "JSON", "SIWATestSupport"],
+            dependencies: ["SIWACore", "ScenarioModel", "JOSE", "JSON", "SIWATestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "SIWAServerTests",
-            dependencies: ["SIWAServer", "SIWACore", "HTTPServer", "Background", "JOSE", "JSON", "SIWATestSupport"],
+            dependencies: [
+                "SIWAServer", "SIWACore", "ScenarioModel", "HTTPServer", "Background", "JOSE", "JSON",
+                "SIWATestSupport",
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "RedisStoreTests",
-            dependencies: ["RedisStore", "SIWACore", "HTTPServer", "SIWATestSupport"],
+            dependencies: ["RedisStore", "SIWACore", "ScenarioModel", "HTTPServer", "SIWATestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -113,10 +136,10 @@ let package = Package(
 if Context.environment["SIWA_FUZZ"] == "1" {
     let fuzzTargets: [(name: String, modules: [Target.Dependency])] = [
         ("fuzz-scenario", ["ScenarioFormat"]),
-        ("fuzz-scenario-loader", ["SIWACore"]),
+        ("fuzz-scenario-loader", ["SIWACore", "ScenarioModel"]),
         ("fuzz-json", ["JSON"]),
         ("fuzz-jws", ["JOSE"]),
-        ("fuzz-client-secret", ["SIWACore", "JOSE"]),
+        ("fuzz-client-secret", ["SIWACore", "ScenarioModel", "JOSE"]),
         ("fuzz-http-parser", ["HTTPServer"]),
         ("fuzz-form", ["HTTPServer"]),
         ("fuzz-smtp", ["SMTP"]),

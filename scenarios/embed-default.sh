@@ -4,7 +4,7 @@
 # scenarios/embed-default.sh --check: writes nothing; exits 1 if the checked-in Swift file is stale (CI).
 set -eu
 cd "$(dirname "$0")/.."
-out=Sources/SIWACore/ScenarioLoading/DefaultScenarioText.swift
+out=Sources/ScenarioModel/Loading/DefaultScenarioText.swift
 case "${1:-}" in
   "") check=false ;;
   --check) check=true ;;

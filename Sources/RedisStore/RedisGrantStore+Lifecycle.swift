@@ -1,5 +1,6 @@
 import HTTPServer
 import SIWACore
+import ScenarioModel
 
 extension RedisGrantStore {
     package func authorize(

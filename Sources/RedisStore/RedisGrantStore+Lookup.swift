@@ -1,5 +1,6 @@
 import HTTPServer
 import SIWACore
+import ScenarioModel
 
 extension RedisGrantStore {
     package func lookUpCode(_ code: String, now: Int64) throws(StoreUnavailable) -> GrantLookup {

@@ -1,5 +1,6 @@
 import HTTPServer
 import SIWACore
+import ScenarioModel
 import Synchronization
 
 /// Consents, codes and tokens in Redis, shared by every replica that uses the same Redis and key

@@ -1,5 +1,6 @@
 import Foundation
 import SIWACore
+import ScenarioModel
 
 /// What `ASAuthorizationAppleIDCredential` hands the app after Sign in with Apple
 /// (https://developer.apple.com/documentation/authenticationservices/asauthorizationappleidcredential).
@@ -99,7 +100,7 @@ extension AppleIDMock {
         case notFound = 2
         case transferred = 3
 
-        init(_ state: SIWACore.CredentialState) {
+        init(_ state: ScenarioModel.CredentialState) {
             switch state {
             case .revoked: self = .revoked
             case .authorized: self = .authorized

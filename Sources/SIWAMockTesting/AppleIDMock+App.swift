@@ -1,6 +1,7 @@
 import Foundation
 import JOSE
 import SIWACore
+import ScenarioModel
 
 /// The app's side: what AuthenticationServices gives the app on a device.
 extension AppleIDMock {

@@ -1,5 +1,6 @@
 import SIWACore
 import SIWAServer
+import ScenarioModel
 
 /// A fault rule and how often it matched and fired (`GET /mock/faults`).
 public struct FaultInfo: Sendable, Equatable {

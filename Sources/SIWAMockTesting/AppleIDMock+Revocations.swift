@@ -1,5 +1,6 @@
 import Foundation
 import SIWACore
+import ScenarioModel
 
 /// What an app sees on the device when the user's Sign in with Apple credential for it is revoked:
 /// `ASAuthorizationAppleIDProvider.credentialRevokedNotification`

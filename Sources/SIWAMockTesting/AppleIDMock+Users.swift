@@ -1,5 +1,6 @@
 import Foundation
 import SIWACore
+import ScenarioModel
 
 /// A scenario user as the mock holds it.
 public struct MockUser: Sendable, Equatable {

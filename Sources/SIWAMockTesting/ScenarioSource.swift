@@ -2,6 +2,7 @@ import Foundation
 import SIWACore
 import SIWAServer
 import ScenarioFormat
+import ScenarioModel
 
 /// Where an `AppleIDMock` gets its scenario (users, apps, keys, faults; docs/scenarios.md).
 public enum ScenarioSource: Sendable, Equatable {

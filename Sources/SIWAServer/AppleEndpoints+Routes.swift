@@ -1,5 +1,6 @@
 import HTTPServer
 import SIWACore
+import ScenarioModel
 
 extension AppleEndpoints {
     /// One of Apple's routes as declared: method, path, the form or query fields its handler reads, and

@@ -1,5 +1,6 @@
 import HTTPServer
 import SIWACore
+import ScenarioModel
 
 extension AppleEndpoints {
     /// `/auth/authorize` without `login_hint` (docs/browser.md): without `account` (and more than one

@@ -1,6 +1,7 @@
 import HTTPServer
 import JSON
 import SIWACore
+import ScenarioModel
 
 /// Apple's HTTP surface (`appleid.apple.com`): the handlers and their routes —
 /// `GET /.well-known/openid-configuration`, `GET /auth/keys`, `GET|POST /auth/authorize`,

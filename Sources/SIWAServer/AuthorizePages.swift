@@ -1,5 +1,6 @@
 import JSON
 import SIWACore
+import ScenarioModel
 
 /// The result pages of `/auth/authorize` (docs/CONTRACTS.md, "Headless web flow"; docs/browser.md).
 enum AuthorizePages {

@@ -1,6 +1,7 @@
 import HTTPServer
 import JOSE
 import SIWACore
+import ScenarioModel
 
 /// Client credentials from an `Authorization: Basic` header (RFC 6749 §2.3.1), merged into the form
 /// fields when the scenario's `client_authentication` is `post_or_basic`.

@@ -1,6 +1,7 @@
 import Background
 import HTTPServer
 import SIWACore
+import ScenarioModel
 
 /// The whole HTTP surface: Apple's endpoints, the control API under `/mock/` and, with TLS, the local
 /// CA certificate — one route table behind one `RequestPipeline`. Apple's endpoints and the control

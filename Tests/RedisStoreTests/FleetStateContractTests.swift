@@ -3,6 +3,7 @@ import HTTPServer
 import RedisStore
 import SIWACore
 import SIWATestSupport
+import ScenarioModel
 import Synchronization
 import Testing
 

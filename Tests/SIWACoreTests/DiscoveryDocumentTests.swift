@@ -1,5 +1,6 @@
 import JSON
 import SIWACore
+import ScenarioModel
 import Testing
 
 @Suite struct DiscoveryDocumentTests {

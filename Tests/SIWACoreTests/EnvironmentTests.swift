@@ -1,4 +1,5 @@
 import SIWACore
+import ScenarioModel
 import Testing
 
 @Suite struct EnvironmentTests {

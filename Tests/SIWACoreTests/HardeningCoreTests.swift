@@ -1,6 +1,7 @@
 import JOSE
 import SIWACore
 import SIWATestSupport
+import ScenarioModel
 import Synchronization
 import Testing
 

@@ -2,6 +2,7 @@ import JOSE
 import JSON
 import SIWACore
 import SIWATestSupport
+import ScenarioModel
 import Testing
 
 @Suite struct IDTokenMakerTests {

@@ -1,5 +1,6 @@
 import SIWACore
 import SIWATestSupport
+import ScenarioModel
 import Testing
 
 /// Collecting expired codes and tokens costs what expired, not a walk of the tables under the store's

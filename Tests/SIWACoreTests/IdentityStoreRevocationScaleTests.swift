@@ -1,5 +1,6 @@
 import SIWACore
 import SIWATestSupport
+import ScenarioModel
 import Testing
 
 /// Regression for bench/load: ending one user's authorization walks the tables in place (it used to

@@ -1,5 +1,6 @@
 import SIWACore
 import SIWATestSupport
+import ScenarioModel
 import Testing
 
 /// `seed:` makes what a test reads reproducible (subs, relay addresses) but never a secret: two

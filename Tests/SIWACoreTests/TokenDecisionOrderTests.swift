@@ -1,5 +1,6 @@
 import SIWACore
 import SIWATestSupport
+import ScenarioModel
 import Testing
 
 /// The provider's decision order at `/auth/token` and `/auth/revoke` (docs/fidelity.md, "Decision order"),

@@ -1,5 +1,6 @@
 import SIWACore
 import SIWATestSupport
+import ScenarioModel
 import Testing
 
 /// The persistent user list and index (issue #11: a user change costs O(log n), not a copy of every

@@ -1,6 +1,7 @@
 import SIWACore
 import SIWAServer
 import SIWATestSupport
+import ScenarioModel
 import Testing
 
 /// `AppleEndpoints.ruleTargets` (what `siwa-mock check` lets fault rules and timeline triggers point at)

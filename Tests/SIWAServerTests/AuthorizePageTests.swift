@@ -1,6 +1,7 @@
 import SIWACore
 import SIWAServer
 import SIWATestSupport
+import ScenarioModel
 import Testing
 
 @Suite struct AuthorizePageTests {

@@ -1,6 +1,7 @@
 import JSON
 import SIWACore
 import SIWATestSupport
+import ScenarioModel
 import Testing
 
 @testable import SIWAServer

@@ -5,6 +5,7 @@ import JSON
 import SIWACore
 import SIWAServer
 import SIWATestSupport
+import ScenarioModel
 import Synchronization
 import Testing
 

@@ -2,6 +2,7 @@ import HTTPServer
 import JOSE
 import SIWACore
 import SIWATestSupport
+import ScenarioModel
 import Testing
 
 /// `client_authentication`: form-body credentials only (Apple's advertised method, the default; a Basic-only

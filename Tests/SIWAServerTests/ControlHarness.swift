@@ -4,6 +4,7 @@ import JSON
 import SIWACore
 import SIWAServer
 import SIWATestSupport
+import ScenarioModel
 import Testing
 
 /// A `MockServer` (Apple + control endpoints) over a scenario, with helpers for control calls.

@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import SIWACore
 import SIWATestSupport
+import ScenarioModel
 import Testing
 
 /// Runs every row of the "Decision order" table in docs/fidelity.md against the mock, so the published

@@ -4,6 +4,7 @@ import JSON
 import SIWACore
 import SIWAServer
 import SIWATestSupport
+import ScenarioModel
 import Testing
 
 /// Endpoints over the built-in scenario plus helpers that walk Apple's flows through a client.

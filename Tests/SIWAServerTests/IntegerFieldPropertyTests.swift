@@ -3,6 +3,7 @@ import JSON
 import SIWACore
 import SIWAServer
 import SIWATestSupport
+import ScenarioModel
 import Testing
 
 /// Every integer a control call or a scenario takes, fed the extremes of `Int64` and their neighbours:

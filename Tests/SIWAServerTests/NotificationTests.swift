@@ -5,6 +5,7 @@ import JSON
 import SIWACore
 import SIWAServer
 import SIWATestSupport
+import ScenarioModel
 import Testing
 
 /// What a notification looks like and when one is sent (docs/fidelity.md#server-to-server-notifications).

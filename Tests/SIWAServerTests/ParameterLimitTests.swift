@@ -3,6 +3,7 @@ import JSON
 import SIWACore
 import SIWAServer
 import SIWATestSupport
+import ScenarioModel
 import Testing
 
 /// Issue #11 item 3: over-long parameters get Apple's `invalid_request` and are never stored; the

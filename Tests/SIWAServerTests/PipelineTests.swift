@@ -2,6 +2,7 @@ import HTTPServer
 import JSON
 import SIWACore
 import SIWATestSupport
+import ScenarioModel
 import Testing
 
 @testable import SIWAServer

@@ -3,6 +3,7 @@ import HTTPServer
 import JSON
 import SIWACore
 import SIWATestSupport
+import ScenarioModel
 import Testing
 
 /// docs/fidelity.md "Request shape" and "Refresh responses": what Apple answers before it looks at the

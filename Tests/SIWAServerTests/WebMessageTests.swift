@@ -2,6 +2,7 @@ import HTTPServer
 import JSON
 import SIWACore
 import SIWATestSupport
+import ScenarioModel
 import Testing
 
 /// `response_mode=web_message` (docs/browser.md, docs/fidelity.md): the same validation as the other

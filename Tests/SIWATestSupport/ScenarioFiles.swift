@@ -1,6 +1,7 @@
 import Foundation
 import SIWACore
 import SIWAServer
+import ScenarioModel
 
 /// The repository's `scenarios/` directory and a loader that reads `pem_file:` from disk.
 package enum ScenarioFiles {

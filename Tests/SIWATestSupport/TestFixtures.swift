@@ -1,6 +1,7 @@
 import HTTPServer
 import SIWACore
 import SIWAServer
+import ScenarioModel
 
 /// Fixed time and seeded randomness for reproducible tests.
 package enum TestFixtures {

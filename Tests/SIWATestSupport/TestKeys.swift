@@ -1,4 +1,5 @@
 import SIWACore
+import ScenarioModel
 
 /// Key material for tests. The P-256 key is the built-in scenario's published TEST client-secret key
 /// (scenarios/keys/AuthKey_KEY1234567.p8), registered for team ABCDE12345 under kid KEY1234567.

@@ -1,4 +1,5 @@
 import SIWACore
+import ScenarioModel
 
 extension Scenario {
     /// The recipient team of `transferFixture`.

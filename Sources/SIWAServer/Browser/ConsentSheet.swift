@@ -1,4 +1,5 @@
 import SIWACore
+import ScenarioModel
 
 /// The pages that stand in for Apple's sign-in sheet when `/auth/authorize` gets no `login_hint`
 /// (docs/browser.md): choose the Apple Account (the scenario's users; Apple signs one in instead), then the

@@ -1,5 +1,6 @@
 import HTTPServer
 import SIWACore
+import ScenarioModel
 
 /// Clock and key changes reach the whole fleet (docs/scale-out.md, "What is shared").
 extension ControlEndpoints {

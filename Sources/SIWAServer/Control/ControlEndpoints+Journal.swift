@@ -1,6 +1,7 @@
 import HTTPServer
 import JSON
 import SIWACore
+import ScenarioModel
 
 /// The request journal and server-to-server notifications.
 extension ControlEndpoints {

@@ -1,6 +1,7 @@
 import HTTPServer
 import JSON
 import SIWACore
+import ScenarioModel
 
 /// Users, native credentials and credential state.
 extension ControlEndpoints {

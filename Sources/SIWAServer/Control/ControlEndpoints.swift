@@ -2,6 +2,7 @@ import Background
 import HTTPServer
 import JSON
 import SIWACore
+import ScenarioModel
 
 /// The mock's own API under `/mock/` (JSON in and out; README "control API" section, `/mock/openapi.json`).
 /// Apple's endpoints stay in `AppleEndpoints`; both share one `AppleIdentityProvider`, so control
@@ -36,7 +37,8 @@ package struct ControlEndpoints: Sendable {
             activeScenario
             ?? ActiveScenario(
                 .init(
-                    source: "built-in", name: provider.scenario.name, text: SIWACore.ScenarioLoader.defaultScenarioText,
+                    source: "built-in", name: provider.scenario.name,
+                    text: ScenarioModel.ScenarioLoader.defaultScenarioText,
                     loadedAtMilliseconds: provider.clock.nowMilliseconds))
         self.provider = provider
         self.journal = journal

@@ -2,6 +2,7 @@ import HTTPServer
 import JSON
 import SIWACore
 import ScenarioFormat
+import ScenarioModel
 
 /// `/mock/faults`: list rules with counters (GET), add a rule (POST, the scenario file's fault syntax
 /// as JSON), switch one on or off (`PATCH /mock/faults/{id} {"enabled": bool}`), remove one

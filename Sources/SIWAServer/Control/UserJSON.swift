@@ -1,5 +1,6 @@
 import JSON
 import SIWACore
+import ScenarioModel
 
 /// Users as the control API reads and writes them (snake_case fields, enum names as strings).
 enum UserJSON {

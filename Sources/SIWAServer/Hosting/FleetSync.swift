@@ -1,4 +1,5 @@
 import SIWACore
+import ScenarioModel
 import Synchronization
 
 /// Keeps this replica's clock and signing keys in step with the fleet (docs/scale-out.md, "What is

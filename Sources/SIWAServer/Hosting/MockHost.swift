@@ -1,6 +1,7 @@
 import Background
 import HTTPServer
 import SIWACore
+import ScenarioModel
 
 /// One running mock's pieces, wired once for every host: `siwa-mock serve` and the in-process
 /// `SIWAMockTesting` library both build their mock here, so both run the same server with the same

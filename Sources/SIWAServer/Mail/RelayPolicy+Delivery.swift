@@ -1,5 +1,6 @@
 import SIWACore
 import SMTP
+import ScenarioModel
 
 /// The end of DATA. SMTP gives one reply per message, so the relay delivers every copy or none: when
 /// one recipient's copy is refused (its team did not register the sender, forwarding was turned off

@@ -1,6 +1,7 @@
 import HTTPServer
 import JSON
 import SIWACore
+import ScenarioModel
 
 /// The scenario's fault rules and timeline around Apple's endpoints: before a request, due time
 /// triggers run; a firing fault replaces or degrades the answer; after it, request triggers count

@@ -1,5 +1,6 @@
 import Background
 import SIWACore
+import ScenarioModel
 import Synchronization
 
 /// The scenario's timeline around Apple's endpoints (`FaultStage` runs it): due time triggers before a

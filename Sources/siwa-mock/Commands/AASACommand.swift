@@ -1,5 +1,6 @@
 import HTTPServer
 import SIWACore
+import ScenarioModel
 import TLS
 
 /// `siwa-mock aasa check <file-or-url>`: checks an `apple-app-site-association` file the way Apple's CDN

@@ -1,6 +1,7 @@
 import JOSE
 import JSON
 import SIWACore
+import ScenarioModel
 
 /// `siwa-mock client-secret`: the ES256 JWT a backend sends as `client_secret`
 /// (https://developer.apple.com/documentation/accountorganizationaldatasharing/creating-a-client-secret).

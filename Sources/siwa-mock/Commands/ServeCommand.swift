@@ -2,6 +2,7 @@ import Background
 import HTTPServer
 import SIWACore
 import SIWAServer
+import ScenarioModel
 import TLS
 
 /// `siwa-mock serve` (the default command): Apple's endpoints on the built-in or a given scenario,

@@ -3,6 +3,7 @@ import JOSE
 import JSON
 import SIWACore
 import SIWAServer
+import ScenarioModel
 
 /// `siwa-mock signin`: the whole web flow against a running mock in one line — authorize (login_hint, so no
 /// page), redeem the code with a client secret, verify the id_token — printing the token response and the

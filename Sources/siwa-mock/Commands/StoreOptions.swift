@@ -2,6 +2,7 @@ import Background
 import HTTPServer
 import RedisStore
 import SIWACore
+import ScenarioModel
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,6 @@
 import JOSE
 import SIWACore
+import ScenarioModel
 
 /// `--state-dir`: the scenario's signing keys live there as `signing-<kid>.pem` (mode 0600), created on
 /// first use, so a restarted mock publishes the same JWKS and honours tokens it signed before.

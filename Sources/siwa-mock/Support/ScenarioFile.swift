@@ -1,6 +1,7 @@
 import SIWACore
 import SIWAServer
 import ScenarioFormat
+import ScenarioModel
 
 #if canImport(Glibc)
     import Glibc

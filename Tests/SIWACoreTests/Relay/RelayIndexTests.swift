@@ -1,5 +1,6 @@
 import SIWACore
 import SIWATestSupport
+import ScenarioModel
 import Testing
 
 /// The relay-address index of provider snapshots (issue #15 "Performance": `RCPT TO` resolved by a scan

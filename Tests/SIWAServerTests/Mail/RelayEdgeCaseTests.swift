@@ -3,6 +3,7 @@ import JSON
 import SIWACore
 import SIWATestSupport
 import SMTP
+import ScenarioModel
 import Testing
 
 @testable import SIWAServer

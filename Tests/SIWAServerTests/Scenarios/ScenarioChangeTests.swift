@@ -3,6 +3,7 @@ import JSON
 import SIWACore
 import SIWAServer
 import SIWATestSupport
+import ScenarioModel
 import Testing
 
 /// What a scenario replaced at runtime (`PUT /mock/scenario`) changes on Apple's side, and which fault

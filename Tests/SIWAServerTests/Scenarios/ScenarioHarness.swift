@@ -4,6 +4,7 @@ import JSON
 import SIWACore
 import SIWAServer
 import SIWATestSupport
+import ScenarioModel
 import Testing
 
 /// A `MockServer` over a file from `scenarios/`, reached over a live loopback socket (real HTTP), with

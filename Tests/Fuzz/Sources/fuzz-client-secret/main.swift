@@ -9,6 +9,7 @@
 import FuzzDriver
 import JOSE
 import SIWACore
+import ScenarioModel
 
 #if canImport(Glibc)
     import Glibc

@@ -2,6 +2,7 @@
 // Any crash, sanitizer report, leak or timeout is a bug: bad input must become a diagnostic.
 import FuzzDriver
 import SIWACore
+import ScenarioModel
 
 #if canImport(Glibc)
     import Glibc

@@ -1,0 +1,226 @@
+import ScenarioModel
+import Synchronization
+
+/// Runs a scenario's timeline lazily: time triggers are checked on each request against the mock
+/// clock (no timer thread), request triggers count matching requests after they are answered.
+///
+/// Thread-safe: progress lives behind one lock; each entry fires at most once.
+package final class TimelineEngine: Sendable {
+    struct EntryState: Sendable {
+        var entry: TimelineEntry
+        var count = 0
+        var fired = false
+    }
+
+    struct State: Sendable {
+        var entries: [EntryState]
+        var startMilliseconds: Int64
+    }
+
+    private let state: Mutex<State>
+
+    package init(entries: [TimelineEntry] = [], startMilliseconds: Int64 = 0) {
+        state = Mutex(State(entries: entries.map { EntryState(entry: $0) }, startMilliseconds: startMilliseconds))
+    }
+
+    /// Replaces the script and its progress (scenario reload).
+    package func replace(entries: [TimelineEntry], startMilliseconds: Int64) {
+        state.withLock {
+            $0 = State(entries: entries.map { EntryState(entry: $0) }, startMilliseconds: startMilliseconds)
+        }
+    }
+
+    /// An entry that fired: its position in the scenario's timeline (the same on every replica that
+    /// loaded the same scenario) and its actions.
+    package struct Fired: Sendable, Equatable {
+        package var index: Int
+        package var actions: [TimelineAction]
+    }
+
+    /// A request-triggered entry a request matched, before it is counted (the fleet counts it).
+    package struct Pending: Sendable, Equatable {
+        package var index: Int
+        /// The trigger's count: the entry fires with the request that reaches it.
+        package var threshold: Int
+
+        package init(index: Int, threshold: Int) {
+            self.index = index
+            self.threshold = threshold
+        }
+    }
+
+    /// Actions of time triggers that are due at `nowMilliseconds` and have not fired, in script order.
+    package func dueActions(nowMilliseconds: Int64) -> [TimelineAction] {
+        dueEntries(nowMilliseconds: nowMilliseconds).flatMap(\.actions)
+    }
+
+    /// Time-triggered entries due at `nowMilliseconds` that had not fired, now marked fired, in order.
+    package func dueEntries(nowMilliseconds: Int64) -> [Fired] {
+        state.withLock { state in
+            var fired: [Fired] = []
+            for index in state.entries.indices where !state.entries[index].fired {
+                guard case .at(let offset) = state.entries[index].entry.trigger,
+                    nowMilliseconds >= state.startMilliseconds + offset
+                else { continue }
+                state.entries[index].fired = true
+                fired.append(Fired(index: index, actions: state.entries[index].entry.actions))
+            }
+            return fired
+        }
+    }
+
+    /// Counts an answered request; returns the actions of request triggers that reach their count.
+    package func recordRequest(_ request: RequestFacts, resolveUser: () -> String?) -> [TimelineAction] {
+        state.withLock { state in
+            var actions: [TimelineAction] = []
+            for index in state.entries.indices where !state.entries[index].fired {
+                guard case .afterRequests(let count, let matcher) = state.entries[index].entry.trigger,
+                    matcher.matches(request, resolveUser: resolveUser)
+                else { continue }
+                state.entries[index].count += 1
+                if state.entries[index].count >= count {
+                    state.entries[index].fired = true
+                    actions += state.entries[index].entry.actions
+                }
+            }
+            return actions
+        }
+    }
+
+    /// The request-triggered entries that have not fired and that `request` matches, counted nowhere:
+    /// with a shared store the fleet counts them (`FleetState.countTimeline`).
+    package func pendingEntries(matching request: RequestFacts, resolveUser: () -> String?) -> [Pending] {
+        state.withLock { state in
+            state.entries.indices.compactMap { index -> Pending? in
+                guard !state.entries[index].fired,
+                    case .afterRequests(let count, let matcher) = state.entries[index].entry.trigger,
+                    matcher.matches(request, resolveUser: resolveUser)
+                else { return nil }
+                return Pending(index: index, threshold: count)
+            }
+        }
+    }
+
+    /// Marks entry `index` fired; its actions when it had not fired here (nil: fired already, or no such
+    /// entry in this timeline).
+    package func markFired(_ index: Int) -> Fired? {
+        state.withLock { state in
+            guard state.entries.indices.contains(index), !state.entries[index].fired else { return nil }
+            state.entries[index].fired = true
+            return Fired(index: index, actions: state.entries[index].entry.actions)
+        }
+    }
+
+    /// Takes back `markFired` (or `dueEntries`) for an entry whose firing could not be settled with the
+    /// fleet, so it is tried again.
+    package func unmarkFired(_ index: Int) {
+        state.withLock { state in
+            guard state.entries.indices.contains(index) else { return }
+            state.entries[index].fired = false
+        }
+    }
+
+    /// Where time triggers count from (the mock clock's reading at load, or the fleet's).
+    package var startMilliseconds: Int64 { state.withLock { $0.startMilliseconds } }
+
+    /// Starts the script over from `startMilliseconds` with the same entries (a fleet's timeline run).
+    package func restart(startMilliseconds: Int64) {
+        state.withLock { state in
+            state = State(
+                entries: state.entries.map { EntryState(entry: $0.entry) }, startMilliseconds: startMilliseconds)
+        }
+    }
+
+    /// Whether the script has any entry.
+    package var hasEntries: Bool { state.withLock { !$0.entries.isEmpty } }
+
+    /// Whether any entry has not fired yet.
+    package var hasPendingEntries: Bool { state.withLock { $0.entries.contains { !$0.fired } } }
+
+    /// How many entries have fired (for `/mock/faults`-style inspection and tests).
+    package var firedCount: Int { state.withLock { $0.entries.filter(\.fired).count } }
+
+    /// Whether a pending request trigger names a user: the server looks the request's user up only then,
+    /// before taking the engine's lock.
+    package var requestTriggersNameUsers: Bool {
+        state.withLock { state in
+            state.entries.contains { entry in
+                if case .afterRequests(_, let matcher) = entry.entry.trigger {
+                    return !entry.fired && matcher.userID != nil
+                }
+                return false
+            }
+        }
+    }
+
+    /// Whether any entry counts requests (the server resolves users only then).
+    package var hasRequestTriggers: Bool {
+        state.withLock { state in
+            state.entries.contains { entry in
+                if case .afterRequests = entry.entry.trigger { return !entry.fired }
+                return false
+            }
+        }
+    }
+}
+
+extension AppleIdentityProvider {
+    /// Applies timeline actions in order; a failing action is reported and the rest still run.
+    ///
+    /// - Parameters:
+    ///   - send: delivers prepared notifications (`notify` actions).
+    ///   - asFollower: another replica of the fleet fired this entry and did what goes beyond this
+    ///     replica (docs/scale-out.md): users change here without ending grants in the shared store
+    ///     again and without user events, `notify` sends nothing, and key actions are skipped (the
+    ///     leader publishes its key set, which every replica takes: a generated key is one key);
+    ///     fault switches, each replica's own, change as usual.
+    /// - Returns: one line per action: `applied …` or `failed …: reason`.
+    package func apply(
+        _ actions: [TimelineAction], faults: FaultEngine, send: ([PreparedNotification]) -> Void = { _ in },
+        asFollower: Bool = false
+    ) -> [String] {
+        actions.map { action in
+            if asFollower, action.changesKeys {
+                return "timeline: \(action.summary) comes with the key set the replica that fired it publishes"
+            }
+            do throws(ProviderChangeError) {
+                switch action {
+                case .updateUser(let user, let change):
+                    if asFollower {
+                        guard let found = self.user(named: user) else {
+                            throw .unknownUser(user, among: snapshot.scenario.users.map(\.id))
+                        }
+                        try applyFleetUser(FleetUserState(id: found.id, profile: change.applied(to: found)))
+                    } else {
+                        try updateUser(user, change)
+                    }
+                case .deleteUser(let user):
+                    if asFollower {
+                        guard let found = self.user(named: user) else { return "timeline: applied \(action.summary)" }
+                        try applyFleetUser(FleetUserState(id: found.id, profile: nil))
+                    } else {
+                        try deleteAccount(user)
+                    }
+                case .rotateKey(let key): try addSigningKey(key)
+                case .signWith(let kid): try signWithKey(kid: kid)
+                case .publishKey(let kid): try publishKey(kid: kid)
+                case .retireKey(let kid): try retireKey(kid: kid)
+                case .startFault(let id):
+                    if !faults.setEnabled(id: id, true) {
+                        throw ProviderChangeError(.notFound, field: "fault", "unknown fault '\(id)'")
+                    }
+                case .notify(let kind, let user, let clientID):
+                    if asFollower { return "timeline: \(action.summary) sent by the replica that fired it" }
+                    send(try prepareNotifications(kind: kind, user: user, clientID: clientID))
+                case .stopFault(let id):
+                    if !faults.setEnabled(id: id, false) {
+                        throw ProviderChangeError(.notFound, field: "fault", "unknown fault '\(id)'")
+                    }
+                }
+                return "timeline: applied \(action.summary)"
+            } catch {
+                return "timeline: failed \(action.summary): \(error)"
+            }
+        }
+    }
+}
