@@ -1,8 +1,12 @@
 /* startup_probe: time from exec to the first successful GET /auth/keys.
  * usage: startup_probe BINARY RUNS
+ *        startup_probe --nginx NGINX PREFIX TEMPLATE RUNS
  * For each run: pick a free loopback port, take the time, fork+exec BINARY --host 127.0.0.1
  * --port P (stdout/stderr to /dev/null), then connect in a tight loop until a GET /auth/keys
  * answers "HTTP/1.1 200"; record the elapsed time, SIGTERM the child and reap it.
+ * With --nginx the same probe times `NGINX -c PREFIX/nginx.conf -p PREFIX`, the reference of the
+ * start-up ratio: before each run (outside the timing) TEMPLATE is copied to PREFIX/nginx.conf with
+ * every "@PORT@" replaced by the run's port.
  * Prints one line per run in microseconds, then "median_us N". */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -62,25 +66,53 @@ static int cmp(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
+/* Writes TEMPLATE to PATH with every "@PORT@" replaced by PORT; 0 on success. */
+static int write_config(const char *template_path, const char *path, const char *port) {
+    FILE *in = fopen(template_path, "r"), *out = fopen(path, "w");
+    if (!in || !out) return -1;
+    char line[4096];
+    while (fgets(line, sizeof line, in)) {
+        char *at, *rest = line;
+        while ((at = strstr(rest, "@PORT@")) != NULL) {
+            fwrite(rest, 1, (size_t)(at - rest), out);
+            fputs(port, out);
+            rest = at + 6;
+        }
+        fputs(rest, out);
+    }
+    fclose(in);
+    return fclose(out);
+}
+
 int main(int argc, char **argv) {
-    if (argc != 3) {
-        fprintf(stderr, "usage: %s BINARY RUNS\n", argv[0]);
+    int nginx = argc == 6 && strcmp(argv[1], "--nginx") == 0;
+    if (argc != 3 && !nginx) {
+        fprintf(stderr, "usage: %s BINARY RUNS | --nginx NGINX PREFIX TEMPLATE RUNS\n", argv[0]);
         return 64;
     }
-    int runs = atoi(argv[2]);
+    int runs = atoi(argv[nginx ? 5 : 2]);
+    char conf[4096];
+    if (nginx) snprintf(conf, sizeof conf, "%s/nginx.conf", argv[3]);
     if (runs < 1 || runs > 1000) return 64;
     double *samples = calloc(runs, sizeof *samples);
     for (int i = 0; i < runs; i++) {
         char port[16];
         int p = free_port();
         snprintf(port, sizeof port, "%d", p);
+        if (nginx && write_config(argv[4], conf, port) != 0) {
+            perror("nginx config");
+            return 1;
+        }
         double start = now_us();
         pid_t pid = fork();
         if (pid == 0) {
             int null = open("/dev/null", O_WRONLY);
             dup2(null, 1);
             dup2(null, 2);
-            execl(argv[1], argv[1], "--host", "127.0.0.1", "--port", port, (char *)NULL);
+            if (nginx)
+                execl(argv[2], argv[2], "-c", conf, "-p", argv[3], (char *)NULL);
+            else
+                execl(argv[1], argv[1], "--host", "127.0.0.1", "--port", port, (char *)NULL);
             _exit(127);
         }
         double elapsed = -1;
