@@ -532,8 +532,11 @@ func noMailMessage(filters map[string]string, waited time.Duration, records []ma
 		if from == "" {
 			from = "<>"
 		}
-		subject, _ := json.Marshal(r["subject"])
-		line := fmt.Sprintf("%v %v %s -> %v %s", r["id"], r["status"], from, r["relay_address"], subject)
+		var subject bytes.Buffer
+		encoder := json.NewEncoder(&subject)
+		encoder.SetEscapeHTML(false) // "<" as written, as the other helpers show it
+		encoder.Encode(r["subject"])
+		line := fmt.Sprintf("%v %v %s -> %v %s", r["id"], r["status"], from, r["relay_address"], bytes.TrimSpace(subject.Bytes()))
 		if r["status"] != "delivered" {
 			line += fmt.Sprintf(" (%v)", r["smtp_reply"])
 		}
