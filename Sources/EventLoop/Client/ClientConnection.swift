@@ -43,8 +43,12 @@ public final class ClientConnection {
         }
         self.deadline = deadlineMilliseconds.map { MonotonicClock.now() + MonotonicClock.nanoseconds(milliseconds: $0) }
         self.deadlineMilliseconds = deadlineMilliseconds ?? 0
-        let fd = socket(address.family, csys_SOCK_STREAM | csys_SOCK_NONBLOCK | csys_SOCK_CLOEXEC, 0)
-        guard fd >= 0 else { throw ClientError.from(SocketError(errno: errno, function: "socket")) }
+        let fd: Int32
+        do {
+            fd = try Syscall.tcpSocket(family: address.family)
+        } catch {
+            throw ClientError.from(error)
+        }
         self.fd = fd
         self.timeoutMilliseconds = timeoutMilliseconds
         self.hostHeader = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]:\(port)" : "\(host):\(port)"
@@ -60,9 +64,7 @@ public final class ClientConnection {
         }
         if !connected {
             try wait(for: Int16(POLLOUT))
-            var soError: Int32 = 0
-            var length = socklen_t(MemoryLayout<Int32>.size)
-            getsockopt(fd, SOL_SOCKET, SO_ERROR, &soError, &length)
+            let soError = Syscall.pendingError(fd)
             if soError != 0 {
                 throw ClientError(.connectFailed, "connect to \(host):\(port): \(SocketError.message(for: soError))")
             }

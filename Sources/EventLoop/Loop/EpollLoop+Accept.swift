@@ -77,9 +77,7 @@ extension EpollLoop {
 
     /// One non-blocking attempt to send the service's refusal (HTTP 503, SMTP 421), then close.
     static func refuseOverCapacity(_ fd: Int32, reply: [UInt8]) {
-        reply.withUnsafeBytes { bytes in
-            _ = send(fd, bytes.baseAddress, bytes.count, csys_MSG_NOSIGNAL)
-        }
+        Syscall.sendOnce(fd, reply)
         Syscall.shutdownWrite(fd)
         Syscall.close(fd)
     }

@@ -60,9 +60,7 @@ extension EpollLoop {
     func failTLS(_ connection: Connection, tls: TLSSession, _ error: TLSError) {
         if error.kind == .plainHTTP {
             report(.plainHTTPOnTLSPort, connection, error.message)
-            context.service.plaintextOnTLSReply.withUnsafeBytes { bytes in
-                _ = send(connection.fd, bytes.baseAddress, bytes.count, csys_MSG_NOSIGNAL)
-            }
+            Syscall.sendOnce(connection.fd, context.service.plaintextOnTLSReply)
             Syscall.shutdownWrite(connection.fd)
         } else {
             report(.tlsFailure, connection, error.message)

@@ -42,8 +42,7 @@ package final class EpollLoop {
         self.context = context
         self.handler = context.service.makeLoopHandler()
         self.listenerFD = listener
-        let epollFD = csys_epoll_create()
-        guard epollFD >= 0 else { throw SocketError(errno: errno, function: "epoll_create1") }
+        let epollFD = try Syscall.epollCreate()
         let wakeFD: Int32
         do {
             wakeFD = try Syscall.eventFD()
@@ -117,8 +116,7 @@ package final class EpollLoop {
     }
 
     func drainWake() {
-        var value: UInt64 = 0
-        _ = read(wakeFD, &value, 8)
+        Syscall.drainEvent(wakeFD)
     }
 
     /// Stops accepting, closes idle connections and lets the others finish (RFC 9112 §9.6: close after

@@ -1,4 +1,3 @@
-import Glibc
 import Synchronization
 
 /// What other threads post to parked connections (`EpollLoop.park`), waiting for their loop; posting
@@ -21,8 +20,7 @@ final class LoopInbox: Sendable {
             guard !state.closed else { return }
             state.items.append(item)
             // Written under the lock, so never after `close()` (the server closes the eventfd later).
-            var one: UInt64 = 1
-            _ = Glibc.write(wakeFD, &one, 8)
+            Syscall.signalEvent(wakeFD)
         }
     }
 

@@ -119,9 +119,6 @@ public final class EventLoopServer: @unchecked Sendable {
     /// Sets the shared stop flag and wakes every loop through its eventfd.
     static func signalStop(wakeFDs: [Int32], context: ServerContext) {
         context.stopping.store(true, ordering: .sequentiallyConsistent)
-        for fd in wakeFDs {
-            var one: UInt64 = 1
-            _ = write(fd, &one, 8)
-        }
+        for fd in wakeFDs { Syscall.signalEvent(fd) }
     }
 }

@@ -30,9 +30,11 @@ package enum Listener {
     }
 
     static func makeListener(_ address: SocketAddress, host: String) throws(ListenError) -> Int32 {
-        let fd = socket(address.family, csys_SOCK_STREAM | csys_SOCK_NONBLOCK | csys_SOCK_CLOEXEC, 0)
-        guard fd >= 0 else {
-            throw ListenError(.systemResource, "socket: \(SocketError(errno: errno, function: "socket"))")
+        let fd: Int32
+        do {
+            fd = try Syscall.tcpSocket(family: address.family)
+        } catch {
+            throw ListenError(.systemResource, "socket: \(error)")
         }
         do {
             try Syscall.setOption(fd, SOL_SOCKET, SO_REUSEADDR, 1)
@@ -48,8 +50,7 @@ package enum Listener {
 
     /// Binds (without listening) a socket lacking SO_REUSEPORT to detect a port held by anyone else.
     static func probeExclusive(_ address: SocketAddress, host: String, port: Int) throws(ListenError) {
-        let fd = socket(address.family, csys_SOCK_STREAM | csys_SOCK_CLOEXEC, 0)
-        guard fd >= 0 else { return }
+        guard let fd = try? Syscall.tcpSocket(family: address.family, nonBlocking: false) else { return }
         defer { Syscall.close(fd) }
         do {
             try Syscall.setOption(fd, SOL_SOCKET, SO_REUSEADDR, 1)

@@ -108,7 +108,9 @@ package struct SocketAddress: Sendable {
         var storage = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
         withUnsafeMutablePointer(to: &storage) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { _ = getsockname(fd, $0, &length) }
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+                _ = try? Syscall.check("getsockname") { getsockname(fd, address, &length) }
+            }
         }
         return SocketAddress(storage: storage, length: length)
     }

@@ -66,6 +66,45 @@ package enum Syscall {
         try check("eventfd") { csys_eventfd() }
     }
 
+    /// Adds one to an eventfd's counter, waking whoever polls it; a full counter already wakes it.
+    static func signalEvent(_ fd: Int32) {
+        var one: UInt64 = 1
+        _ = try? run("write") { Glibc.write(fd, &one, 8) }
+    }
+
+    /// Reads (and so resets) an eventfd's counter; nothing to read is fine.
+    static func drainEvent(_ fd: Int32) {
+        var value: UInt64 = 0
+        _ = try? run("read") { Glibc.read(fd, &value, 8) }
+    }
+
+    /// A close-on-exec epoll instance.
+    static func epollCreate() throws(SocketError) -> Int32 {
+        try check("epoll_create1") { csys_epoll_create() }
+    }
+
+    /// A close-on-exec TCP socket of `family` (`AF_INET`, `AF_INET6`), non-blocking unless told otherwise.
+    static func tcpSocket(family: Int32, nonBlocking: Bool = true) throws(SocketError) -> Int32 {
+        let flags = csys_SOCK_STREAM | csys_SOCK_CLOEXEC | (nonBlocking ? csys_SOCK_NONBLOCK : 0)
+        return try check("socket") { Glibc.socket(family, flags, 0) }
+    }
+
+    /// One attempt to send `bytes` without blocking, whatever comes of it: a last word before closing
+    /// (a refusal at the connection limit, the answer to plaintext on a TLS port).
+    static func sendOnce(_ fd: Int32, _ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { raw in
+            _ = try? run("send") { Glibc.send(fd, raw.baseAddress, raw.count, csys_MSG_NOSIGNAL) }
+        }
+    }
+
+    /// The socket's pending error (`SO_ERROR`), 0 when none: how a non-blocking connect ended.
+    static func pendingError(_ fd: Int32) -> Int32 {
+        var code: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        _ = try? check("getsockopt") { getsockopt(fd, SOL_SOCKET, SO_ERROR, &code, &length) }
+        return code
+    }
+
     /// Half-closes `fd` (`SHUT_WR`: the peer sees EOF after what was sent); a failure (the peer is gone)
     /// carries no action.
     package static func shutdownWrite(_ fd: Int32) {
