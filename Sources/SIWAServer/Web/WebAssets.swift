@@ -624,7 +624,9 @@ enum WebAssets {
                 idCell(m.smtp_reply), idCell(m.reason));
               row.cells[9].classList.add("reply");
               row.cells[10].classList.add("reason");
+              row.tabIndex = 0;  // Enter opens it too
               row.addEventListener("click", () => run(() => openMail(m.id)));
+              row.addEventListener("keydown", (event) => { if (event.key === "Enter") run(() => openMail(m.id)); });
               rows.append(row);
             }
             fill("mail", rows);
