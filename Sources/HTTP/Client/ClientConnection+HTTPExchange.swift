@@ -24,12 +24,9 @@ extension ClientConnection {
             return response
         }
         let limit = maximumBodyBytes ?? .max
-        if let encoding = response.headers["Transfer-Encoding"], encoding.lowercased().contains("chunked") {
+        if response.headers.isChunked {
             (response.body, response.isTruncated) = try readChunkedBody(limit: limit)
-        } else if let lengthText = response.headers["Content-Length"] {
-            guard lengthText.utf8.count <= 15, let length = Int(lengthText), length >= 0 else {
-                throw ClientError(.malformedResponse, "bad Content-Length '\(lengthText)'")
-            }
+        } else if let length = try Self.declaredLength(of: response.headers) {
             response.body = try readExactly(min(length, limit))
             response.isTruncated = length > limit
         } else {
@@ -110,6 +107,15 @@ extension ClientConnection {
     }
 
     /// Parses `HTTP/1.x SSS reason` and the field lines.
+    /// The body length a response declares with `Content-Length`; nil without one.
+    static func declaredLength(of headers: HTTPHeaders) throws(ClientError) -> Int? {
+        do {
+            return try headers.contentLength()
+        } catch {
+            throw ClientError(.malformedResponse, "bad Content-Length '\(error.value)'")
+        }
+    }
+
     static func parseHead(_ head: [UInt8]) throws(ClientError) -> HTTPClientResponse {
         let text = String(decoding: head, as: UTF8.self)
         var lines = text.split(separator: "\r\n", omittingEmptySubsequences: true).map(String.init)

@@ -53,10 +53,7 @@ extension HTTPResponse {
     }
 
     /// Whether the responder itself asked to close the connection with `Connection: close`.
-    var asksToClose: Bool {
-        guard let value = headers["Connection"] else { return false }
-        return value.lowercased().contains("close")
-    }
+    var asksToClose: Bool { headers.asksToClose }
 
     static func isFramingField(_ name: String) -> Bool {
         var name = name

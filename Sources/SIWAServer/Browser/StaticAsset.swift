@@ -23,7 +23,7 @@ struct StaticAsset: Sendable {
         headers.add("ETag", etag)
         headers.add("Cache-Control", cacheControl)
         headers.add("X-Content-Type-Options", "nosniff")
-        if let condition = request.headers["If-None-Match"], matches(condition) {
+        if let condition = request.headers.ifNoneMatch, matches(condition) {
             return HTTPResponse(status: .notModified, headers: headers)
         }
         headers.add("Content-Type", contentType)
