@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTP
 import JOSE
 
 /// A file served from memory with validators: a strong `ETag` from the bytes' SHA-256, `Cache-Control`,

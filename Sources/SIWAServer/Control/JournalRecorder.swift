@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTP
 import SIWACore
 
 /// Turns one exchange into a `JournalEntry` from what the pipeline learned (`RequestContext`):

@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTP
 import JOSE
 
 /// `--admin-token`: who may call the `/mock/` routes that are not public.

@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTP
 
 /// Without `--admin-token`, a mock bound to a loopback address trusts whoever can connect: only this
 /// machine. A web page in the developer's browser is on this machine too, so two browser tricks would

@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTP
 
 /// A request's query and `application/x-www-form-urlencoded` body, decoded once when the request
 /// enters the pipeline. Handlers, fault rules, the timeline and the journal all read this value; no
