@@ -98,7 +98,8 @@ enum LogOptions {
         parser: .choice(LogSettings.Format.allCases.map { ($0.rawValue, $0) }))
     static let level = Option(
         "log-level", "level", help: "debug, info, warn or error.", default: LogSettings().minimumLevel,
-        shownDefault: LogSettings().minimumLevel.name, environment: true, parser: .choice(LogSettings.Level.allCases.map { ($0.name, $0) }))
+        shownDefault: LogSettings().minimumLevel.name, environment: true,
+        parser: .choice(LogSettings.Level.allCases.map { ($0.name, $0) }))
 
     static let specs: [OptionSpec] = [format.spec, level.spec]
 
