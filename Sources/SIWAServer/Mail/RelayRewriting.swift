@@ -19,9 +19,7 @@ enum RelayRewriting {
             let line = original[index..<lineEnd]
             let continuation = line.first == 32 || line.first == 9
             if !continuation {
-                inFrom =
-                    !replaced && line.count >= 5
-                    && String(decoding: line.prefix(5), as: UTF8.self).lowercased() == "from:"
+                inFrom = !replaced && Self.startsWithFromField(line)
                 if inFrom {
                     out += newFrom
                     replaced = true
@@ -32,6 +30,15 @@ enum RelayRewriting {
         }
         out += original[message.bodyOffset...]
         return out
+    }
+
+    /// Whether a header line starts with `From:` in any case (compared as bytes: no other text
+    /// lowercases to it).
+    static func startsWithFromField(_ line: ArraySlice<UInt8>) -> Bool {
+        guard line.count >= 5 else { return false }
+        return zip(line.prefix(5), "from:".utf8).allSatisfy { byte, want in
+            byte == want || (byte >= 0x41 && byte <= 0x5A && byte + 0x20 == want)
+        }
     }
 
     /// The display name of the rewritten From. A phrase of RFC 2047 encoded words
