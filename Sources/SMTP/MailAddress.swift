@@ -81,7 +81,8 @@ package enum MailAddress {
     /// The display name of a field's first mailbox as written (`"Shop"`, `=?utf-8?q?Caf=C3=A9?=`,
     /// `Shop Team`), outer spaces trimmed; nil without one.
     package static func phrase(inField value: String) -> String? {
-        guard let first = mailboxes(inField: value).first, let open = first.lastIndex(of: "<") else { return nil }
+        guard let first = mailboxes(inField: value).first, let open = first.lastIndexOfASCII(UInt8(ascii: "<"))
+        else { return nil }
         let phrase = first[..<open].trimmingSpaces
         return phrase.isEmpty ? nil : phrase
     }
@@ -121,5 +122,13 @@ extension Character {
     var singleASCIIByte: UInt8 {
         guard unicodeScalars.count == 1, let scalar = unicodeScalars.first, scalar.isASCII else { return 0 }
         return UInt8(scalar.value)
+    }
+}
+
+extension Substring {
+    /// `lastIndex(of:)` for an ASCII character: on the bytes when the text is ASCII (each byte is then
+    /// one Character), else Character by Character.
+    func lastIndexOfASCII(_ byte: UInt8) -> Index? {
+        utf8.allSatisfy { $0 < 0x80 } ? utf8.lastIndex(of: byte) : lastIndex(of: Character(Unicode.Scalar(byte)))
     }
 }

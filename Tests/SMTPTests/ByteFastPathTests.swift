@@ -92,3 +92,15 @@ extension ByteFastPathTests {
         }
     }
 }
+
+extension ByteFastPathTests {
+    @Test func displayNamesAreFoundAsByCharacters() {
+        for field in [
+            "\"Shop\" <a@b.example>", "Shop <a@b>", "a@b", "<a@b>", "=?utf-8?q?Caf=C3=A9?= <a@b>", "Café <a@b>",
+            "x <y> <a@b>", "\"a <b>\" <c@d>", "<\u{301}a@b>", " , Shop <a@b>",
+        ] {
+            let first = MailAddress.mailboxes(inField: field).first
+            #expect(first?.lastIndexOfASCII(UInt8(ascii: "<")) == first?.lastIndex(of: "<"), "\(field)")
+        }
+    }
+}

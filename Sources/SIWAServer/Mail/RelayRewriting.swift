@@ -51,7 +51,7 @@ enum RelayRewriting {
             if phrase.count >= 2 && phrase.hasPrefix("\"") && phrase.hasSuffix("\"") && isQuotedString(phrase) {
                 return phrase
             }
-            if phrase.contains("=?"),
+            if Self.containsEncodedWordStart(phrase),
                 phrase.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || atext.contains($0)) })
             {
                 return phrase
@@ -63,6 +63,14 @@ enum RelayRewriting {
             quoted.append(character)
         }
         return quoted + "\""
+    }
+
+    /// `phrase.contains("=?")`, on the bytes when the phrase is ASCII (no grapheme can then join
+    /// `?` to what follows).
+    static func containsEncodedWordStart(_ phrase: String) -> Bool {
+        let bytes = phrase.utf8
+        guard bytes.allSatisfy({ $0 < 0x80 }) else { return phrase.contains("=?") }
+        return zip(bytes, bytes.dropFirst()).contains { $0 == UInt8(ascii: "=") && $1 == UInt8(ascii: "?") }
     }
 
     /// `"…"` with every inner `"` and `\` escaped, so the phrase ends where it seems to.
