@@ -3,33 +3,45 @@ package enum MailAddress {
     /// The mailboxes of a mailbox-list field (`From:`, `Sender:`, `Reply-To:`, RFC 5322 §3.4), split
     /// at commas outside quoted strings, comments and angle brackets; empty pieces dropped.
     package static func mailboxes(inField value: String) -> [Substring] {
+        // In ASCII text (most fields) every byte is one Character (an unfolded value holds no CR LF),
+        // so the bytes are walked; other text goes Character by Character, and a delimiter carrying
+        // a combining mark is then no delimiter.
+        mailboxes(inField: value, asBytes: value.utf8.allSatisfy { $0 < 0x80 })
+    }
+
+    static func mailboxes(inField value: String, asBytes ascii: Bool) -> [Substring] {
         var pieces: [Substring] = []
         var start = value.startIndex
         var quoted = false
         var escaped = false
         var commentDepth = 0
         var inAngle = false
-        for index in value.indices {
-            let character = value[index]
+        var index = value.startIndex
+        while index < value.endIndex {
+            let next = ascii ? value.utf8.index(after: index) : value.index(after: index)
+            defer { index = next }
+            let character = ascii ? value.utf8[index] : value[index].singleASCIIByte
             if escaped {
                 escaped = false
                 continue
             }
             switch character {
-            case "\\" where quoted || commentDepth > 0: escaped = true
-            case "\"" where commentDepth == 0: quoted.toggle()
-            case "(" where !quoted: commentDepth += 1
-            case ")" where !quoted && commentDepth > 0: commentDepth -= 1
-            case "<" where !quoted && commentDepth == 0: inAngle = true
-            case ">" where !quoted && commentDepth == 0: inAngle = false
-            case "," where !quoted && commentDepth == 0 && !inAngle:
+            case UInt8(ascii: "\\") where quoted || commentDepth > 0: escaped = true
+            case UInt8(ascii: "\"") where commentDepth == 0: quoted.toggle()
+            case UInt8(ascii: "(") where !quoted: commentDepth += 1
+            case UInt8(ascii: ")") where !quoted && commentDepth > 0: commentDepth -= 1
+            case UInt8(ascii: "<") where !quoted && commentDepth == 0: inAngle = true
+            case UInt8(ascii: ">") where !quoted && commentDepth == 0: inAngle = false
+            case UInt8(ascii: ",") where !quoted && commentDepth == 0 && !inAngle:
                 pieces.append(value[start..<index])
-                start = value.index(after: index)
+                start = next
             default: break
             }
         }
         pieces.append(value[start...])
-        return pieces.filter { !$0.allSatisfy { $0 == " " || $0 == "\t" } }
+        return pieces.filter { piece in
+            ascii ? !piece.utf8.allSatisfy { $0 == 32 || $0 == 9 } : !piece.allSatisfy { $0 == " " || $0 == "\t" }
+        }
     }
 
     /// Every addr-spec of a mailbox-list field, in order; nil when a mailbox has none (a group, a
@@ -69,7 +81,8 @@ package enum MailAddress {
     /// The display name of a field's first mailbox as written (`"Shop"`, `=?utf-8?q?Caf=C3=A9?=`,
     /// `Shop Team`), outer spaces trimmed; nil without one.
     package static func phrase(inField value: String) -> String? {
-        guard let first = mailboxes(inField: value).first, let open = first.lastIndex(of: "<") else { return nil }
+        guard let first = mailboxes(inField: value).first, let open = first.lastIndexOfASCII(UInt8(ascii: "<"))
+        else { return nil }
         let phrase = first[..<open].trimmingSpaces
         return phrase.isEmpty ? nil : phrase
     }
@@ -101,5 +114,21 @@ package enum MailAddress {
             }
             return nil
         }
+    }
+}
+
+extension Character {
+    /// The byte of a one-scalar ASCII character; 0 for any other (CR LF, non-ASCII, a base with marks).
+    var singleASCIIByte: UInt8 {
+        guard unicodeScalars.count == 1, let scalar = unicodeScalars.first, scalar.isASCII else { return 0 }
+        return UInt8(scalar.value)
+    }
+}
+
+extension Substring {
+    /// `lastIndex(of:)` for an ASCII character: on the bytes when the text is ASCII (each byte is then
+    /// one Character), else Character by Character.
+    func lastIndexOfASCII(_ byte: UInt8) -> Index? {
+        utf8.allSatisfy { $0 < 0x80 } ? utf8.lastIndex(of: byte) : lastIndex(of: Character(Unicode.Scalar(byte)))
     }
 }

@@ -19,14 +19,33 @@ package struct MailMessage: Sendable, Equatable {
 
     /// The first field named `name` (case-insensitive).
     package func field(_ name: String) -> String? {
-        let lowered = name.lowercased()
-        return fields.first { $0.name.lowercased() == lowered }?.value
+        fields.first { Self.sameName($0.name, name) }?.value
     }
 
     /// Every field named `name`, in order.
     package func fields(named name: String) -> [String] {
-        let lowered = name.lowercased()
-        return fields.filter { $0.name.lowercased() == lowered }.map(\.value)
+        fields.filter { Self.sameName($0.name, name) }.map(\.value)
+    }
+
+    /// Whether two field names are equal ignoring case: byte by byte when both are ASCII (parsed
+    /// names always are), else lowercased.
+    static func sameName(_ first: String, _ second: String) -> Bool {
+        var ascii = true
+        var equal = first.utf8.count == second.utf8.count
+        if equal {
+            for (a, b) in zip(first.utf8, second.utf8) {
+                guard a < 0x80, b < 0x80 else {
+                    ascii = false
+                    break
+                }
+                if a != b && (a | 0x20 != b | 0x20 || !(0x61...0x7A).contains(a | 0x20)) {
+                    equal = false
+                }
+            }
+        } else {
+            ascii = first.utf8.allSatisfy { $0 < 0x80 } && second.utf8.allSatisfy { $0 < 0x80 }
+        }
+        return ascii ? equal : first.lowercased() == second.lowercased()
     }
 
     package init(parsing bytes: ArraySlice<UInt8>) {

@@ -44,6 +44,22 @@ struct MessageReader {
         if !isOverBudget { data.append(byte) }
     }
 
+    /// `emit` for each byte of `run`, in bulk.
+    mutating func emit(_ run: UnsafeRawBufferPointer) {
+        var from = 0
+        while from < run.count, size < limit, !isOverBudget {
+            if data.count == reserved {
+                grow()
+                continue
+            }
+            let take = min(run.count - from, reserved - data.count, limit - size)
+            data.append(contentsOf: UnsafeRawBufferPointer(rebasing: run[from..<(from + take)]))
+            size += take
+            from += take
+        }
+        size += run.count - from
+    }
+
     /// Doubles the reservation (at most to `limit`); drops the content when the budget says no.
     mutating func grow() {
         let target = min(limit, max(Self.firstReservation, reserved * 2))
@@ -78,8 +94,15 @@ struct MessageReader {
                     position = byte == 13 ? .afterCR : .inLine
                 }
             case .inLine:
-                emit(byte)
-                if byte == 13 { position = .afterCR }
+                if byte == 13 {
+                    emit(byte)
+                    position = .afterCR
+                } else {
+                    // The rest of the line up to its CR is content as it is: kept in one copy.
+                    let end = bytes[index...].firstIndex(of: 13) ?? bytes.count
+                    emit(UnsafeRawBufferPointer(rebasing: bytes[(index - 1)..<end]))
+                    index = end
+                }
             case .afterCR:
                 emit(byte)
                 position = byte == 10 ? .lineStart : byte == 13 ? .afterCR : .inLine

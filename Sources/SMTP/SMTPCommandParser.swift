@@ -113,6 +113,14 @@ package enum SMTPCommandParser {
 
     /// `local@domain` with a dot-string or quoted local part and a domain name or address literal.
     package static func isMailbox(_ text: Substring) -> Bool {
+        // Every path a client sends is ASCII (the line was checked): decide on its bytes. Characters
+        // (grapheme clusters) and Unicode properties are needed only for header text that is not.
+        if let ascii = text.utf8.withContiguousStorageIfAvailable({ isASCIIMailbox($0) }) ?? nil { return ascii }
+        return isMailboxByCharacters(text)
+    }
+
+    /// `isMailbox` over Characters, for any text.
+    static func isMailboxByCharacters(_ text: Substring) -> Bool {
         guard let at = text.lastIndex(of: "@") else { return false }
         let local = text[..<at]
         let domain = text[text.index(after: at)...]
@@ -133,6 +141,56 @@ package enum SMTPCommandParser {
         }
     }
 
+    /// `isMailbox` for ASCII bytes, the same rules decided byte by byte; nil when `bytes` is not ASCII.
+    /// (In ASCII a Character is one byte, but for CR LF, which every rule below refuses either way.)
+    static func isASCIIMailbox(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
+        var at = -1
+        for (index, byte) in bytes.enumerated() {
+            if byte >= 0x80 { return nil }
+            if byte == UInt8(ascii: "@") { at = index }
+        }
+        guard at > 0, at <= maxLocalPart, bytes.count - at - 1 > 0, bytes.count - at - 1 <= maxDomain else {
+            return false
+        }
+        let local = UnsafeBufferPointer(rebasing: bytes[..<at])
+        let domain = UnsafeBufferPointer(rebasing: bytes[(at + 1)...])
+        let quote = UInt8(ascii: "\""), dot = UInt8(ascii: ".")
+        if local.first == quote {
+            guard local.count >= 2, local.last == quote else { return false }
+        } else {
+            guard local.first != dot, local.last != dot else { return false }
+            var previous: UInt8 = 0
+            for byte in local {
+                guard isAlphanumeric(byte) || atextSymbols.contains(byte) || byte == dot else { return false }
+                if byte == dot && previous == dot { return false }
+                previous = byte
+            }
+        }
+        if domain.first == UInt8(ascii: "[") { return domain.last == UInt8(ascii: "]") && domain.count > 2 }
+        var labelLength = 0
+        var previous: UInt8 = dot
+        for byte in domain {
+            if byte == dot {
+                guard labelLength > 0, previous != UInt8(ascii: "-") else { return false }
+                labelLength = 0
+            } else {
+                guard isAlphanumeric(byte) || byte == UInt8(ascii: "-") else { return false }
+                if labelLength == 0 && byte == UInt8(ascii: "-") { return false }
+                labelLength += 1
+                guard labelLength <= 63 else { return false }
+            }
+            previous = byte
+        }
+        return labelLength > 0 && previous != UInt8(ascii: "-")
+    }
+
+    /// RFC 5322 §3.2.3 atext besides letters and digits.
+    static let atextSymbols: Set<UInt8> = Set("!#$%&'*+-/=?^_`{|}~".utf8)
+
+    static func isAlphanumeric(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A)
+    }
+
     static func keyValue(_ parameter: Substring) -> (String, String?) {
         guard let equals = parameter.firstIndex(of: "=") else { return (parameter.uppercased(), nil) }
         return (parameter[..<equals].uppercased(), String(parameter[parameter.index(after: equals)...]))
@@ -141,7 +199,22 @@ package enum SMTPCommandParser {
 
 extension Substring {
     var trimmingSpaces: String {
-        String(drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed())
+        // ASCII text (every command line, most header fields): trim bytes, without grapheme breaking.
+        let ascii = utf8.withContiguousStorageIfAvailable { bytes -> String? in
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+            let isSpace = { (byte: UInt8) in byte == 32 || byte == 9 }
+            let start = bytes.firstIndex { !isSpace($0) } ?? bytes.endIndex
+            let end = bytes.lastIndex { !isSpace($0) }.map { $0 + 1 } ?? start
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<Swift.max(start, end)]), as: UTF8.self)
+        }
+        if let ascii, let ascii { return ascii }
+        return trimmingSpacesByCharacters
+    }
+
+    /// `trimmingSpaces` over Characters, for any text.
+    var trimmingSpacesByCharacters: String {
+        String(
+            drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed())
     }
 
     func droppingPrefix(caseInsensitive prefix: String) -> Substring? {

@@ -14,7 +14,7 @@ package final class Mailbox: Sendable {
     }
 
     struct State {
-        var records: [MailRecord] = []
+        var records = MailRecordQueue()
         var bytes = 0
         var nextID = 1
         /// relay address (lowercased) → (UTC day number, messages that day).

@@ -23,11 +23,12 @@ extension RelayPolicy {
         var copies: [Copy] = []
         var seen = Set<String>()
         for path in envelope.recipients {
-            // Decided again: the scenario may have changed since RCPT (forwarding turned off).
-            let recipient = snapshot.relayRecipient(forAddress: path)
+            // Decided again: the scenario may have changed since RCPT (forwarding turned off). The
+            // recipient it returns is `snapshot.relayRecipient(forAddress: path)`, looked up once.
+            let (rcptDecision, recipient) = RelayRules.checkRecipient(path, in: snapshot) { _ in 0 }
             // Two spellings of one relay address are one recipient: one copy, counted once.
             guard seen.insert(recipient?.relayAddress.lowercased() ?? path.lowercased()).inserted else { continue }
-            var decision = RelayRules.checkRecipient(path, in: snapshot) { _ in 0 }.0
+            var decision = rcptDecision
             if decision.outcome == .accepted, let recipient {
                 decision = originators.check(
                     envelopeSender: envelope.reversePath, team: snapshot.scenario.team(id: recipient.teamID))

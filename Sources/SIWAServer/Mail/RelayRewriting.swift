@@ -19,9 +19,7 @@ enum RelayRewriting {
             let line = original[index..<lineEnd]
             let continuation = line.first == 32 || line.first == 9
             if !continuation {
-                inFrom =
-                    !replaced && line.count >= 5
-                    && String(decoding: line.prefix(5), as: UTF8.self).lowercased() == "from:"
+                inFrom = !replaced && Self.startsWithFromField(line)
                 if inFrom {
                     out += newFrom
                     replaced = true
@@ -34,6 +32,15 @@ enum RelayRewriting {
         return out
     }
 
+    /// Whether a header line starts with `From:` in any case (compared as bytes: no other text
+    /// lowercases to it).
+    static func startsWithFromField(_ line: ArraySlice<UInt8>) -> Bool {
+        guard line.count >= 5 else { return false }
+        return zip(line.prefix(5), "from:".utf8).allSatisfy { byte, want in
+            byte == want || (byte >= 0x41 && byte <= 0x5A && byte + 0x20 == want)
+        }
+    }
+
     /// The display name of the rewritten From. A phrase of RFC 2047 encoded words
     /// (`=?utf-8?q?Caf=C3=A9?=`) is kept as written — RFC 2047 §5 forbids quoting them — and so is a
     /// well-formed quoted string; any other name, or the developer's address when there is no name,
@@ -44,7 +51,7 @@ enum RelayRewriting {
             if phrase.count >= 2 && phrase.hasPrefix("\"") && phrase.hasSuffix("\"") && isQuotedString(phrase) {
                 return phrase
             }
-            if phrase.contains("=?"),
+            if Self.containsEncodedWordStart(phrase),
                 phrase.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || atext.contains($0)) })
             {
                 return phrase
@@ -56,6 +63,14 @@ enum RelayRewriting {
             quoted.append(character)
         }
         return quoted + "\""
+    }
+
+    /// `phrase.contains("=?")`, on the bytes when the phrase is ASCII (no grapheme can then join
+    /// `?` to what follows).
+    static func containsEncodedWordStart(_ phrase: String) -> Bool {
+        let bytes = phrase.utf8
+        guard bytes.allSatisfy({ $0 < 0x80 }) else { return phrase.contains("=?") }
+        return zip(bytes, bytes.dropFirst()).contains { $0 == UInt8(ascii: "=") && $1 == UInt8(ascii: "?") }
     }
 
     /// `"…"` with every inner `"` and `\` escaped, so the phrase ends where it seems to.

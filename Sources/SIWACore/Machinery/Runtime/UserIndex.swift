@@ -69,6 +69,8 @@ struct UserIndex: Sendable {
     /// The holder of `address` (any case) that the relay delivers to, with the user's slot.
     func relayHolder(ofAddress address: String) -> (holder: RelayHolder, position: Int)? {
         guard let holders = relays[address.lowercased()] else { return nil }
+        // The usual case, one holder: no intermediate array (the relay asks this per RCPT and message).
+        if holders.count == 1 { return positions[holders[0].userID].map { (holder: holders[0], position: $0) } }
         return
             holders
             .compactMap { holder in positions[holder.userID].map { (holder: holder, position: $0) } }
