@@ -94,7 +94,10 @@ class Trial:
         self.recoveries: list[tuple[str, float]] = []
         self.spent: dict[str, float] = {}  # seconds per kind of operation
         self.failed_at = 0  # the index of the operation being played (the failing one, after a failure)
-        self.deleted_until = self.users_until = 0.0  # monotonic times until which polls may lag (POLL_SETTLE)
+        # Per user, the monotonic time until which a replica's poll may not have taken their latest deletion
+        # (`deleted_until`) or change (`changed_until`) yet (POLL_SETTLE).
+        self.deleted_until: dict[str, float] = {}
+        self.changed_until: dict[str, float] = {}
         self.processes: list[MockProcess] = []
         self.started = itertools.count()  # numbers the logs (itertools.count is thread-safe in CPython)
         # Started together (each waits for its ready line). The replicas reach Redis through the proxy
@@ -153,8 +156,9 @@ class Trial:
     def before(self, op: dict) -> None:
         """Waits, before an operation whose outcome depends on a replica's poll, until the change it
         depends on was polled (docs/scale-out.md: deletions, forwarding and new users at the next poll)."""
-        until = max(self.deleted_until if op["op"] in AFTER_DELETION else 0.0,
-                    self.users_until if op["op"] == "relay" else 0.0)
+        user = op.get("user", "")
+        until = max(self.deleted_until.get(user, 0.0) if op["op"] in AFTER_DELETION else 0.0,
+                    self.changed_until.get(user, 0.0) if op["op"] == "relay" else 0.0)
         if until > time.monotonic():
             time.sleep(until - time.monotonic())
 
@@ -168,10 +172,12 @@ class Trial:
         elif op["op"] == "rotate":
             self.wait_equal("/mock/keys", None)
             self.recoveries.append(("a key rotation seen at every replica", time.monotonic() - start))
+        elif op["op"] == "sign":
+            self.wait_equal("/mock/keys", None)
         elif op["op"] == "user_delete":
-            self.deleted_until = start + POLL_SETTLE
+            self.deleted_until[op["user"]] = start + POLL_SETTLE
         if op["op"] in ("user_add", "user_patch", "user_delete"):
-            self.users_until = start + POLL_SETTLE
+            self.changed_until[op["user"]] = start + POLL_SETTLE
 
     def follow_timeline(self, system: System, before: int) -> str | None:
         """After an operation: entries due on the clock fire before the next request to an Apple endpoint,
@@ -188,8 +194,9 @@ class Trial:
             deadline = time.monotonic() + 3
             while min(system.timeline_lines()) < system.timeline_fired and time.monotonic() < deadline:
                 time.sleep(0.02)
-            if system is self.fleet:
-                self.users_until = self.deleted_until = time.monotonic() + POLL_SETTLE
+            if system is self.fleet:  # entries change the scenario's users
+                for user in INITIAL_USERS:
+                    self.changed_until[user] = self.deleted_until[user] = time.monotonic() + POLL_SETTLE
         lines = system.timeline_lines() if system.timeline else []
         if lines and (min(lines) < system.timeline_fired or max(lines) > system.timeline_fired):
             return (f"{system.name}: the model says {system.timeline_fired} timeline entries fired, the replicas' "

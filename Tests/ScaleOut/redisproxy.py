@@ -24,6 +24,7 @@ import random
 import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "pysupport"))
@@ -126,7 +127,12 @@ class RedisProxy:
         assert self.ask(f"arm {kind}") == "ok"
 
     def disarm(self) -> None:
+        """Stops damaging replies, and returns once no reply is held back or dripped any more (a replica's
+        call still waiting on one fails after it, and would fail the operations after the window)."""
         assert self.ask("disarm") == "ok"
+        deadline = time.monotonic() + 30
+        while int(self.ask("holding")) and time.monotonic() < deadline:
+            time.sleep(0.02)
 
     @property
     def fired(self) -> dict[str, int]:
@@ -151,6 +157,7 @@ class ProxyServer:
         self.random = random.Random(seed)
         self.armed: str | None = None
         self.fired = {kind: 0 for kind in KINDS}
+        self.holding = 0  # replies being held back or dripped now
 
     async def run(self, port: int) -> None:
         server = await asyncio.start_server(self._serve, "127.0.0.1", port)
@@ -165,6 +172,8 @@ class ProxyServer:
                 self.armed = None
             if line[0] == "fired":
                 print(json.dumps(self.fired), flush=True)
+            elif line[0] == "holding":
+                print(self.holding, flush=True)
             else:
                 print("ok", flush=True)
         # The harness closed our input: stop at once (the kernel closes every connection).
@@ -177,15 +186,16 @@ class ProxyServer:
         except OSError:  # Redis is down: the replica sees its connection closed, as with Redis itself
             client_writer.close()
             return
-        upward = asyncio.ensure_future(self._commands(client_reader, upstream_writer))
-        try:
-            await self._replies(upstream_reader, client_writer)
-        except (OSError, ValueError, asyncio.IncompleteReadError):
-            pass
-        finally:
-            upward.cancel()
-            for writer in (client_writer, upstream_writer):
-                writer.close()
+        # Either direction ending (the replica closed, Redis closed, a truncation) ends both: a reply still
+        # being held back or dripped to a replica that gave up is dropped with its connection.
+        tasks = [asyncio.ensure_future(self._commands(client_reader, upstream_writer)),
+                 asyncio.ensure_future(self._replies(upstream_reader, client_writer))]
+        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        for writer in (client_writer, upstream_writer):
+            writer.close()
 
     @staticmethod
     async def _commands(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -209,15 +219,20 @@ class ProxyServer:
                 kind = self.armed
                 if kind:
                     self.fired[kind] += 1
-                if kind == "delay":
-                    await asyncio.sleep(self.random.uniform(0.2, 1.5))
-                    writer.write(reply)
-                elif kind == "split":
-                    interval = self.random.uniform(0.005, 0.08)
-                    for index in range(len(reply)):
-                        writer.write(reply[index:index + 1])
-                        await writer.drain()
-                        await asyncio.sleep(interval)
+                if kind in ("delay", "split"):
+                    self.holding += 1
+                    try:
+                        if kind == "delay":
+                            await asyncio.sleep(self.random.uniform(0.2, 1.5))
+                            writer.write(reply)
+                        else:
+                            interval = self.random.uniform(0.005, 0.08)
+                            for index in range(len(reply)):
+                                writer.write(reply[index:index + 1])
+                                await writer.drain()
+                                await asyncio.sleep(interval)
+                    finally:
+                        self.holding -= 1
                 elif kind == "truncate":
                     writer.write(reply[:max(1, len(reply) // 2)])
                     await writer.drain()
