@@ -32,10 +32,12 @@ trap 'rm -rf "$work"' EXIT
 example() { python3 ../Tests/Docs/run_blocks.py --extract "clients/run.sh $1" ../docs/test-helpers.md > "$2"; }
 here=$(pwd)
 
-run_python() {
+run_python() {  # and the page's relay-mail example, which starts its own mock with SMTP
   mkdir -p "$work/python" && example python "$work/python/test_example.py" &&
+    example "python (mail)" "$work/python/test_mail_example.py" &&
     PYTHONPATH=python/src PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 \
-      python3 -m pytest -q -p no:cacheprovider -p siwa_mock_pytest.plugin python/tests "$work/python/test_example.py"
+      python3 -m pytest -q -p no:cacheprovider -p siwa_mock_pytest.plugin python/tests "$work/python/test_example.py" \
+        "$work/python/test_mail_example.py"
 }
 run_node() {
   mkdir -p "$work/node/node_modules" && ln -s "$here/node" "$work/node/node_modules/siwa-mock" &&

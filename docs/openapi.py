@@ -146,13 +146,17 @@ nullable = lambda t: {"type": [t, "null"]}
 mail_props = {"id": S, "time": {"type": "string", "format": "date-time"}, "direction": {"type": "string", "enum": ["to-user", "to-developer"]},
     "status": {"type": "string", "enum": ["delivered", "rejected", "deferred"]}, "smtp_reply": S, "reason": S, "team": nullable("string"),
     "user": nullable("string"), "relay_address": S, "delivered_to": nullable("string"), "envelope_from": S, "from": nullable("string"),
-    "rewritten_from": nullable("string"), "subject": nullable("string"), "size": {"type": "integer", "minimum": 0}}
+    "rewritten_from": nullable("string"), "subject": nullable("string"), "size": {"type": "integer", "minimum": 0},
+    "from_name": nullable("string"), "attachments": {"type": "integer", "minimum": 0}}
 mail_summary = obj(mail_props, list(mail_props))
 mail_detail_props = dict(mail_props, headers={"type": "array", "items": obj({"name": S, "value": S, "decoded": S}, ["name", "value"])},
-    text=nullable("string"), html=nullable("string"), other_parts={"type": "array", "items": S})
+    text=nullable("string"), html=nullable("string"), other_parts={"type": "array", "items": S},
+    attachments={"type": "array", "items": obj({"part": S, "content_type": S, "filename": S, "content_id": nullable("string"), "inline": {"type": "boolean"},
+        "size": {"type": "integer"}, "url": S}, ["part", "content_type", "filename", "content_id", "inline", "size", "url"])})
 mail_id = [{"name": "id", "in": "path", "required": True, "schema": S}]
 mail_filters = [{"name": n, "in": "query", "required": False, "schema": S} for n in ["relay_address", "real_address", "team", "sender", "since"]] + [
-    {"name": "status", "in": "query", "required": False, "schema": {"type": "string", "enum": ["delivered", "rejected", "deferred"]}}]
+    {"name": "status", "in": "query", "required": False, "schema": {"type": "string", "enum": ["delivered", "rejected", "deferred"]}},
+    {"name": "query", "in": "query", "required": False, "schema": S, "description": "A search in Mailpit's syntax over from, to, subject and body (the one /api/v1/search runs)"}]
 mail_wait = [{"name": "wait", "in": "query", "required": False, "schema": {"type": "string", "examples": ["5s", "1500ms"]},
     "description": "A duration (500ms, 30s, 1m; at most 60s): answer as soon as a matching message is stored (delivered or refused), else after the wait with what matches then (an empty list). Already-stored matches answer at once."}]
 paths["/mock/mail"] = {
@@ -165,6 +169,15 @@ paths["/mock/mail/{id}.eml"] = {"parameters": mail_id,
     "get": op("One message as delivered (raw, headers rewritten)", {"200": {"description": "RFC 5322 message", "content": {"message/rfc822": {"schema": S}}}, **c("401", "404")})}
 paths["/mock/mail/{id}"] = {"parameters": mail_id,
     "get": op("One message: summary, header fields, text and HTML parts", {"200": jresp("Message", obj(mail_detail_props, list(mail_detail_props))), **c("401", "404")})}
+paths["/mock/mail/{id}"]["delete"] = op("Delete one message (the daily counts stay)", {"200": jresp("Deleted", obj({"cleared": {"type": "integer"}}, ["cleared"])), **c("401", "404")})
+paths["/mock/mail/{id}/html"] = {"parameters": mail_id,
+    "get": op("The HTML part for the viewer's sandboxed frame; its Content-Security-Policy fetches and runs nothing", {"200": {"description": "The HTML part as sent, UTF-8",
+        "headers": {"Content-Security-Policy": {"schema": S}}, "content": {"text/html": {"schema": S}}}, **c("401", "404")})}
+part_id = [{"name": "part", "in": "path", "required": True, "schema": S, "description": "The part's IMAP section number (1, 2.1)"}]
+part_download = {"description": "The part's decoded bytes with its content type, as an attachment", "headers": {"Content-Disposition": {"schema": S}},
+    "content": {"application/octet-stream": {"schema": {"type": "string", "format": "binary"}}}}
+paths["/mock/mail/{id}/parts/{part}"] = {"parameters": mail_id + part_id,
+    "get": op("Download one attachment or other non-body part", {"200": part_download, **c("401", "404")})}
 paths["/mock/mail/{id}/reply"] = {"parameters": mail_id,
     "post": op("Simulate the user's reply: relayed to the developer's own address", {"201": jresp("The reply as delivered", mail_summary), **c("400", "401", "404", "409")},
         requestBody=jbody(obj({"text": S, "subject": S}), required=False))}
@@ -181,7 +194,7 @@ mp_list = jresp("Mailpit's MessagesSummary, newest first", obj({"total": {"type"
 mp_message_props = {"ID": S, "MessageID": S, "From": {"anyOf": [mp_addr, {"type": "null"}]}, "To": mp_addrs, "Cc": mp_addrs, "Bcc": mp_addrs, "ReplyTo": mp_addrs,
     "ReturnPath": S, "Subject": S, "ListUnsubscribe": obj({"Header": S, "Links": {"type": "array", "items": S}, "Errors": S, "HeaderPost": S}),
     "Date": {"type": "string", "format": "date-time"}, "Tags": {"type": "array", "items": S}, "Username": S, "Text": S, "HTML": S, "Size": {"type": "integer"},
-    "Inline": {"type": "array", "items": {"type": "object"}}, "Attachments": {"type": "array", "items": {"type": "object"}}}
+    "Inline": {"type": "array", "items": ref("MailpitAttachment")}, "Attachments": {"type": "array", "items": ref("MailpitAttachment")}}
 mp_paging = [{"name": "start", "in": "query", "required": False, "schema": {"type": "integer", "minimum": 0, "default": 0}},
     {"name": "limit", "in": "query", "required": False, "schema": {"type": "integer", "minimum": 1, "maximum": 1000, "default": 50}}]
 mp_id = [{"name": "id", "in": "path", "required": True, "schema": S, "description": "A message id, or latest"}]
@@ -194,9 +207,12 @@ paths["/api/v1/search"] = {"get": op("Mailpit-compatible search (a subset of Mai
     parameters=[{"name": "query", "in": "query", "required": True, "schema": S}] + mp_paging)}
 paths["/api/v1/message/{id}"] = {"parameters": mp_id,
     "get": op("Mailpit-compatible message summary", {"200": jresp("Mailpit's Message", obj(mp_message_props, list(mp_message_props))), **c("401", "404")})}
+paths["/api/v1/message/{id}/part/{part}"] = {"parameters": mp_id + part_id,
+    "get": op("Mailpit-compatible attachment download (by PartID)", {"200": part_download, **c("401", "404")})}
 paths["/api/v1/message/{id}/raw"] = {"parameters": mp_id,
     "get": op("Mailpit-compatible message source", {"200": {"description": "The message as delivered", "content": {"text/plain": {"schema": S}}}, **c("401", "404")})}
 schemas = {
+ "MailpitAttachment": obj({"PartID": S, "FileName": S, "ContentType": S, "ContentID": S, "Size": {"type": "integer"}}, ["PartID", "FileName", "ContentType", "ContentID", "Size"]),
  "AppleError": obj({"error": {"type": "string", "enum": ["invalid_request", "invalid_client", "invalid_grant", "unauthorized_client", "unsupported_grant_type", "invalid_scope"]}, "error_description": S}, ["error"]),
  "AppGroupList": obj({"app_groups": {"type": "array", "items": obj({"id": S, "primary_app_id": S, "client_ids": {"type": "array", "items": S}, "notification_url": {"type": ["string", "null"]}}, ["id", "primary_app_id", "client_ids", "notification_url"])}}, ["app_groups"]),
  "ControlError": obj({"error": S, "field": S, "message": S}, ["error", "message"]),

@@ -91,7 +91,10 @@ public final class AppleIDMock: Sendable {
         let base = "http://127.0.0.1:\(server.port)"
         let host: MockHost
         do {
-            host = try MockHost(.init(publicURL: base, scenario: loaded, scenarioOrigin: origin, log: log.append))
+            host = try MockHost(
+                .init(
+                    endpoints: .init(publicURL: base, scenario: loaded, log: log.append),
+                    control: .init(scenarioOrigin: origin)))
         } catch {
             server.shutdown()
             throw AppleIDMockError(.scenario, field: "signing_keys", "\(error)")

@@ -1,27 +1,46 @@
 /// The readable parts of a MIME message (RFC 2045, RFC 2046): the first `text/plain` and the first
-/// `text/html`, found through nested `multipart/*` bodies and decoded from base64 or
-/// quoted-printable.
+/// `text/html` of its leaf parts (`MailMessage+Parts.swift`), decoded from base64 or quoted-printable.
 extension MailMessage {
     package struct TextParts: Sendable, Equatable {
         package var text: String?
         package var html: String?
-        /// Other parts, by content type (attachments are listed, not decoded).
-        package var otherTypes: [String] = []
+        /// The other leaf parts (attachments, inline images, a second text part), in order.
+        package var others: [Part] = []
+        /// Their media types.
+        package var otherTypes: [String] { others.map(\.contentType) }
+        /// `others` without the inline ones: what a mail client lists as attachments.
+        package var attachments: [Part] { others.filter { !$0.isInline } }
     }
 
     /// Deepest `multipart/*` nesting followed.
     static let maxDepth = 8
 
     package var textParts: TextParts {
-        var parts = TextParts()
-        collect(into: &parts, depth: 0)
-        return parts
+        var result = TextParts()
+        for part in parts {
+            let message = part.message
+            if part.contentType == "text/plain" && result.text == nil && part.disposition != "attachment" {
+                result.text = message.decodedBody(charset: part.parameters["charset"])
+            } else if part.contentType == "text/html" && result.html == nil {
+                result.html = message.decodedBody(charset: part.parameters["charset"])
+            } else {
+                result.others.append(part)
+            }
+        }
+        return result
     }
 
     /// The media type, lowercased (`text/plain` when absent, RFC 2045 §5.2), and its parameters.
     package var contentType: (type: String, parameters: [String: String]) {
         guard let value = field("Content-Type") else { return ("text/plain", [:]) }
-        let pieces = Self.splitParameters(value)
+        let (type, parameters) = Self.parameterized(value)
+        return (type.isEmpty ? "text/plain" : type, parameters)
+    }
+
+    /// `value; name=value; name="quoted"` (Content-Type, Content-Disposition) as its first item,
+    /// lowercased, and its parameters by lowercased name.
+    package static func parameterized(_ value: String) -> (String, [String: String]) {
+        let pieces = splitParameters(value)
         var parameters: [String: String] = [:]
         for piece in pieces.dropFirst() {
             let pair = piece.split(separator: "=", maxSplits: 1)
@@ -32,38 +51,21 @@ extension MailMessage {
             }
             parameters[pair[0].trimmingSpaces.lowercased()] = parameterValue
         }
-        return ((pieces.first.map { $0.trimmingSpaces } ?? "text/plain").lowercased(), parameters)
+        return ((pieces.first.map { $0.trimmingSpaces } ?? "").lowercased(), parameters)
     }
 
-    func collect(into parts: inout TextParts, depth: Int) {
-        let (type, parameters) = contentType
-        if type.hasPrefix("multipart/"), depth < Self.maxDepth, let boundary = parameters["boundary"],
-            !boundary.isEmpty
-        {
-            for section in Self.sections(of: body, boundary: boundary) {
-                MailMessage(parsing: section).collect(into: &parts, depth: depth + 1)
-            }
-            return
-        }
-        let text = decodedBody(charset: parameters["charset"])
-        if type == "text/plain" && parts.text == nil && field("Content-Disposition")?.hasPrefix("attachment") != true {
-            parts.text = text
-        } else if type == "text/html" && parts.html == nil {
-            parts.html = text
-        } else {
-            parts.otherTypes.append(type)
+    /// The body decoded by `Content-Transfer-Encoding` (RFC 2045 §6), as bytes.
+    package var decodedBytes: [UInt8] {
+        switch field("Content-Transfer-Encoding")?.lowercased() ?? "7bit" {
+        case "base64": TransferEncoding.decodeBase64(body)
+        case "quoted-printable": TransferEncoding.decodeQuotedPrintable(body)
+        default: Array(body)
         }
     }
 
     /// The body decoded by `Content-Transfer-Encoding`, as text.
     func decodedBody(charset: String?) -> String {
-        let encoding = field("Content-Transfer-Encoding")?.lowercased() ?? "7bit"
-        let bytes: [UInt8]
-        switch encoding {
-        case "base64": bytes = TransferEncoding.decodeBase64(body)
-        case "quoted-printable": bytes = TransferEncoding.decodeQuotedPrintable(body)
-        default: bytes = Array(body)
-        }
+        let bytes = decodedBytes
         if let charset, TransferEncoding.isLatin1(charset) { return TransferEncoding.latin1Text(bytes) }
         return String(decoding: bytes, as: UTF8.self)
     }

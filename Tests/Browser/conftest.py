@@ -122,12 +122,14 @@ def driver(browser):
 
 @pytest.fixture
 def screenshot(request: pytest.FixtureRequest):
-    """screenshot(driver, name): saves NAME.png into --screenshots, when given."""
+    """screenshot(driver, name): saves NAME.png into --screenshots, when given; at a phone-like width
+    unless keep_size."""
     folder = request.config.getoption("--screenshots")
 
-    def take(driver, name: str) -> None:
+    def take(driver, name: str, keep_size: bool = False) -> None:
         if folder:
-            driver.set_window_size(560, 1000)  # the whole sheet, at a phone-like width
+            if not keep_size:
+                driver.set_window_size(560, 1000)  # the whole sheet, at a phone-like width
             driver.save_screenshot(str(Path(folder) / f"{name}.png"))
     return take
 

@@ -1,7 +1,8 @@
 """The Mailpit-compatible subset at Mailpit's API v1 paths, driven the way Mailpit's documented API
 (its swagger routes: GET /api/v1/messages, GET /api/v1/search?query=, GET /api/v1/message/{ID} with
-`latest`, GET /api/v1/message/{ID}/raw, DELETE /api/v1/messages with {"IDs": [...]}) is used by test
-helpers: plain HTTP with urllib and JSON with Mailpit's field names, after real mail from smtplib."""
+`latest`, GET /api/v1/message/{ID}/raw, GET /api/v1/message/{ID}/part/{PartID}, DELETE /api/v1/messages
+with {"IDs": [...]}) is used by test helpers: plain HTTP with urllib and JSON with Mailpit's field names,
+after real mail from smtplib."""
 
 from __future__ import annotations
 
@@ -106,6 +107,32 @@ def test_a_mailpit_helper_reads_the_relay_unchanged(relay) -> None:
     assert [m["MessageID"] for m in mailpit.messages()["messages"]] == [welcome_id]
     mailpit.delete()
     assert mailpit.messages()["total"] == 0
+
+
+def test_a_mailpit_helper_downloads_an_attachment_by_its_part_id(relay) -> None:
+    """Mailpit's `Attachments` lists each file with its `PartID`; `/part/{PartID}` answers its bytes."""
+    mailpit = MailpitClient(f"http://{relay.host}:{relay.process.port}")
+    invoice = bytes(range(256)) * 8
+    mail = EmailMessage()
+    mail["From"] = "hello@shop.example"
+    mail["To"] = BOB_RELAY
+    mail["Subject"] = "Your invoice"
+    mail.set_content("Attached.")
+    mail.add_alternative("<p>Attached.</p>", subtype="html")
+    mail.add_attachment(invoice, maintype="application", subtype="pdf", filename="facture-été.pdf")
+    with smtplib.SMTP(relay.host, relay.smtp_port, timeout=10) as client:
+        assert client.send_message(mail) == {}
+
+    assert mailpit.messages()["messages"][0]["Attachments"] == 1
+    assert mailpit.search("has:attachment")["messages_count"] == 1
+    latest = mailpit.message("latest")
+    assert latest["Inline"] == []
+    assert latest["Attachments"] == [{"PartID": "2", "FileName": "facture-été.pdf", "ContentType": "application/pdf",
+                                      "ContentID": "", "Size": len(invoice)}]
+    status, kind, body = mailpit._request("GET", f"/api/v1/message/{latest['ID']}/part/2")
+    assert status == 200 and kind == "application/pdf" and body == invoice
+    status, _, _ = mailpit._request("GET", f"/api/v1/message/{latest['ID']}/part/3")
+    assert status == 404
 
 
 def test_what_the_subset_does_not_cover_is_refused_by_name(relay) -> None:

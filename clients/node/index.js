@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import { delimiter, join, isAbsolute } from 'node:path';
 
 const READY_PREFIX = 'siwa-mock listening on ';
+const SMTP_READY_PREFIX = 'siwa-mock smtp listening on ';
+const MAX_WAIT_MS = 60_000; // the server's limit for one GET /mock/mail?wait= (docs/control-api.md)
 export const HINT =
   'build it with `swift build -c release --product siwa-mock` and set SIWA_MOCK_BINARY=.build/release/siwa-mock, ' +
   'put siwa-mock on PATH, or set SIWA_MOCK_URL to a running mock';
@@ -43,12 +45,19 @@ export class SiwaMock {
     this.child = child;
     this.logPath = logPath; // the mock's stderr (request logs) when this object started it
     this.adminToken = adminToken ?? process.env.SIWA_MOCK_ADMIN_TOKEN;
+    this.smtpHost = undefined; // the relay's SMTP listener: start({ smtp: true }), or $SIWA_MOCK_SMTP
+    this.smtpPort = undefined;
   }
 
-  /** Starts `siwa-mock serve --port 0`; resolves once its ready line names the port it chose. */
-  static async start({ binary, scenario, args = [], timeoutMs = 30_000 } = {}) {
+  /**
+   * Starts `siwa-mock serve --port 0`; resolves once its ready line names the port it chose. `smtp: true`
+   * adds the private email relay's SMTP listener (`--smtp-port 0`, docs/relay-mail.md) and also waits for
+   * its ready line, `siwa-mock smtp listening on HOST:PORT`: `smtpHost`, `smtpPort`.
+   */
+  static async start({ binary, scenario, args = [], timeoutMs = 30_000, smtp = false } = {}) {
     const path = findBinary(binary);
-    const command = ['serve', '--host', '127.0.0.1', '--port', '0', ...(scenario ? ['--scenario', scenario] : []), ...args];
+    const command = ['serve', '--host', '127.0.0.1', '--port', '0', ...(scenario ? ['--scenario', scenario] : []),
+      ...(smtp ? ['--smtp-port', '0'] : []), ...args];
     const logDir = mkdtempSync(join(tmpdir(), 'siwa-mock-'));
     const logPath = join(logDir, 'stderr.log');
     const log = openSync(logPath, 'w');
@@ -63,17 +72,18 @@ export class SiwaMock {
       } catch {}
       return new SiwaMockError(`siwa-mock did not start (${path} ${command.join(' ')}): ${reason}; its stderr:\n${stderr}`);
     };
-    const line = await new Promise((resolve, reject) => {
+    const lines = await new Promise((resolve, reject) => {
       let buffer = '';
       const timer = setTimeout(() => reject(failed(`printed no ready line in ${timeoutMs / 1000}s`)), timeoutMs);
       const onData = (chunk) => {
         buffer += chunk;
-        const end = buffer.indexOf('\n');
-        if (end >= 0) {
+        // The HTTP line first; the SMTP line comes after the HTTP one(s).
+        const complete = buffer.split('\n').slice(0, -1).map((l) => l.trim());
+        if (complete.length && (!smtp || complete.some((l) => l.startsWith(SMTP_READY_PREFIX)))) {
           clearTimeout(timer);
           child.stdout.off('data', onData);
           child.stdout.resume(); // keep draining
-          resolve(buffer.slice(0, end).trim());
+          resolve(complete);
         }
       };
       child.stdout.setEncoding('utf8');
@@ -88,16 +98,35 @@ export class SiwaMock {
         reject(failed(error.message));
       });
     });
-    if (!line.startsWith(READY_PREFIX)) throw failed(`printed ${JSON.stringify(line)} instead of its ready line`);
+    if (!lines[0].startsWith(READY_PREFIX)) throw failed(`printed ${JSON.stringify(lines[0])} instead of its ready line`);
     child.removeAllListeners('exit');
-    return new SiwaMock(line.slice(READY_PREFIX.length), { binary: path, child, logPath });
+    const mock = new SiwaMock(lines[0].slice(READY_PREFIX.length), { binary: path, child, logPath });
+    if (smtp) mock.#setSmtp(lines.find((l) => l.startsWith(SMTP_READY_PREFIX)).slice(SMTP_READY_PREFIX.length));
+    return mock;
   }
 
-  /** A mock someone else runs (e.g. SIWA_MOCK_URL); stop() leaves it running. */
-  static async connect(url, options = {}) {
+  /**
+   * A mock someone else runs (e.g. SIWA_MOCK_URL); stop() leaves it running. Its SMTP listener cannot be
+   * learned from its URL: `smtpHost`/`smtpPort` come from $SIWA_MOCK_SMTP (`HOST:PORT`, what its
+   * `siwa-mock smtp listening on` line printed); `smtp: true` without it is an error rather than a guess.
+   */
+  static async connect(url, { smtp = false, ...options } = {}) {
     const mock = new SiwaMock(url, options);
+    const address = process.env.SIWA_MOCK_SMTP;
+    if (address) mock.#setSmtp(address);
+    else if (smtp) {
+      throw new SiwaMockError(`the SMTP listener of the mock at ${url} (SIWA_MOCK_URL) is unknown: set SIWA_MOCK_SMTP to ` +
+        'the HOST:PORT its `siwa-mock smtp listening on` line printed (serve --smtp-port)');
+    }
     await mock.health();
     return mock;
+  }
+
+  #setSmtp(address) {
+    const match = /^(.+):(\d+)$/.exec(address.trim());
+    if (!match) throw new SiwaMockError(`SIWA_MOCK_SMTP=${JSON.stringify(address)} is not HOST:PORT`);
+    this.smtpHost = match[1];
+    this.smtpPort = Number(match[2]);
   }
 
   /** $SIWA_MOCK_URL when set, else a new mock from the binary. */
@@ -166,13 +195,16 @@ export class SiwaMock {
 
   // -- the control API (docs/control-api.md) -----------------------------------------------------
 
-  async request(method, path, body) {
+  async request(method, path, body, { timeoutMs } = {}) {
     const headers = {};
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     if (this.adminToken) headers.Authorization = `Bearer ${this.adminToken}`;
     let response;
     try {
-      response = await fetch(this.url + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      response = await fetch(this.url + path, {
+        method, headers, body: body === undefined ? undefined : JSON.stringify(body),
+        signal: timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs),
+      });
     } catch (error) {
       throw new SiwaMockError(`${method} ${this.url}${path}: ${error.cause?.message ?? error.message}; is the mock running? ${HINT}`);
     }
@@ -203,6 +235,62 @@ export class SiwaMock {
     return answer?.requests ?? answer;
   }
   clearRequests() { return this.request('DELETE', '/mock/requests'); }
+
+  // -- the relay's mailbox (docs/relay-mail.md#the-mailbox-mockmail) -----------------------------
+
+  /** The stored records, oldest first (filters: relay_address, real_address, team, sender, status, since). */
+  async mail(filters = {}) {
+    const query = new URLSearchParams(filters).toString();
+    return (await this.request('GET', '/mock/mail' + (query ? `?${query}` : ''))).messages;
+  }
+
+  /**
+   * The records matching `filters` (as `mail`) as soon as one is stored: one long poll,
+   * `GET /mock/mail?…&wait=`, which answers at once when one already is. `timeout` is a duration
+   * ('500ms', '5s', '1m') or milliseconds; the server waits at most 60 s per request, so a longer timeout
+   * is waited as consecutive long polls of at most 60 s. Rejects with a SiwaMockError naming the filters,
+   * the time waited and what the mailbox holds when nothing matching came.
+   */
+  async waitForMail(filters = {}, { timeout = '5s' } = {}) {
+    const total = milliseconds(timeout);
+    const began = Date.now();
+    let remaining = total;
+    for (;;) {
+      const wait = Math.min(remaining, MAX_WAIT_MS);
+      const query = new URLSearchParams({ ...filters, wait: `${wait}ms` }).toString();
+      const { messages } = await this.request('GET', `/mock/mail?${query}`, undefined, { timeoutMs: wait + 15_000 });
+      if (messages.length) return messages;
+      remaining = total - (Date.now() - began);
+      if (remaining <= 0) break;
+    }
+    throw new SiwaMockError(noMailMessage(filters, typeof timeout === 'string' ? timeout : `${timeout}ms`, await this.mail()));
+  }
+
+  /** Empties the mailbox and the relay's daily counts (`DELETE /mock/mail`). */
+  clearMail() { return this.request('DELETE', '/mock/mail'); }
+}
+
+/** A duration in the mock's grammar (`1m30s`, `500ms`; docs/scenarios.md) or milliseconds, in milliseconds. */
+function milliseconds(duration) {
+  if (typeof duration === 'number') {
+    if (!(duration >= 0)) throw new SiwaMockError(`timeout must not be negative, found ${duration}`);
+    return Math.floor(duration);
+  }
+  const match = /^(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?(?:(\d+)ms)?$/.exec(duration);
+  if (!duration || !match) throw new SiwaMockError(`expected a duration like 500ms, 5s or 1m, found ${JSON.stringify(duration)}`);
+  return [86_400_000, 3_600_000, 60_000, 1000, 1].reduce((sum, unit, i) => sum + Number(match[i + 1] ?? 0) * unit, 0);
+}
+
+/** `no mail matching relay_address=… in 5s; the mailbox has 2 records: m1 delivered hello@… -> k7x…@… "Welcome"; …`. */
+function noMailMessage(filters, waited, records) {
+  const wanted = Object.entries(filters).map(([key, value]) => `${key}=${value}`).join(' ');
+  const text = `no mail${wanted ? ` matching ${wanted}` : ''} in ${waited}; `;
+  if (!records.length) return text + 'the mailbox is empty';
+  const shown = records.slice(-10);
+  const lines = shown.map((r) => `${r.id} ${r.status} ${r.envelope_from || '<>'} -> ${r.relay_address} ${JSON.stringify(r.subject)}` +
+    (r.status === 'delivered' ? '' : ` (${r.smtp_reply})`));
+  const more = records.length > shown.length ? ` (the newest ${shown.length})` : '';
+  return text + `the mailbox has ${records.length} record${records.length === 1 ? '' : 's'}${more}: ` + lines.join('; ');
 }
 
 /**

@@ -252,21 +252,113 @@
   }
 
   // `/mock/mail` (docs/relay-mail.md): delivered and refused messages, newest first, with the
-  // relay's SMTP reply and the reason; empty when the mock runs without --smtp-port.
+  // relay's SMTP reply and the reason; empty when the mock runs without --smtp-port. A click on a
+  // row opens it in the viewer below.
+  const mail = { query: "", selected: null, tab: "html" };
+  const mailPath = (id) => `/mock/mail/${encodeURIComponent(id)}`;
+  const bytes = (n) => (n < 1024 ? `${n} B` : n < 1048576 ? `${(n / 1024).toFixed(1)} KB`
+    : `${(n / 1048576).toFixed(1)} MB`);
+  // The display name and address; the address alone when there is no name or the name is it.
+  function sender(m) {
+    const address = m.from || m.envelope_from;
+    return m.from_name && m.from_name !== address ? `${m.from_name} <${address}>` : address;
+  }
+
   function renderMail(list) {
     const rows = document.createDocumentFragment();
     for (let i = list.messages.length - 1; i >= 0; i -= 1) {
       const m = list.messages[i];
       const row = document.createElement("tr");
       row.dataset.mail = m.id;
-      if (m.status !== "delivered") row.className = "refused";
-      row.append(idCell(m.id), cell(m.time, "time"), cell(m.status, "status"),
-        idCell(m.from || m.envelope_from), idCell(m.relay_address), idCell(m.delivered_to), cell(m.subject),
-        cell(m.smtp_reply, "reply"), cell(m.reason, "reason"));
+      const classes = [];
+      if (m.status !== "delivered") classes.push("refused");
+      if (m.id === mail.selected) classes.push("selected");
+      row.className = classes.join(" ");
+      row.append(idCell(m.id), cell(m.time, "time"), cell(m.status, "status"), idCell(sender(m)),
+        idCell(m.relay_address), idCell(m.delivered_to), cell(m.subject, "subject"),
+        cell(m.attachments ? `${m.attachments} file${m.attachments > 1 ? "s" : ""}` : "", "files"), cell(bytes(m.size), "size"),
+        idCell(m.smtp_reply), idCell(m.reason));
+      row.cells[9].classList.add("reply");
+      row.cells[10].classList.add("reason");
+      row.tabIndex = 0;  // Enter opens it too
+      row.addEventListener("click", () => run(() => openMail(m.id)));
+      row.addEventListener("keydown", (event) => { if (event.key === "Enter") run(() => openMail(m.id)); });
       rows.append(row);
     }
     fill("mail", rows);
-    $("mail-count").textContent = `(${list.messages.length} stored, ${list.dropped} dropped)`;
+    const shown = mail.query ? `${list.messages.length} found, ` : "";
+    $("mail-count").textContent = `(${shown}${list.stored} stored, ${list.dropped} dropped)`;
+    if (mail.selected && !list.messages.some((m) => m.id === mail.selected) && !mail.query) closeMail();
+  }
+
+  function closeMail() {
+    mail.selected = null;
+    $("mail-viewer").hidden = true;
+    $("mail-frame").removeAttribute("src");
+  }
+
+  function showTab(name) {
+    mail.tab = name;
+    for (const tab of $("mail-tabs").querySelectorAll("[role=tab]")) {
+      tab.setAttribute("aria-selected", String(tab.dataset.tab === name));
+      $(`mail-tab-${tab.dataset.tab}`).hidden = tab.dataset.tab !== name;
+    }
+  }
+
+  // The viewer: the HTML part in a frame sandboxed twice (the iframe's empty sandbox attribute and
+  // the policy its route sends: no script, no network, docs/relay-mail.md), the text part, every
+  // header decoded (RFC 2047; the value as sent is its tooltip), the source, the attachments.
+  async function openMail(id) {
+    const [message, source] = await Promise.all([
+      api("GET", mailPath(id)),
+      fetch(`${mailPath(id)}.eml`, { headers: { [PROOF]: "1" }, credentials: "same-origin", cache: "no-store" })
+        .then((response) => (response.ok ? response.text() : "")),
+    ]);
+    mail.selected = id;
+    for (const row of $("mail").tBodies[0].rows) row.classList.toggle("selected", row.dataset.mail === id);
+    $("mail-subject").textContent = message.subject || "(no subject)";
+    $("mail-from").textContent = sender(message);
+    $("mail-to").textContent = message.delivered_to ? `${message.relay_address} \u2192 ${message.delivered_to}`
+      : message.relay_address;
+    $("mail-date").textContent = message.time;
+    $("mail-reply").textContent = message.smtp_reply;
+    $("mail-reason").textContent = message.reason;
+    $("mail-no-html").hidden = message.html !== null;
+    $("mail-frame").hidden = message.html === null;
+    if (message.html !== null) $("mail-frame").src = `${mailPath(id)}/html`;
+    else $("mail-frame").removeAttribute("src");
+    $("mail-tab-text").textContent = message.text ?? "No text part.";
+    const headers = document.createDocumentFragment();
+    for (const header of message.headers) {
+      const row = document.createElement("tr");
+      const value = cell(header.decoded ?? header.value);
+      if (header.decoded !== undefined) value.title = header.value;
+      row.append(cell(header.name), value);
+      headers.append(row);
+    }
+    fill("mail-tab-headers", headers);
+    $("mail-tab-source").textContent = source;
+    const files = document.createDocumentFragment();
+    for (const part of message.attachments) {
+      const item = document.createElement("li");
+      const link = document.createElement("a");
+      link.href = part.url;
+      link.download = part.filename;
+      link.textContent = part.filename;
+      item.dataset.part = part.part;
+      item.append(link, ` ${part.content_type}, ${bytes(part.size)}${part.inline ? ", inline" : ""}`);
+      files.append(item);
+    }
+    if (!files.childElementCount) {
+      const item = document.createElement("li");
+      item.className = "none";
+      item.textContent = "none";
+      files.append(item);
+    }
+    $("mail-attachments").replaceChildren(files);
+    showTab(message.html !== null ? mail.tab : mail.tab === "html" ? "text" : mail.tab);
+    $("mail-viewer").hidden = false;
+    return `showing ${id}`;
   }
 
   // Calls `render` only when the answer changed since the last poll (1,000 users re-render in
@@ -288,7 +380,8 @@
     ];
     if (live || all) work.push(pollJournal(false));
     if (all || ticks % 2 === 0) work.push(load("notifications", "/mock/notifications", renderNotifications));
-    if (live || all) work.push(load("mail", "/mock/mail", renderMail));
+    const mailQuery = mail.query ? `?query=${encodeURIComponent(mail.query)}` : "";
+    if (live || all) work.push(load("mail", `/mock/mail${mailQuery}`, renderMail));
     if (all || ticks % 5 === 0) {
       work.push(load("users", "/mock/users", (value) => { users = value.users; renderUsers(); }));
       work.push(load("keys", "/mock/keys", renderKeys));
@@ -327,6 +420,21 @@
       run(() => pollJournal(true).then(() => "journal filtered"));
     });
     $("journal-filters").elements.refusals.addEventListener("change", () => renderJournal([], true));
+    $("mail-search").addEventListener("submit", (event) => {
+      event.preventDefault();
+      mail.query = event.target.elements.query.value.trim();
+      seen.mail = "";
+      run(() => Promise.resolve(mail.query ? `searching mail for ${mail.query}` : "all mail"));
+    });
+    $("mail-clear").addEventListener("click", () => run(() =>
+      api("DELETE", "/mock/mail").then((value) => { closeMail(); return `deleted ${value.cleared} messages`; })));
+    $("mail-delete").addEventListener("click", () => {
+      const id = mail.selected;
+      if (id) run(() => api("DELETE", mailPath(id)).then(() => { closeMail(); return `deleted ${id}`; }));
+    });
+    for (const tab of $("mail-tabs").querySelectorAll("[role=tab]")) {
+      tab.addEventListener("click", () => showTab(tab.dataset.tab));
+    }
     run(() => Promise.resolve("connected"));
     setInterval(tick, 1000);
   }

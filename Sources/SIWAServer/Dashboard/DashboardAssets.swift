@@ -8,10 +8,11 @@ import HTTPServer
 /// no inline script, no other origin and no framing.
 enum DashboardAssets {
     /// Scripts and styles only from this server's own files, calls only to this server, forms only to
-    /// this server, never inside a frame.
+    /// this server, frames only of this server (the mail viewer's HTML part, `MailContent.framePolicy`),
+    /// never inside a frame.
     static let contentSecurityPolicy =
         "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; "
-        + "form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+        + "frame-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 
     /// Headers every dashboard page carries besides `StaticAsset`'s.
     static let pageHeaders = [

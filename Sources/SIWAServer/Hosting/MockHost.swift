@@ -12,47 +12,18 @@ import ScenarioModel
 /// URL in the discovery document depends on the port the kernel picked, then makes the mock and
 /// installs it.
 package final class MockHost: Sendable {
-    /// What a host decides; the rest is the same for every host.
+    /// What a host decides, in the two configurations the layers own: `endpoints` for Apple's endpoints
+    /// (public URL, scenario, log, store) and `control` for the control API (admin token, CA certificate,
+    /// notification allow-list, the scenario's origin, fleet state and journal, loopback guard). Nothing is
+    /// copied between them: the host fills in only what is the same for every host — the mock clock the
+    /// scenario asks for, the scenario loader, the background scheduler and the store's worker threads.
     package struct Settings: Sendable {
-        package var publicURL: String
-        package var scenario: Scenario
-        package var adminToken: String?
-        /// With TLS: the local CA certificate (`GET /mock/tls/ca.pem`).
-        package var caCertificatePEM: String?
-        package var notificationAllowList: DestinationAllowList?
-        /// Where the starting scenario came from and its text; nil: the built-in one.
-        package var scenarioOrigin: (source: String, text: String)?
-        /// Log lines (`serve` writes them to stderr; the library keeps them).
-        package var log: @Sendable (String) -> Void
-        /// Where consents, codes and tokens live; nil keeps them in memory (docs/scale-out.md). With a
-        /// store, requests that wait on it are answered by 8 worker threads, never on an event loop.
-        package var storeFactory: GrantStoreFactory?
-        /// With a store: the fleet's shared clock and signing keys, polled every 250 ms (`FleetSync`).
-        package var fleetState: (any FleetState)?
-        /// `--shared-journal`: the fleet journal every journal entry is copied to, flushed every 100 ms.
-        package var fleetJournal: FleetJournalWriter?
-        /// `serve` without `--admin-token` on loopback: the control API's DNS-rebinding and cross-origin
-        /// guard (`LoopbackGuard`).
-        package var loopbackGuard: LoopbackGuard?
+        package var endpoints: AppleEndpoints.Configuration
+        package var control: MockServer.ControlOptions
 
-        package init(
-            publicURL: String, scenario: Scenario, adminToken: String? = nil, caCertificatePEM: String? = nil,
-            notificationAllowList: DestinationAllowList? = nil, scenarioOrigin: (source: String, text: String)? = nil,
-            log: @escaping @Sendable (String) -> Void, storeFactory: GrantStoreFactory? = nil,
-            fleetState: (any FleetState)? = nil, fleetJournal: FleetJournalWriter? = nil,
-            loopbackGuard: LoopbackGuard? = nil
-        ) {
-            self.loopbackGuard = loopbackGuard
-            self.fleetJournal = fleetJournal
-            self.fleetState = fleetState
-            self.storeFactory = storeFactory
-            self.publicURL = publicURL
-            self.scenario = scenario
-            self.adminToken = adminToken
-            self.caCertificatePEM = caCertificatePEM
-            self.notificationAllowList = notificationAllowList
-            self.scenarioOrigin = scenarioOrigin
-            self.log = log
+        package init(endpoints: AppleEndpoints.Configuration, control: MockServer.ControlOptions = .init()) {
+            self.endpoints = endpoints
+            self.control = control
         }
     }
 
@@ -69,24 +40,19 @@ package final class MockHost: Sendable {
     /// Makes the mock and starts its background work.
     /// - Throws: `ScenarioKeyError` when a scenario key cannot be used.
     package init(_ settings: Settings) throws(ScenarioKeyError) {
-        let log = settings.log
+        let log = settings.endpoints.log
         let scheduler = BackgroundScheduler()
         let keySupply = SigningKeySupply()
         if !scheduler.repeatEvery(250, { keySupply.refill() }) {
             log("cannot start the key supply thread: key rotation over the control API will be refused")
         }
-        mock = try MockServer(
-            configuration: .init(
-                publicURL: settings.publicURL, scenario: settings.scenario,
-                clock: Self.clock(for: settings.scenario.clock), log: log, storeFactory: settings.storeFactory),
-            options: MockServer.ControlOptions(
-                adminToken: settings.adminToken,
-                scenarioLoader: { Self.loadScenario(body: $0, keySupply: keySupply, offLoop: $1) },
-                caCertificatePEM: settings.caCertificatePEM, scheduler: scheduler,
-                notificationAllowList: settings.notificationAllowList, scenarioOrigin: settings.scenarioOrigin,
-                storeWorkers: settings.storeFactory == nil ? nil : BackgroundScheduler(maximumThreads: 8),
-                fleetState: settings.fleetState, fleetJournal: settings.fleetJournal,
-                loopbackGuard: settings.loopbackGuard))
+        var endpoints = settings.endpoints
+        endpoints.clock = Self.clock(for: endpoints.scenario.clock)
+        var control = settings.control
+        control.scenarioLoader = { Self.loadScenario(body: $0, keySupply: keySupply, offLoop: $1) }
+        control.scheduler = scheduler
+        control.storeWorkers = endpoints.storeFactory == nil ? nil : BackgroundScheduler(maximumThreads: 8)
+        mock = try MockServer(configuration: endpoints, options: control)
         mock.apple.provider.takeSigningKeys(from: keySupply)
         // Its own scheduler: on the shared one, a key refill (up to 4 RSA generations) would hold the
         // only thread and delay polls past the second that issue #16 allows.
@@ -94,7 +60,7 @@ package final class MockHost: Sendable {
         if let fleet = mock.fleet, let fleetScheduler {
             Self.follow(fleet, timeline: mock, on: fleetScheduler, log: log)
         }
-        if let writer = settings.fleetJournal, !writer.start(on: fleetScheduler ?? scheduler, log: log) {
+        if let writer = control.fleetJournal, !writer.start(on: fleetScheduler ?? scheduler, log: log) {
             log(
                 "cannot start the fleet journal thread: GET /mock/requests?scope=fleet shows no entries of this replica"
             )
@@ -107,7 +73,7 @@ package final class MockHost: Sendable {
         }
         self.scheduler = scheduler
         self.keySupply = keySupply
-        self.fleetJournal = settings.fleetJournal
+        self.fleetJournal = control.fleetJournal
     }
 
     /// Takes the fleet's current clock, keys, users and timeline run now (a replica joining after a

@@ -38,6 +38,19 @@ package struct MailEndpoints: Sendable {
             .control(.get, "/mock/mail/{id}") { (context) throws(ControlFailure) in
                 detail(try find(context.capture("id")))
             },
+            .control(.delete, "/mock/mail/{id}") { (context) throws(ControlFailure) in
+                let record = try find(context.capture("id"))
+                return ControlEndpoints.ok(
+                    JSONObject([("cleared", .int(Int64(mailbox.remove(ids: [record.id]))))]))
+            },
+            // The viewer at /mock/ui (docs/relay-mail.md, "The viewer").
+            .control(.get, "/mock/mail/{id}/html") { (context) throws(ControlFailure) in
+                try MailContent.html(try find(context.capture("id")))
+            },
+            .control(.get, "/mock/mail/{id}/parts/{part}") { (context) throws(ControlFailure) in
+                let record = try find(context.capture("id"))
+                return MailContent.download(try MailContent.part(context.capture("part"), of: record), of: record)
+            },
             .control(.post, "/mock/mail/{id}/reply") { (context) throws(ControlFailure) in try reply(&context) },
         ]
     }
@@ -71,7 +84,7 @@ package struct MailEndpoints: Sendable {
             ]))
     }
 
-    /// One message: the summary, every header field, the text and HTML parts.
+    /// One message: the summary, every header field, the text and HTML parts, the other parts.
     func detail(_ record: MailRecord) -> HTTPResponse {
         var object = record.summaryJSON
         let message = MailMessage(parsing: record.raw)
@@ -87,6 +100,7 @@ package struct MailEndpoints: Sendable {
         object["text"] = parts.text.map { .string($0) } ?? .null
         object["html"] = parts.html.map { .string($0) } ?? .null
         object["other_parts"] = .array(parts.otherTypes.map { .string($0) })
+        object["attachments"] = MailContent.partsJSON(record, parts)
         return ControlEndpoints.ok(object)
     }
 }

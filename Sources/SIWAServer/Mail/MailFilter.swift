@@ -2,7 +2,8 @@ import SIWACore
 import ScenarioFormat
 
 /// The filters of `GET /mock/mail` (`relay_address`, `real_address`, `team`, `sender`, `status`,
-/// `since`), read once from the query and applied to the stored records or to each new one a waiting
+/// `since`, and `query`: a search in Mailpit's syntax over from, to, subject and body, the one
+/// `MailpitSearch` that `/api/v1/search` runs), read once from the query and applied to the stored records or to each new one a waiting
 /// request sees (`MailWaiters`).
 struct MailFilter: Sendable {
     var relayAddress: String?
@@ -12,6 +13,7 @@ struct MailFilter: Sendable {
     var status: String?
     /// Mock-clock milliseconds.
     var since: Int64?
+    var search: MailpitSearch?
 
     init(_ query: QueryParameters) throws(ControlFailure) {
         if let text = query["since"] {
@@ -29,6 +31,9 @@ struct MailFilter: Sendable {
         realAddress = query["real_address"]?.lowercased()
         sender = query["sender"]?.lowercased()
         team = query["team"]
+        if let text = query["query"], !text.allSatisfy(\.isWhitespace) {
+            search = try MailpitSearch.parsing(query: text)
+        }
     }
 
     func matches(_ record: MailRecord) -> Bool {
@@ -39,5 +44,6 @@ struct MailFilter: Sendable {
                 || record.headerFrom?.lowercased() == sender)
             && (since.map { record.timeMilliseconds >= $0 } ?? true)
             && (status == nil || record.statusName == status)
+            && (search.map { $0.matches(MailpitView(record)) } ?? true)
     }
 }

@@ -38,6 +38,10 @@ package struct MailRecord: Sendable {
     /// The message as delivered (headers rewritten); for a refusal, as received (empty when refused
     /// before DATA).
     package var raw: [UInt8]
+    /// The `From:` display name as read (RFC 2047 decoded), for lists; set when stored (`withPreview`).
+    package var fromName: String? = nil
+    /// How many attachments the message carries (`MailMessage.TextParts.attachments`); set when stored.
+    package var attachments = 0
 
     /// Bytes this record holds, for the mailbox's byte cap.
     var approximateBytes: Int {
@@ -66,6 +70,18 @@ package struct MailRecord: Sendable {
         // Shown as read (RFC 2047 encoded words decoded); the raw field stays in `headers` and `.eml`.
         object["subject"] = subject.map { .string(EncodedWords.decode($0)) } ?? .null
         object["size"] = .int(Int64(raw.count))
+        object["from_name"] = fromName.map { .string($0) } ?? .null
+        object["attachments"] = .int(Int64(attachments))
         return object
+    }
+
+    /// The record with what lists show of its message read once, when it is stored, so that listing
+    /// the mailbox every second does not parse every message again.
+    func withPreview() -> MailRecord {
+        var record = self
+        let message = MailMessage(parsing: raw)
+        record.fromName = message.field("From").flatMap(MailAddress.displayName(inField:)).map(EncodedWords.decode)
+        record.attachments = message.textParts.attachments.count
+        return record
     }
 }

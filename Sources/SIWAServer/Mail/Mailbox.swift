@@ -91,7 +91,7 @@ package final class Mailbox: Sendable {
     /// its raw bytes.
     @discardableResult
     package func add(_ record: MailRecord) -> MailRecord {
-        let stored = store(record)
+        let stored = store(record.withPreview())
         waiters.stored(stored)
         return stored
     }

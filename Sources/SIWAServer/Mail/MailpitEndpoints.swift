@@ -3,7 +3,7 @@ import JSON
 
 /// A Mailpit-compatible subset of the mailbox at Mailpit's own paths, so test helpers written for
 /// Mailpit's API v1 work against the relay unchanged (docs/relay-mail.md, "Mailpit-compatible API"):
-/// list, message summary, raw source, search, delete. Control routes: the admin token and loopback
+/// list, message summary, raw source, attachment parts, search, delete. Control routes: the admin token and loopback
 /// guard apply as on `/mock/mail`. Mailpit's mailbox holds mail that arrived, so only delivered
 /// records are messages here; refused attempts stay in `/mock/mail`.
 struct MailpitEndpoints: Sendable {
@@ -18,16 +18,15 @@ struct MailpitEndpoints: Sendable {
             .control(.delete, "/api/v1/messages") { (context) throws(ControlFailure) in try delete(&context) },
             .control(.get, "/api/v1/search") { (context) throws(ControlFailure) in
                 let query = try context.query()
-                let search: MailpitSearch
-                do throws(MailpitSearch.Failure) {
-                    search = try MailpitSearch(parsing: query["query"] ?? "")
-                } catch {
-                    throw .invalid("query", error.message)
-                }
+                let search = try MailpitSearch.parsing(query: query["query"] ?? "")
                 return try page(messages().filter { search.matches($0) }, query: query)
             },
             .control(.get, "/api/v1/message/{id}") { (context) throws(ControlFailure) in
                 ControlEndpoints.ok(try message(context.capture("id")).detail)
+            },
+            .control(.get, "/api/v1/message/{id}/part/{part}") { (context) throws(ControlFailure) in
+                let record = try message(context.capture("id")).record
+                return MailContent.download(try MailContent.part(context.capture("part"), of: record), of: record)
             },
             .control(.get, "/api/v1/message/{id}/raw") { (context) throws(ControlFailure) in
                 let view = try message(context.capture("id"))

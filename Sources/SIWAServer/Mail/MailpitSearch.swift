@@ -97,7 +97,7 @@ struct MailpitSearch {
         switch term.field {
         case .isRead: return false  // read status is not tracked: every message is unread
         case .isUnread: return true
-        case .hasAttachment: return view.parts.otherTypes.count > 0
+        case .hasAttachment: return !view.parts.attachments.isEmpty
         case .from: return addresses(["From"]).contains(term.value)
         case .to: return addresses(["To"]).contains(term.value)
         case .cc: return addresses(["Cc"]).contains(term.value)
@@ -109,6 +109,17 @@ struct MailpitSearch {
             return addresses(["From", "To", "Cc", "Reply-To"]).contains(term.value)
                 || view.subject.lowercased().contains(term.value) || view.text.lowercased().contains(term.value)
                 || MailpitView.strippingTags(view.html).lowercased().contains(term.value)
+        }
+    }
+}
+
+extension MailpitSearch {
+    /// `text` parsed; a refusal is the control API's 400 naming the `query` parameter.
+    static func parsing(query text: String) throws(ControlFailure) -> MailpitSearch {
+        do throws(Failure) {
+            return try MailpitSearch(parsing: text)
+        } catch {
+            throw .invalid("query", error.message)
         }
     }
 }

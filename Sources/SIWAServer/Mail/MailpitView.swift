@@ -79,11 +79,21 @@ struct MailpitView {
             ("To", addressList("To")), ("Cc", addressList("Cc")), ("Bcc", .array([])),
             ("ReplyTo", addressList("Reply-To")), ("Subject", .string(subject)), ("Created", created),
             ("Username", .string("")), ("Tags", .array([])), ("Size", .int(Int64(record.raw.count))),
-            ("Attachments", .int(Int64(parts.otherTypes.count))), ("Snippet", .string(snippet)),
+            ("Attachments", .int(Int64(parts.attachments.count))), ("Snippet", .string(snippet)),
         ])
     }
 
-    /// Mailpit's `Message` (attachments are not served: `Inline` and `Attachments` stay empty).
+    /// Mailpit's `Attachment` (without `Checksums`): `PartID` is the part's IMAP section number.
+    static func attachment(_ part: MailMessage.Part) -> JSONValue {
+        .object(
+            JSONObject([
+                ("PartID", .string(part.id)), ("FileName", .string(part.filename ?? "")),
+                ("ContentType", .string(part.contentType)), ("ContentID", .string(part.contentID ?? "")),
+                ("Size", .int(Int64(part.message.decodedBytes.count))),
+            ]))
+    }
+
+    /// Mailpit's `Message`; its parts are served by `GET /api/v1/message/{ID}/part/{PartID}`.
     var detail: JSONObject {
         let returnPath = message.field("Return-Path").flatMap(MailAddress.firstAddress(inField:))
         let unsubscribe = JSONObject([
@@ -96,7 +106,9 @@ struct MailpitView {
             ("ReplyTo", addressList("Reply-To")), ("ReturnPath", .string(returnPath ?? record.envelopeSender)),
             ("Subject", .string(subject)), ("ListUnsubscribe", .object(unsubscribe)), ("Date", created),
             ("Tags", .array([])), ("Username", .string("")), ("Text", .string(text)), ("HTML", .string(html)),
-            ("Size", .int(Int64(record.raw.count))), ("Inline", .array([])), ("Attachments", .array([])),
+            ("Size", .int(Int64(record.raw.count))),
+            ("Inline", .array(parts.others.filter(\.isInline).map(Self.attachment))),
+            ("Attachments", .array(parts.attachments.map(Self.attachment))),
         ])
     }
 }

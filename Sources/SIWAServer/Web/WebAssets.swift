@@ -296,8 +296,27 @@ enum WebAssets {
         </section>
         <section id="mail-section" aria-labelledby="mail-title" class="wide">
         <h2 id="mail-title">Mail through the relay <span id="mail-count"></span></h2>
-        <table id="mail"><thead><tr><th>id</th><th>time</th><th>status</th><th>from</th><th>relay address</th>
-        <th>delivered to</th><th>subject</th><th>SMTP reply</th><th>reason</th></tr></thead><tbody></tbody></table>
+        <form id="mail-search" role="search"><label>Search <input type="search" name="query" size="36"
+        placeholder="words, from:, to:, subject:, has:attachment"></label> <button type="submit">Search</button></form>
+        <button type="button" id="mail-clear">Delete all</button>
+        <div id="mail-list"><table id="mail"><thead><tr><th>id</th><th>time</th><th>status</th><th>from</th>
+        <th>relay address</th><th>delivered to</th><th>subject</th><th>files</th><th>size</th><th>SMTP reply</th>
+        <th>reason</th></tr></thead><tbody></tbody></table></div>
+        <article id="mail-viewer" hidden aria-labelledby="mail-subject">
+        <header><h3 id="mail-subject"></h3><button type="button" id="mail-delete">Delete</button></header>
+        <dl id="mail-meta"><dt>From</dt><dd id="mail-from"></dd><dt>To</dt><dd id="mail-to"></dd><dt>Date</dt>
+        <dd id="mail-date"></dd><dt>SMTP reply</dt><dd id="mail-reply"></dd><dt>Reason</dt><dd id="mail-reason"></dd></dl>
+        <div role="tablist" id="mail-tabs"><button type="button" role="tab" data-tab="html">HTML</button><button
+        type="button" role="tab" data-tab="text">Text</button><button type="button" role="tab"
+        data-tab="headers">Headers</button><button type="button" role="tab" data-tab="source">Source</button></div>
+        <div id="mail-tab-html" role="tabpanel"><iframe id="mail-frame" sandbox title="The message's HTML part"
+        referrerpolicy="no-referrer"></iframe><p id="mail-no-html" class="none">No HTML part.</p></div>
+        <pre id="mail-tab-text" role="tabpanel"></pre>
+        <table id="mail-tab-headers" role="tabpanel"><thead><tr><th>name</th><th>value</th></tr></thead><tbody></tbody></table>
+        <pre id="mail-tab-source" role="tabpanel"></pre>
+        <h4>Attachments</h4>
+        <ul id="mail-attachments"></ul>
+        </article>
         </section>
         <section id="notifications-section" aria-labelledby="notifications-title" class="wide">
         <h2 id="notifications-title">Notification deliveries</h2>
@@ -577,21 +596,113 @@ enum WebAssets {
           }
 
           // `/mock/mail` (docs/relay-mail.md): delivered and refused messages, newest first, with the
-          // relay's SMTP reply and the reason; empty when the mock runs without --smtp-port.
+          // relay's SMTP reply and the reason; empty when the mock runs without --smtp-port. A click on a
+          // row opens it in the viewer below.
+          const mail = { query: "", selected: null, tab: "html" };
+          const mailPath = (id) => `/mock/mail/${encodeURIComponent(id)}`;
+          const bytes = (n) => (n < 1024 ? `${n} B` : n < 1048576 ? `${(n / 1024).toFixed(1)} KB`
+            : `${(n / 1048576).toFixed(1)} MB`);
+          // The display name and address; the address alone when there is no name or the name is it.
+          function sender(m) {
+            const address = m.from || m.envelope_from;
+            return m.from_name && m.from_name !== address ? `${m.from_name} <${address}>` : address;
+          }
+
           function renderMail(list) {
             const rows = document.createDocumentFragment();
             for (let i = list.messages.length - 1; i >= 0; i -= 1) {
               const m = list.messages[i];
               const row = document.createElement("tr");
               row.dataset.mail = m.id;
-              if (m.status !== "delivered") row.className = "refused";
-              row.append(idCell(m.id), cell(m.time, "time"), cell(m.status, "status"),
-                idCell(m.from || m.envelope_from), idCell(m.relay_address), idCell(m.delivered_to), cell(m.subject),
-                cell(m.smtp_reply, "reply"), cell(m.reason, "reason"));
+              const classes = [];
+              if (m.status !== "delivered") classes.push("refused");
+              if (m.id === mail.selected) classes.push("selected");
+              row.className = classes.join(" ");
+              row.append(idCell(m.id), cell(m.time, "time"), cell(m.status, "status"), idCell(sender(m)),
+                idCell(m.relay_address), idCell(m.delivered_to), cell(m.subject, "subject"),
+                cell(m.attachments ? `${m.attachments} file${m.attachments > 1 ? "s" : ""}` : "", "files"), cell(bytes(m.size), "size"),
+                idCell(m.smtp_reply), idCell(m.reason));
+              row.cells[9].classList.add("reply");
+              row.cells[10].classList.add("reason");
+              row.tabIndex = 0;  // Enter opens it too
+              row.addEventListener("click", () => run(() => openMail(m.id)));
+              row.addEventListener("keydown", (event) => { if (event.key === "Enter") run(() => openMail(m.id)); });
               rows.append(row);
             }
             fill("mail", rows);
-            $("mail-count").textContent = `(${list.messages.length} stored, ${list.dropped} dropped)`;
+            const shown = mail.query ? `${list.messages.length} found, ` : "";
+            $("mail-count").textContent = `(${shown}${list.stored} stored, ${list.dropped} dropped)`;
+            if (mail.selected && !list.messages.some((m) => m.id === mail.selected) && !mail.query) closeMail();
+          }
+
+          function closeMail() {
+            mail.selected = null;
+            $("mail-viewer").hidden = true;
+            $("mail-frame").removeAttribute("src");
+          }
+
+          function showTab(name) {
+            mail.tab = name;
+            for (const tab of $("mail-tabs").querySelectorAll("[role=tab]")) {
+              tab.setAttribute("aria-selected", String(tab.dataset.tab === name));
+              $(`mail-tab-${tab.dataset.tab}`).hidden = tab.dataset.tab !== name;
+            }
+          }
+
+          // The viewer: the HTML part in a frame sandboxed twice (the iframe's empty sandbox attribute and
+          // the policy its route sends: no script, no network, docs/relay-mail.md), the text part, every
+          // header decoded (RFC 2047; the value as sent is its tooltip), the source, the attachments.
+          async function openMail(id) {
+            const [message, source] = await Promise.all([
+              api("GET", mailPath(id)),
+              fetch(`${mailPath(id)}.eml`, { headers: { [PROOF]: "1" }, credentials: "same-origin", cache: "no-store" })
+                .then((response) => (response.ok ? response.text() : "")),
+            ]);
+            mail.selected = id;
+            for (const row of $("mail").tBodies[0].rows) row.classList.toggle("selected", row.dataset.mail === id);
+            $("mail-subject").textContent = message.subject || "(no subject)";
+            $("mail-from").textContent = sender(message);
+            $("mail-to").textContent = message.delivered_to ? `${message.relay_address} \u2192 ${message.delivered_to}`
+              : message.relay_address;
+            $("mail-date").textContent = message.time;
+            $("mail-reply").textContent = message.smtp_reply;
+            $("mail-reason").textContent = message.reason;
+            $("mail-no-html").hidden = message.html !== null;
+            $("mail-frame").hidden = message.html === null;
+            if (message.html !== null) $("mail-frame").src = `${mailPath(id)}/html`;
+            else $("mail-frame").removeAttribute("src");
+            $("mail-tab-text").textContent = message.text ?? "No text part.";
+            const headers = document.createDocumentFragment();
+            for (const header of message.headers) {
+              const row = document.createElement("tr");
+              const value = cell(header.decoded ?? header.value);
+              if (header.decoded !== undefined) value.title = header.value;
+              row.append(cell(header.name), value);
+              headers.append(row);
+            }
+            fill("mail-tab-headers", headers);
+            $("mail-tab-source").textContent = source;
+            const files = document.createDocumentFragment();
+            for (const part of message.attachments) {
+              const item = document.createElement("li");
+              const link = document.createElement("a");
+              link.href = part.url;
+              link.download = part.filename;
+              link.textContent = part.filename;
+              item.dataset.part = part.part;
+              item.append(link, ` ${part.content_type}, ${bytes(part.size)}${part.inline ? ", inline" : ""}`);
+              files.append(item);
+            }
+            if (!files.childElementCount) {
+              const item = document.createElement("li");
+              item.className = "none";
+              item.textContent = "none";
+              files.append(item);
+            }
+            $("mail-attachments").replaceChildren(files);
+            showTab(message.html !== null ? mail.tab : mail.tab === "html" ? "text" : mail.tab);
+            $("mail-viewer").hidden = false;
+            return `showing ${id}`;
           }
 
           // Calls `render` only when the answer changed since the last poll (1,000 users re-render in
@@ -613,7 +724,8 @@ enum WebAssets {
             ];
             if (live || all) work.push(pollJournal(false));
             if (all || ticks % 2 === 0) work.push(load("notifications", "/mock/notifications", renderNotifications));
-            if (live || all) work.push(load("mail", "/mock/mail", renderMail));
+            const mailQuery = mail.query ? `?query=${encodeURIComponent(mail.query)}` : "";
+            if (live || all) work.push(load("mail", `/mock/mail${mailQuery}`, renderMail));
             if (all || ticks % 5 === 0) {
               work.push(load("users", "/mock/users", (value) => { users = value.users; renderUsers(); }));
               work.push(load("keys", "/mock/keys", renderKeys));
@@ -652,6 +764,21 @@ enum WebAssets {
               run(() => pollJournal(true).then(() => "journal filtered"));
             });
             $("journal-filters").elements.refusals.addEventListener("change", () => renderJournal([], true));
+            $("mail-search").addEventListener("submit", (event) => {
+              event.preventDefault();
+              mail.query = event.target.elements.query.value.trim();
+              seen.mail = "";
+              run(() => Promise.resolve(mail.query ? `searching mail for ${mail.query}` : "all mail"));
+            });
+            $("mail-clear").addEventListener("click", () => run(() =>
+              api("DELETE", "/mock/mail").then((value) => { closeMail(); return `deleted ${value.cleared} messages`; })));
+            $("mail-delete").addEventListener("click", () => {
+              const id = mail.selected;
+              if (id) run(() => api("DELETE", mailPath(id)).then(() => { closeMail(); return `deleted ${id}`; }));
+            });
+            for (const tab of $("mail-tabs").querySelectorAll("[role=tab]")) {
+              tab.addEventListener("click", () => showTab(tab.dataset.tab));
+            }
             run(() => Promise.resolve("connected"));
             setInterval(tick, 1000);
           }
@@ -695,6 +822,28 @@ enum WebAssets {
         tr.empty td { color: var(--muted); font-style: italic; }
         .error { color: var(--bad); }
         form { display: inline; }
+        #mail-list { max-height: 20em; overflow: auto; margin: .5em 0; }
+        #mail tbody tr[data-mail] { cursor: pointer; }
+        #mail tbody tr.selected td { background: #2e86de22; }
+        #mail td.files, #mail td.size { white-space: nowrap; }
+        #mail-viewer { border-top: 1px solid var(--line); padding-top: .5em; }
+        #mail-viewer header { padding: 0; border: 0; }
+        #mail-viewer h3 { font-size: 1.1em; margin: 0; }
+        #mail-meta { display: grid; grid-template-columns: max-content 1fr; gap: 0 1em; margin: .4em 0; }
+        #mail-meta dt { color: var(--muted); }
+        #mail-meta dd { margin: 0; }
+        #mail-tabs { border-bottom: 1px solid var(--line); margin-bottom: .5em; }
+        #mail-tabs button[aria-selected="true"] { font-weight: bold; }
+        #mail-frame { width: 100%; height: 26em; border: 1px solid var(--line); background: #fff; }
+        #mail-tab-text, #mail-tab-source { white-space: pre-wrap; overflow-wrap: anywhere; font: 12px/1.4 ui-monospace, monospace;
+          max-height: 32em; overflow: auto; margin: 0; }
+        #mail-tab-headers td:first-child { white-space: nowrap; font-family: ui-monospace, monospace; }
+        #mail-tab-headers td { overflow-wrap: anywhere; }
+        #mail-viewer h4 { font-size: 1em; margin: .8em 0 .3em; }
+        #mail-attachments { margin: 0; padding-left: 1.2em; }
+        .none { color: var(--muted); font-style: italic; }
+        [hidden] { display: none !important; }
+
         """#
 
     /// `web/dashboard/icon.svg`: `/mock/ui/icon.svg`, the dashboard's icon (`DashboardAssets`).

@@ -155,13 +155,16 @@ struct ServeCommand: Command {
         do {
             mockHost = try MockHost(
                 .init(
-                    publicURL: advertised, scenario: scenario, adminToken: adminToken,
-                    caCertificatePEM: tlsSetup.map { $0.caPEM ?? "" }, notificationAllowList: notificationAllowList,
-                    scenarioOrigin: origin, log: { log.note($0) }, storeFactory: shared?.factory,
-                    fleetState: shared?.fleet,
-                    fleetJournal: shared?.journal.map {
-                        FleetJournalWriter(journal: $0, replica: StoreOptions.replicaName(port: first.server.port))
-                    }, loopbackGuard: loopbackGuard(publicURL: advertised)))
+                    endpoints: .init(
+                        publicURL: advertised, scenario: scenario, log: { log.note($0) },
+                        storeFactory: shared?.factory),
+                    control: .init(
+                        adminToken: adminToken, caCertificatePEM: tlsSetup.map { $0.caPEM ?? "" },
+                        notificationAllowList: notificationAllowList, scenarioOrigin: origin,
+                        fleetState: shared?.fleet,
+                        fleetJournal: shared?.journal.map {
+                            FleetJournalWriter(journal: $0, replica: StoreOptions.replicaName(port: first.server.port))
+                        }, loopbackGuard: loopbackGuard(publicURL: advertised))))
         } catch {
             throw RuntimeError("\(error)")
         }

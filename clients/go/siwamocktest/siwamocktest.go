@@ -14,17 +14,25 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
 	"os/exec"
+	"sort"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 )
 
-const readyPrefix = "siwa-mock listening on "
+const (
+	readyPrefix     = "siwa-mock listening on "
+	smtpReadyPrefix = "siwa-mock smtp listening on "
+	// MaxWait is the server's limit for one GET /mock/mail?wait= (docs/control-api.md).
+	MaxWait = 60 * time.Second
+)
 
 // Hint says how to get a binary; it ends every "not found" error.
 const Hint = "build it with `swift build -c release --product siwa-mock` and set SIWA_MOCK_BINARY=.build/release/siwa-mock, " +
@@ -36,6 +44,9 @@ type Options struct {
 	Scenario string        // scenario file (--scenario)
 	Args     []string      // more `serve` flags
 	Timeout  time.Duration // for the ready line; default 30s
+	// SMTP adds the private email relay's SMTP listener (--smtp-port 0, docs/relay-mail.md): the Mock's
+	// SMTPHost and SMTPPort. With SIWA_MOCK_URL they come from SIWA_MOCK_SMTP (HOST:PORT).
+	SMTP bool
 }
 
 // Mock is a running siwa-mock.
@@ -44,6 +55,8 @@ type Mock struct {
 	Binary     string
 	AdminToken string
 	LogPath    string // the mock's stderr (request logs) when this Mock started it
+	SMTPHost   string // the relay's SMTP listener (Options.SMTP, or SIWA_MOCK_SMTP); "" without one
+	SMTPPort   int
 	cmd        *exec.Cmd
 	done       chan struct{}
 }
@@ -74,6 +87,9 @@ func Start(t testing.TB, options ...Options) *Mock {
 	}
 	if running := os.Getenv("SIWA_MOCK_URL"); running != "" {
 		mock := &Mock{URL: strings.TrimRight(running, "/"), Binary: opts.Binary, AdminToken: os.Getenv("SIWA_MOCK_ADMIN_TOKEN")}
+		if err := mock.smtpFromEnvironment(opts.SMTP); err != nil {
+			t.Fatal(err)
+		}
 		if _, err := mock.Health(); err != nil {
 			t.Fatal(err)
 		}
@@ -87,6 +103,33 @@ func Start(t testing.TB, options ...Options) *Mock {
 	return mock
 }
 
+// smtpFromEnvironment reads SIWA_MOCK_SMTP (HOST:PORT) for a mock someone else runs: its SMTP port
+// cannot be learned from its URL, so wanting SMTP without it is an error rather than a guess.
+func (m *Mock) smtpFromEnvironment(want bool) error {
+	address := os.Getenv("SIWA_MOCK_SMTP")
+	if address == "" {
+		if want {
+			return fmt.Errorf("the SMTP listener of the mock at %s (SIWA_MOCK_URL) is unknown: set SIWA_MOCK_SMTP to the HOST:PORT "+
+				"its `siwa-mock smtp listening on` line printed (serve --smtp-port)", m.URL)
+		}
+		return nil
+	}
+	return m.setSMTP(address)
+}
+
+func (m *Mock) setSMTP(address string) error {
+	host, port, err := net.SplitHostPort(strings.TrimSpace(address))
+	number, perr := strconv.Atoi(port)
+	if err != nil || perr != nil || host == "" {
+		return fmt.Errorf("SIWA_MOCK_SMTP=%q is not HOST:PORT", address)
+	}
+	m.SMTPHost, m.SMTPPort = host, number
+	return nil
+}
+
+// SMTPAddr is SMTPHost:SMTPPort, for net/smtp.SendMail or the backend's mail settings.
+func (m *Mock) SMTPAddr() string { return net.JoinHostPort(m.SMTPHost, strconv.Itoa(m.SMTPPort)) }
+
 // Launch starts `siwa-mock serve --port 0` and returns once its ready line names the port; Stop ends it.
 func Launch(opts Options) (*Mock, error) {
 	path, err := FindBinary(opts.Binary)
@@ -96,6 +139,9 @@ func Launch(opts Options) (*Mock, error) {
 	args := []string{"serve", "--host", "127.0.0.1", "--port", "0"}
 	if opts.Scenario != "" {
 		args = append(args, "--scenario", opts.Scenario)
+	}
+	if opts.SMTP {
+		args = append(args, "--smtp-port", "0")
 	}
 	args = append(args, opts.Args...)
 	log, err := os.CreateTemp("", "siwa-mock-*.log")
@@ -113,11 +159,19 @@ func Launch(opts Options) (*Mock, error) {
 		return nil, fmt.Errorf("siwa-mock did not start (%s): %v", path, err)
 	}
 	mock := &Mock{Binary: path, AdminToken: os.Getenv("SIWA_MOCK_ADMIN_TOKEN"), LogPath: log.Name(), cmd: cmd, done: make(chan struct{})}
-	lines := make(chan string, 1)
+	lines := make(chan []string, 1)
 	go func() {
+		// The HTTP line first; with SMTP, the SMTP line comes after the HTTP one(s).
 		reader := bufio.NewReader(stdout)
-		line, _ := reader.ReadString('\n')
-		lines <- strings.TrimSpace(line)
+		var read []string
+		for {
+			line, err := reader.ReadString('\n')
+			read = append(read, strings.TrimSpace(line))
+			if err != nil || !opts.SMTP || strings.HasPrefix(read[len(read)-1], smtpReadyPrefix) {
+				break
+			}
+		}
+		lines <- read
 		io.Copy(io.Discard, reader) // keep draining until the mock exits
 	}()
 	go func() { cmd.Wait(); close(mock.done) }()
@@ -132,12 +186,18 @@ func Launch(opts Options) (*Mock, error) {
 		return fmt.Errorf("siwa-mock did not start (%s %s): %s; its stderr:\n%s", path, strings.Join(args, " "), reason, strings.TrimSpace(string(stderr)))
 	}
 	select {
-	case line := <-lines:
-		if !strings.HasPrefix(line, readyPrefix) {
+	case read := <-lines:
+		last := read[len(read)-1]
+		if !strings.HasPrefix(read[0], readyPrefix) || opts.SMTP && !strings.HasPrefix(last, smtpReadyPrefix) {
 			<-mock.done
-			return nil, failed(fmt.Sprintf("exited with %v before its ready line (it printed %q)", cmd.ProcessState, line))
+			return nil, failed(fmt.Sprintf("exited with %v before its ready line (it printed %q)", cmd.ProcessState, strings.Join(read, "\n")))
 		}
-		mock.URL = strings.TrimPrefix(line, readyPrefix)
+		mock.URL = strings.TrimPrefix(read[0], readyPrefix)
+		if opts.SMTP {
+			if err := mock.setSMTP(strings.TrimPrefix(last, smtpReadyPrefix)); err != nil {
+				return nil, failed(err.Error())
+			}
+		}
 		return mock, nil
 	case <-time.After(timeout):
 		return nil, failed(fmt.Sprintf("printed no ready line in %v", timeout))
@@ -255,6 +315,10 @@ func (m *Mock) Verify(idToken, audience, nonce string) (map[string]any, error) {
 
 // Request calls the control API (docs/control-api.md) and decodes the JSON answer; a non-2xx answer is an error.
 func (m *Mock) Request(method, path string, body any) (any, error) {
+	return m.request(method, path, body, 15*time.Second)
+}
+
+func (m *Mock) request(method, path string, body any, timeout time.Duration) (any, error) {
 	var reader io.Reader
 	if body != nil {
 		data, err := json.Marshal(body)
@@ -273,7 +337,7 @@ func (m *Mock) Request(method, path string, body any) (any, error) {
 	if m.AdminToken != "" {
 		request.Header.Set("Authorization", "Bearer "+m.AdminToken)
 	}
-	response, err := (&http.Client{Timeout: 15 * time.Second}).Do(request)
+	response, err := (&http.Client{Timeout: timeout}).Do(request)
 	if err != nil {
 		return nil, fmt.Errorf("%s %s%s: %v; is the mock running? %s", method, m.URL, path, err, Hint)
 	}
@@ -358,11 +422,19 @@ func (m *Mock) Requests(filters map[string]string) ([]map[string]any, error) {
 }
 
 func (m *Mock) list(path, key string) ([]map[string]any, error) {
-	answer, err := m.object("GET", path, nil)
+	return m.listWithin(path, key, 15*time.Second)
+}
+
+func (m *Mock) listWithin(path, key string, timeout time.Duration) ([]map[string]any, error) {
+	answer, err := m.request("GET", path, nil, timeout)
 	if err != nil {
 		return nil, err
 	}
-	list, _ := answer[key].([]any)
+	object, _ := answer.(map[string]any)
+	if object == nil {
+		return nil, fmt.Errorf("GET %s answered %v, not an object", path, answer)
+	}
+	list, _ := object[key].([]any)
 	entries := make([]map[string]any, 0, len(list))
 	for _, entry := range list {
 		object, _ := entry.(map[string]any)
@@ -373,4 +445,109 @@ func (m *Mock) list(path, key string) ([]map[string]any, error) {
 func (m *Mock) ClearRequests() error {
 	_, err := m.Request("DELETE", "/mock/requests", nil)
 	return err
+}
+
+// Mail lists the relay's stored records, oldest first (docs/relay-mail.md#the-mailbox-mockmail);
+// filters: relay_address, real_address, team, sender, status, since.
+func (m *Mock) Mail(filters map[string]string) ([]map[string]any, error) {
+	return m.list("/mock/mail"+query(filters, ""), "messages")
+}
+
+// WaitForMail returns the records matching filters (as Mail) as soon as one is stored: one long poll,
+// GET /mock/mail?…&wait=, which answers at once when one already is. The server waits at most 60 s
+// (MaxWait) per request, so a longer timeout is waited as consecutive long polls of at most 60 s. The
+// error names the filters, the time waited and what the mailbox holds when nothing matching came.
+func (m *Mock) WaitForMail(filters map[string]string, timeout time.Duration) ([]map[string]any, error) {
+	if timeout < 0 {
+		return nil, fmt.Errorf("timeout must not be negative, found %v", timeout)
+	}
+	deadline := time.Now().Add(timeout)
+	remaining := timeout
+	for {
+		wait := remaining
+		if wait > MaxWait {
+			wait = MaxWait
+		}
+		messages, err := m.listWithin("/mock/mail"+query(filters, fmt.Sprintf("%dms", wait.Milliseconds())), "messages", wait+15*time.Second)
+		if err != nil || len(messages) > 0 {
+			return messages, err
+		}
+		if remaining = time.Until(deadline); remaining <= 0 {
+			break
+		}
+	}
+	records, err := m.Mail(nil)
+	if err != nil {
+		return nil, err
+	}
+	return nil, errors.New(noMailMessage(filters, timeout, records))
+}
+
+// ClearMail empties the mailbox and the relay's daily counts (DELETE /mock/mail).
+func (m *Mock) ClearMail() error {
+	_, err := m.Request("DELETE", "/mock/mail", nil)
+	return err
+}
+
+func query(filters map[string]string, wait string) string {
+	values := url.Values{}
+	for key, value := range filters {
+		values.Set(key, value)
+	}
+	if wait != "" {
+		values.Set("wait", wait)
+	}
+	if len(values) == 0 {
+		return ""
+	}
+	return "?" + values.Encode()
+}
+
+// noMailMessage: `no mail matching relay_address=… in 5s; the mailbox has 2 records: m1 delivered hello@… -> k7x…@… "Welcome"; …`.
+func noMailMessage(filters map[string]string, waited time.Duration, records []map[string]any) string {
+	keys := make([]string, 0, len(filters))
+	for key := range filters {
+		keys = append(keys, key)
+	}
+	sort.Strings(keys) // a map has no order: the names' order, for a stable message
+	wanted := make([]string, 0, len(keys))
+	for _, key := range keys {
+		wanted = append(wanted, key+"="+filters[key])
+	}
+	text := "no mail"
+	if len(wanted) > 0 {
+		text += " matching " + strings.Join(wanted, " ")
+	}
+	text += fmt.Sprintf(" in %v; ", waited)
+	if len(records) == 0 {
+		return text + "the mailbox is empty"
+	}
+	shown := records
+	if len(shown) > 10 {
+		shown = shown[len(shown)-10:]
+	}
+	lines := make([]string, 0, len(shown))
+	for _, r := range shown {
+		from, _ := r["envelope_from"].(string)
+		if from == "" {
+			from = "<>"
+		}
+		var subject bytes.Buffer
+		encoder := json.NewEncoder(&subject)
+		encoder.SetEscapeHTML(false) // "<" as written, as the other helpers show it
+		encoder.Encode(r["subject"])
+		line := fmt.Sprintf("%v %v %s -> %v %s", r["id"], r["status"], from, r["relay_address"], bytes.TrimSpace(subject.Bytes()))
+		if r["status"] != "delivered" {
+			line += fmt.Sprintf(" (%v)", r["smtp_reply"])
+		}
+		lines = append(lines, line)
+	}
+	plural, more := "s", ""
+	if len(records) == 1 {
+		plural = ""
+	}
+	if len(records) > len(shown) {
+		more = fmt.Sprintf(" (the newest %d)", len(shown))
+	}
+	return text + fmt.Sprintf("the mailbox has %d record%s%s: ", len(records), plural, more) + strings.Join(lines, "; ")
 }

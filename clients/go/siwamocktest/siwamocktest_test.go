@@ -4,11 +4,14 @@ package siwamocktest
 import (
 	"encoding/json"
 	"net/http"
+	"net/smtp"
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestMockVerbs(t *testing.T) {
@@ -148,4 +151,80 @@ func TestAMockThatCannotStartShowsItsStderr(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "did not start") || !strings.Contains(err.Error(), "broken.yaml:") {
 		t.Fatalf("error without the mock's stderr: %v", err)
 	}
+}
+
+// scenarios/relay-mail.yaml registers shop.example for team ABCDE12345, whose user bob has this relay
+// address (the built-in scenario registers no sender, so every message there is refused).
+const bob = "k7x2m9q4ab@privaterelay.appleid.com"
+
+func sendMail(mock *Mock, subject string) error {
+	message := "From: Shop <hello@shop.example>\r\nTo: " + bob + "\r\nSubject: " + subject + "\r\n\r\nHello Bob\r\n"
+	return smtp.SendMail(mock.SMTPAddr(), nil, "hello@shop.example", []string{bob}, []byte(message))
+}
+
+func TestRelayMail(t *testing.T) {
+	if os.Getenv("SIWA_MOCK_URL") != "" {
+		t.Skip("starts its own mock with the relay scenario")
+	}
+	mock := Start(t, Options{Scenario: filepath.Join("..", "..", "..", "scenarios", "relay-mail.yaml"), SMTP: true})
+	if mock.SMTPHost == "" || mock.SMTPPort == 0 {
+		t.Fatalf("no SMTP address: %q %d", mock.SMTPHost, mock.SMTPPort)
+	}
+
+	t.Run("WaitForMail returns as soon as the message arrives", func(t *testing.T) {
+		if err := mock.ClearMail(); err != nil {
+			t.Fatal(err)
+		}
+		sent := make(chan error, 1)
+		began := time.Now()
+		time.AfterFunc(300*time.Millisecond, func() { sent <- sendMail(mock, "Your code is 123456") })
+		messages, err := mock.WaitForMail(map[string]string{"relay_address": bob, "status": "delivered"}, 10*time.Second)
+		elapsed := time.Since(began)
+		if err := <-sent; err != nil {
+			t.Fatal(err)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if elapsed < 300*time.Millisecond || elapsed > 3*time.Second {
+			t.Fatalf("answered after %v for mail sent after 300ms", elapsed)
+		}
+		if len(messages) != 1 || messages[0]["subject"] != "Your code is 123456" || messages[0]["delivered_to"] != "bob@example.com" {
+			t.Fatalf("messages: %v", messages)
+		}
+		if all, err := mock.Mail(map[string]string{"status": "delivered"}); err != nil || len(all) != 1 || all[0]["id"] != messages[0]["id"] {
+			t.Fatalf("Mail: %v %v", all, err)
+		}
+	})
+
+	t.Run("WaitForMail for mail that never comes says what the mailbox holds", func(t *testing.T) {
+		if err := mock.ClearMail(); err != nil {
+			t.Fatal(err)
+		}
+		if err := sendMail(mock, "Welcome"); err != nil {
+			t.Fatal(err)
+		}
+		began := time.Now()
+		_, err := mock.WaitForMail(map[string]string{"relay_address": bob, "status": "rejected"}, time.Second)
+		if time.Since(began) < time.Second {
+			t.Fatalf("gave up after %v", time.Since(began))
+		}
+		want := regexp.MustCompile(`^no mail matching relay_address=k7x2m9q4ab@privaterelay\.appleid\.com status=rejected in 1s; ` +
+			`the mailbox has 1 record: m\d+ delivered hello@shop\.example -> k7x2m9q4ab@privaterelay\.appleid\.com "Welcome"$`)
+		if err == nil || !want.MatchString(err.Error()) {
+			t.Fatalf("error: %v", err)
+		}
+	})
+
+	t.Run("a running mock's SMTP address comes from the environment", func(t *testing.T) {
+		running := &Mock{URL: mock.URL}
+		t.Setenv("SIWA_MOCK_SMTP", "")
+		if err := running.smtpFromEnvironment(true); err == nil || !strings.Contains(err.Error(), "set SIWA_MOCK_SMTP") {
+			t.Fatalf("error: %v", err)
+		}
+		t.Setenv("SIWA_MOCK_SMTP", mock.SMTPAddr())
+		if err := running.smtpFromEnvironment(true); err != nil || running.SMTPPort != mock.SMTPPort {
+			t.Fatalf("%v %d", err, running.SMTPPort)
+		}
+	})
 }

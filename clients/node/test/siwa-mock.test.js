@@ -3,7 +3,9 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { connect } from 'node:net';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { SiwaMock, SiwaMockError, useSiwaMock } from '../index.js';
 
 describe('a mock for the suite', () => {
@@ -76,4 +78,91 @@ test('a mock that cannot start shows its stderr', async () => {
   const scenario = join(mkdtempSync(join(tmpdir(), 'siwa-node-')), 'broken.yaml');
   writeFileSync(scenario, 'users:\n  - id: [\n');
   await assert.rejects(SiwaMock.start({ scenario }), /did not start[\s\S]*broken\.yaml/);
+});
+
+// scenarios/relay-mail.yaml registers shop.example for team ABCDE12345, whose user bob has this relay
+// address (the built-in scenario registers no sender, so every message there is refused).
+const RELAY_SCENARIO = fileURLToPath(new URL('../../../scenarios/relay-mail.yaml', import.meta.url));
+const BOB = 'k7x2m9q4ab@privaterelay.appleid.com';
+
+/** A minimal SMTP client (RFC 5321: greeting, EHLO, MAIL, RCPT, DATA, QUIT); rejects on any unexpected reply. */
+function sendMail(host, port, subject) {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, host);
+    const steps = [
+      [null, '220'],
+      ['EHLO client.example', '250'],
+      ['MAIL FROM:<hello@shop.example>', '250'],
+      [`RCPT TO:<${BOB}>`, '250'],
+      ['DATA', '354'],
+      [`From: Shop <hello@shop.example>\r\nTo: ${BOB}\r\nSubject: ${subject}\r\n\r\nHello Bob\r\n.`, '250'],
+      ['QUIT', '221'],
+    ];
+    let buffer = '';
+    socket.setEncoding('utf8');
+    socket.setTimeout(10_000, () => socket.destroy(new Error('SMTP timeout')));
+    socket.on('error', reject);
+    socket.on('data', (chunk) => {
+      buffer += chunk;
+      const reply = /(?:^|\n)(\d{3}) [^\n]*\n$/.exec(buffer); // the last line of a reply: "NNN text"
+      if (!reply) return;
+      const [command, expected] = steps.shift();
+      if (reply[1] !== expected) {
+        socket.destroy();
+        reject(new Error(`${command ?? 'greeting'}: ${buffer.trim()}`));
+        return;
+      }
+      buffer = '';
+      if (steps.length) socket.write(`${steps[0][0]}\r\n`);
+      else socket.end(() => resolve());
+    });
+  });
+}
+
+describe('relay mail', () => {
+  let mock; // its own mock, with the relay scenario, even when SIWA_MOCK_URL is set
+  before(async () => { mock = await SiwaMock.start({ scenario: RELAY_SCENARIO, smtp: true }); });
+  after(async () => { await mock?.stop(); });
+  const relay = () => mock;
+
+  test('waitForMail returns as soon as the message arrives', async () => {
+    await relay().clearMail();
+    assert.deepEqual(await relay().mail({ relay_address: BOB }), []);
+    const began = Date.now();
+    const sent = new Promise((resolve) => setTimeout(resolve, 300)).then(() =>
+      sendMail(relay().smtpHost, relay().smtpPort, 'Your code is 123456')).catch((error) => error);
+    const messages = await relay().waitForMail({ relay_address: BOB, status: 'delivered' }, { timeout: '10s' });
+    const elapsed = Date.now() - began;
+    assert.equal(await sent, undefined); // no SMTP error
+    assert.ok(elapsed >= 300 && elapsed < 3000, `answered after ${elapsed} ms for mail sent after 300 ms`);
+    assert.deepEqual(messages.map((m) => [m.subject, m.delivered_to]), [['Your code is 123456', 'bob@example.com']]);
+    assert.deepEqual(await relay().mail({ status: 'delivered' }), messages);
+  });
+
+  test('waitForMail for mail that never comes says what the mailbox holds', async () => {
+    await relay().clearMail();
+    await sendMail(relay().smtpHost, relay().smtpPort, 'Welcome');
+    const began = Date.now();
+    await assert.rejects(relay().waitForMail({ relay_address: BOB, status: 'rejected' }, { timeout: '1s' }), (error) => {
+      assert.ok(error instanceof SiwaMockError);
+      assert.match(error.message, new RegExp('^no mail matching relay_address=k7x2m9q4ab@privaterelay\\.appleid\\.com status=rejected in 1s; ' +
+        'the mailbox has 1 record: m\\d+ delivered hello@shop\\.example -> k7x2m9q4ab@privaterelay\\.appleid\\.com "Welcome"$'));
+      return true;
+    });
+    assert.ok(Date.now() - began >= 1000);
+    await assert.rejects(relay().waitForMail({}, { timeout: '5' }), /expected a duration/);
+  });
+
+  test('a running mock\'s SMTP address comes from the environment', async () => {
+    const saved = process.env.SIWA_MOCK_SMTP;
+    try {
+      delete process.env.SIWA_MOCK_SMTP;
+      await assert.rejects(SiwaMock.connect(relay().url, { smtp: true }), /set SIWA_MOCK_SMTP/);
+      process.env.SIWA_MOCK_SMTP = `${relay().smtpHost}:${relay().smtpPort}`;
+      assert.equal((await SiwaMock.connect(relay().url, { smtp: true })).smtpPort, relay().smtpPort);
+    } finally {
+      if (saved === undefined) delete process.env.SIWA_MOCK_SMTP;
+      else process.env.SIWA_MOCK_SMTP = saved;
+    }
+  });
 });

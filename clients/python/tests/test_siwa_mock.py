@@ -1,12 +1,19 @@
 """The plugin's own suite, against the real binary (clients/run.sh sets SIWA_MOCK_BINARY)."""
 
 import json
+import re
+import smtplib
+import threading
+import time
 import urllib.parse
 import urllib.request
+from email.message import EmailMessage
+from pathlib import Path
 
 import pytest
 
 from siwa_mock_pytest import SiwaMock, SiwaMockError
+from siwa_mock_pytest import mock as mock_module
 
 
 def test_sign_in_returns_verified_tokens_with_scopes_and_nonce(siwa_mock):
@@ -72,3 +79,69 @@ def test_a_mock_that_cannot_start_shows_its_stderr(tmp_path):
     (tmp_path / "broken.yaml").write_text("users:\n  - id: [\n")
     with pytest.raises(SiwaMockError, match=r"did not start[\s\S]*broken.yaml"):
         SiwaMock.start(scenario=str(tmp_path / "broken.yaml"))
+
+
+# scenarios/relay-mail.yaml registers shop.example for team ABCDE12345, whose user bob has this relay
+# address (the built-in scenario registers no sender, so every message there is refused).
+RELAY_SCENARIO = Path(__file__).resolve().parents[3] / "scenarios" / "relay-mail.yaml"
+BOB = "k7x2m9q4ab@privaterelay.appleid.com"
+
+
+@pytest.fixture(scope="module")
+def relay():
+    with SiwaMock.start(scenario=str(RELAY_SCENARIO), smtp=True) as mock:
+        yield mock
+
+
+def send(mock, subject, errors=None):
+    message = EmailMessage()
+    message["From"], message["To"], message["Subject"] = "Shop <hello@shop.example>", BOB, subject
+    message.set_content("Hello Bob")
+    try:
+        with smtplib.SMTP(mock.smtp_host, mock.smtp_port, timeout=10) as smtp:
+            smtp.send_message(message)
+    except Exception as error:  # from a timer thread: handed to the test
+        if errors is None:
+            raise
+        errors.append(error)
+
+
+def test_wait_for_mail_returns_as_soon_as_the_message_arrives(relay):
+    relay.clear_mail()
+    assert relay.mail(relay_address=BOB) == []
+    errors = []
+    timer = threading.Timer(0.3, send, (relay, "Your code is 123456", errors))
+    began = time.monotonic()
+    timer.start()
+    try:
+        messages = relay.wait_for_mail(relay_address=BOB, status="delivered", timeout="10s")
+    finally:
+        timer.join()
+    elapsed = time.monotonic() - began
+    assert errors == []
+    assert 0.3 <= elapsed < 3, f"answered after {elapsed:.2f}s for mail sent after 0.3s"
+    assert [(m["subject"], m["delivered_to"]) for m in messages] == [("Your code is 123456", "bob@example.com")]
+    assert relay.mail(status="delivered") == messages
+
+
+def test_wait_for_mail_that_never_comes_says_what_the_mailbox_holds(relay, monkeypatch):
+    relay.clear_mail()
+    send(relay, "Welcome")
+    monkeypatch.setattr(mock_module, "MAX_WAIT_MS", 400)  # the 60 s slices, shrunk: 1 s is waited as 400+400+200 ms
+    began = time.monotonic()
+    with pytest.raises(SiwaMockError) as raised:
+        relay.wait_for_mail(relay_address=BOB, status="rejected", timeout="1s")
+    assert time.monotonic() - began >= 1
+    assert re.fullmatch(r"no mail matching relay_address=k7x2m9q4ab@privaterelay.appleid.com status=rejected in 1s; "
+                        r'the mailbox has 1 record: m\d+ delivered hello@shop.example -> k7x2m9q4ab@privaterelay.appleid.com "Welcome"',
+                        str(raised.value)), str(raised.value)
+    with pytest.raises(SiwaMockError, match="expected a duration"):
+        relay.wait_for_mail(timeout="5")
+
+
+def test_a_running_mocks_smtp_address_comes_from_the_environment(relay, monkeypatch):
+    monkeypatch.delenv("SIWA_MOCK_SMTP", raising=False)
+    with pytest.raises(SiwaMockError, match="set SIWA_MOCK_SMTP"):
+        SiwaMock.connect(relay.url, smtp=True)
+    monkeypatch.setenv("SIWA_MOCK_SMTP", f"{relay.smtp_host}:{relay.smtp_port}")
+    assert SiwaMock.connect(relay.url, smtp=True).smtp_port == relay.smtp_port

@@ -11,6 +11,8 @@ require "uri"
 
 class SiwaMock
   READY_PREFIX = "siwa-mock listening on ".freeze
+  SMTP_READY_PREFIX = "siwa-mock smtp listening on ".freeze
+  MAX_WAIT_MS = 60_000 # the server's limit for one GET /mock/mail?wait= (docs/control-api.md)
   HINT = "build it with `swift build -c release --product siwa-mock` and set SIWA_MOCK_BINARY=.build/release/siwa-mock, " \
          "put siwa-mock on PATH, or set SIWA_MOCK_URL to a running mock".freeze
 
@@ -18,6 +20,8 @@ class SiwaMock
   class Error < StandardError; end
 
   attr_reader :url, :log_path, :pid
+  # The relay's SMTP listener (start(smtp: true), or $SIWA_MOCK_SMTP); nil without one.
+  attr_reader :smtp_host, :smtp_port
 
   # The explicit path, else $SIWA_MOCK_BINARY, else siwa-mock on PATH; a clear error with the hint otherwise.
   def self.find_binary(binary = nil)
@@ -36,30 +40,40 @@ class SiwaMock
   end
 
   # $SIWA_MOCK_URL when set, else a new mock from the binary.
-  def self.start_or_connect(binary: nil, scenario: nil)
+  def self.start_or_connect(binary: nil, scenario: nil, smtp: false)
     running = ENV["SIWA_MOCK_URL"].to_s
-    running.empty? ? start(binary: binary, scenario: scenario) : connect(running, binary: binary)
+    running.empty? ? start(binary: binary, scenario: scenario, smtp: smtp) : connect(running, binary: binary, smtp: smtp)
   end
 
   # Starts `siwa-mock serve --port 0` and returns once its ready line names the port it chose.
-  def self.start(binary: nil, scenario: nil, args: [], timeout: 30)
+  # `smtp: true` adds the private email relay's SMTP listener (`--smtp-port 0`, docs/relay-mail.md) and
+  # also waits for its ready line, `siwa-mock smtp listening on HOST:PORT`: `smtp_host`, `smtp_port`.
+  def self.start(binary: nil, scenario: nil, args: [], timeout: 30, smtp: false)
     path = find_binary(binary)
     command = [path, "serve", "--host", "127.0.0.1", "--port", "0"]
     command += ["--scenario", scenario.to_s] if scenario
+    command += ["--smtp-port", "0"] if smtp
     command += args
     log = Tempfile.create(["siwa-mock-", ".log"])
     log.close
     reader, writer = IO.pipe
     pid = Process.spawn(*command, out: writer, err: log.path, in: File::NULL)
     writer.close
-    line = nil
+    lines = []
     begin
-      Timeout.timeout(timeout) { line = reader.gets }
+      Timeout.timeout(timeout) do
+        # The HTTP line first; with SMTP, the SMTP line comes after the HTTP one(s).
+        loop do
+          line = reader.gets
+          lines << line.to_s.strip
+          break if line.nil? || !smtp || lines.last.start_with?(SMTP_READY_PREFIX)
+        end
+      end
     rescue Timeout::Error
       reason = "printed no ready line in #{timeout}s"
     end
-    line = line.to_s.strip
-    reason ||= "exited before its ready line (it printed #{line.inspect})" unless line.start_with?(READY_PREFIX)
+    complete = lines.first.to_s.start_with?(READY_PREFIX) && (!smtp || lines.last.start_with?(SMTP_READY_PREFIX))
+    reason ||= "exited before its ready line (it printed #{lines.join("\n").inspect})" unless complete
     if reason
       stop_process(pid)
       stderr = File.read(log.path).strip
@@ -67,12 +81,24 @@ class SiwaMock
       raise Error, "siwa-mock did not start (#{command.join(' ')}): #{reason}; its stderr:\n#{stderr}"
     end
     Thread.new { reader.read rescue nil } # keep draining until the mock exits
-    new(line.delete_prefix(READY_PREFIX), binary: path, pid: pid, log_path: log.path)
+    mock = new(lines.first.delete_prefix(READY_PREFIX), binary: path, pid: pid, log_path: log.path)
+    mock.send(:smtp_address=, lines.last.delete_prefix(SMTP_READY_PREFIX)) if smtp
+    mock
   end
 
-  # A mock someone else runs (e.g. SIWA_MOCK_URL from docker compose); stop leaves it running.
-  def self.connect(url, binary: nil)
+  # A mock someone else runs (e.g. SIWA_MOCK_URL from docker compose); stop leaves it running. Its SMTP
+  # listener cannot be learned from its URL: `smtp_host`/`smtp_port` come from $SIWA_MOCK_SMTP
+  # (`HOST:PORT`, what its `siwa-mock smtp listening on` line printed); `smtp: true` without it is an
+  # error rather than a guess.
+  def self.connect(url, binary: nil, smtp: false)
     mock = new(url, binary: binary)
+    address = ENV["SIWA_MOCK_SMTP"].to_s
+    if !address.empty?
+      mock.send(:smtp_address=, address)
+    elsif smtp
+      raise Error, "the SMTP listener of the mock at #{url} (SIWA_MOCK_URL) is unknown: set SIWA_MOCK_SMTP to " \
+                   "the HOST:PORT its `siwa-mock smtp listening on` line printed (serve --smtp-port)"
+    end
     mock.health
     mock
   end
@@ -141,7 +167,7 @@ class SiwaMock
 
   # -- the control API (docs/control-api.md) -----------------------------------------------------
 
-  def request(method, path, body = nil)
+  def request(method, path, body = nil, timeout: 15)
     uri = URI(@url + path)
     request = Net::HTTPGenericRequest.new(method, !body.nil?, true, uri.request_uri)
     if body
@@ -150,7 +176,7 @@ class SiwaMock
     end
     request["Authorization"] = "Bearer #{@admin_token}" if @admin_token
     begin
-      response = Net::HTTP.start(uri.host, uri.port, open_timeout: 5, read_timeout: 15) { |http| http.request(request) }
+      response = Net::HTTP.start(uri.host, uri.port, open_timeout: 5, read_timeout: timeout) { |http| http.request(request) }
     rescue SystemCallError, IOError, Timeout::Error => e
       raise Error, "#{method} #{@url}#{path}: #{e.message}; is the mock running? #{HINT}"
     end
@@ -185,7 +211,70 @@ class SiwaMock
 
   def clear_requests = request("DELETE", "/mock/requests")
 
+  # -- the relay's mailbox (docs/relay-mail.md#the-mailbox-mockmail) -----------------------------
+
+  # The stored records, oldest first (filters: relay_address, real_address, team, sender, status, since).
+  def mail(**filters)
+    query = URI.encode_www_form(filters)
+    request("GET", "/mock/mail#{query.empty? ? '' : "?#{query}"}")["messages"]
+  end
+
+  # The records matching `filters` (as `mail`) as soon as one is stored: one long poll,
+  # `GET /mock/mail?…&wait=`, which answers at once when one already is. `timeout` is a duration
+  # ("500ms", "5s", "1m") or seconds; the server waits at most 60 s per request, so a longer timeout is
+  # waited as consecutive long polls of at most 60 s. Raises SiwaMock::Error naming the filters, the
+  # time waited and what the mailbox holds when nothing matching came.
+  def wait_for_mail(timeout: "5s", **filters)
+    total = self.class.milliseconds(timeout)
+    began = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+    remaining = total
+    loop do
+      wait = [remaining, MAX_WAIT_MS].min
+      query = URI.encode_www_form(filters.merge(wait: "#{wait}ms"))
+      messages = request("GET", "/mock/mail?#{query}", timeout: wait / 1000.0 + 15)["messages"]
+      return messages unless messages.empty?
+      remaining = total - ((Process.clock_gettime(Process::CLOCK_MONOTONIC) - began) * 1000).to_i
+      break if remaining <= 0
+    end
+    raise Error, self.class.no_mail_message(filters, timeout.is_a?(String) ? timeout : "#{timeout}s", mail)
+  end
+
+  # Empties the mailbox and the relay's daily counts (DELETE /mock/mail).
+  def clear_mail = request("DELETE", "/mock/mail")
+
+  # A duration in the mock's grammar (`1m30s`, `500ms`; docs/scenarios.md) or seconds, in milliseconds.
+  def self.milliseconds(duration)
+    if duration.is_a?(Numeric)
+      raise Error, "timeout must not be negative, found #{duration}" if duration.negative?
+      return (duration * 1000).to_i
+    end
+    match = /\A(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?(?:(\d+)ms)?\z/.match(duration.to_s)
+    raise Error, "expected a duration like 500ms, 5s or 1m, found #{duration.to_s.inspect}" if duration.to_s.empty? || !match
+    match.captures.zip([86_400_000, 3_600_000, 60_000, 1000, 1]).sum { |part, unit| part.to_i * unit }
+  end
+
+  # `no mail matching relay_address=… in 5s; the mailbox has 2 records: m1 delivered hello@… -> k7x…@… "Welcome"; …`.
+  def self.no_mail_message(filters, waited, records)
+    wanted = filters.map { |key, value| "#{key}=#{value}" }.join(" ")
+    text = "no mail#{wanted.empty? ? '' : " matching #{wanted}"} in #{waited}; "
+    return "#{text}the mailbox is empty" if records.empty?
+    shown = records.last(10)
+    lines = shown.map do |r|
+      "#{r['id']} #{r['status']} #{r['envelope_from'].to_s.empty? ? '<>' : r['envelope_from']} -> #{r['relay_address']} " \
+        "#{JSON.generate(r['subject'])}#{r['status'] == 'delivered' ? '' : " (#{r['smtp_reply']})"}"
+    end
+    more = records.size > shown.size ? " (the newest #{shown.size})" : ""
+    "#{text}the mailbox has #{records.size} record#{records.size == 1 ? '' : 's'}#{more}: #{lines.join('; ')}"
+  end
+
   private
+
+  def smtp_address=(address)
+    host, _, port = address.strip.rpartition(":")
+    raise Error, "SIWA_MOCK_SMTP=#{address.inspect} is not HOST:PORT" if host.empty? || port !~ /\A\d+\z/
+    @smtp_host = host
+    @smtp_port = port.to_i
+  end
 
   def escape(segment) = URI.encode_www_form_component(segment).gsub("+", "%20")
 end

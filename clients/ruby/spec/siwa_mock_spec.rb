@@ -1,5 +1,6 @@
 # The helper's own spec, against the real binary (clients/run.sh sets SIWA_MOCK_BINARY).
 require "net/http"
+require "net/smtp"
 require "tmpdir"
 require "siwa_mock/rspec"
 
@@ -64,5 +65,53 @@ RSpec.describe SiwaMock do
       expect { SiwaMock.start(scenario: File.join(dir, "broken.yaml")) }
         .to raise_error(SiwaMock::Error, /did not start.*broken\.yaml:/m)
     end
+  end
+end
+
+# scenarios/relay-mail.yaml registers shop.example for team ABCDE12345, whose user bob has this relay
+# address (the built-in scenario registers no sender, so every message there is refused).
+RSpec.describe "relay mail" do
+  bob = "k7x2m9q4ab@privaterelay.appleid.com"
+  # Its own mock with the relay scenario, started once for the group.
+  before(:context) do
+    @relay = SiwaMock.start(scenario: File.expand_path("../../../scenarios/relay-mail.yaml", __dir__), smtp: true)
+  end
+  after(:context) { @relay&.stop }
+
+  define_method(:send_mail) do |subject|
+    message = "From: Shop <hello@shop.example>\r\nTo: #{bob}\r\nSubject: #{subject}\r\n\r\nHello Bob\r\n"
+    Net::SMTP.start(@relay.smtp_host, @relay.smtp_port) { |smtp| smtp.send_message(message, "hello@shop.example", bob) }
+  end
+
+  it "returns from wait_for_mail as soon as the message arrives" do
+    @relay.clear_mail
+    expect(@relay.mail(relay_address: bob)).to eq([])
+    began = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+    sender = Thread.new { sleep 0.3; send_mail("Your code is 123456") }
+    messages = @relay.wait_for_mail(relay_address: bob, status: "delivered", timeout: "10s")
+    elapsed = Process.clock_gettime(Process::CLOCK_MONOTONIC) - began
+    sender.join # raises the sender's SMTP error, if any
+    expect(elapsed).to be_between(0.3, 3)
+    expect(messages.map { |m| [m["subject"], m["delivered_to"]] }).to eq([["Your code is 123456", "bob@example.com"]])
+    expect(@relay.mail(status: "delivered")).to eq(messages)
+  end
+
+  it "says what the mailbox holds when the mail never comes" do
+    @relay.clear_mail
+    send_mail("Welcome")
+    began = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+    expect { @relay.wait_for_mail(relay_address: bob, status: "rejected", timeout: "1s") }
+      .to raise_error(SiwaMock::Error, /\Ano mail matching relay_address=k7x2m9q4ab@privaterelay\.appleid\.com status=rejected in 1s; the mailbox has 1 record: m\d+ delivered hello@shop\.example -> k7x2m9q4ab@privaterelay\.appleid\.com "Welcome"\z/)
+    expect(Process.clock_gettime(Process::CLOCK_MONOTONIC) - began).to be >= 1
+    expect { @relay.wait_for_mail(timeout: "5") }.to raise_error(SiwaMock::Error, /expected a duration/)
+  end
+
+  it "takes a running mock's SMTP address from SIWA_MOCK_SMTP" do
+    saved = ENV.delete("SIWA_MOCK_SMTP")
+    expect { SiwaMock.connect(@relay.url, smtp: true) }.to raise_error(SiwaMock::Error, /set SIWA_MOCK_SMTP/)
+    ENV["SIWA_MOCK_SMTP"] = "#{@relay.smtp_host}:#{@relay.smtp_port}"
+    expect(SiwaMock.connect(@relay.url, smtp: true).smtp_port).to eq(@relay.smtp_port)
+  ensure
+    saved ? ENV["SIWA_MOCK_SMTP"] = saved : ENV.delete("SIWA_MOCK_SMTP")
   end
 end

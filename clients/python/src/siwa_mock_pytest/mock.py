@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import select
 import shutil
 import signal
@@ -16,6 +17,8 @@ import urllib.request
 from typing import Any, Iterable, Optional
 
 READY_PREFIX = "siwa-mock listening on "
+SMTP_READY_PREFIX = "siwa-mock smtp listening on "
+MAX_WAIT_MS = 60_000  # the server's limit for one GET /mock/mail?wait= (docs/control-api.md)
 HINT = ("build it with `swift build -c release --product siwa-mock` and set SIWA_MOCK_BINARY=.build/release/siwa-mock, "
         "put siwa-mock on PATH, or set SIWA_MOCK_URL to a running mock")
 
@@ -44,24 +47,37 @@ class SiwaMock:
         self.process = process
         self.log_path = log_path  # the mock's stderr (request logs) when this object started it
         self.admin_token = admin_token if admin_token is not None else os.environ.get("SIWA_MOCK_ADMIN_TOKEN")
+        self.smtp_host: Optional[str] = None  # the relay's SMTP listener (start(smtp=True), or $SIWA_MOCK_SMTP)
+        self.smtp_port: Optional[int] = None
 
     # -- starting and stopping --------------------------------------------------------------------------
 
     @classmethod
     def start(cls, binary: Optional[str] = None, scenario: Optional[str] = None, args: Iterable[str] = (),
-              timeout: float = 30.0) -> "SiwaMock":
-        """Starts `siwa-mock serve --port 0` and returns once its ready line names the port it chose."""
+              timeout: float = 30.0, smtp: bool = False) -> "SiwaMock":
+        """Starts `siwa-mock serve --port 0` and returns once its ready line names the port it chose.
+
+        `smtp=True` adds the private email relay's SMTP listener (`--smtp-port 0`, docs/relay-mail.md) and
+        also waits for its ready line, `siwa-mock smtp listening on HOST:PORT`: `smtp_host`, `smtp_port`.
+        """
         path = find_binary(binary)
         command = [path, "serve", "--host", "127.0.0.1", "--port", "0"]
         if scenario:
             command += ["--scenario", str(scenario)]
+        if smtp:
+            command += ["--smtp-port", "0"]
         command += list(args)
         log = tempfile.NamedTemporaryFile(prefix="siwa-mock-", suffix=".log", delete=False)
         process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=log, stdin=subprocess.DEVNULL)
         log.close()
         deadline = time.monotonic() + timeout
         buffer = b""
-        while b"\n" not in buffer:
+
+        def ready() -> bool:  # the HTTP line first; the SMTP line comes after the HTTP one(s)
+            lines = buffer.decode(errors="replace").split("\n")[:-1]
+            return bool(lines) and (not smtp or any(line.startswith(SMTP_READY_PREFIX) for line in lines))
+
+        while not ready():
             remaining = deadline - time.monotonic()
             readable = select.select([process.stdout], [], [], max(remaining, 0))[0] if remaining > 0 else []
             chunk = os.read(process.stdout.fileno(), 4096) if readable else b""
@@ -73,16 +89,35 @@ class SiwaMock:
                 os.unlink(log.name)
                 raise SiwaMockError(f"siwa-mock did not start ({' '.join(command)}): {reason}; its stderr:\n{output}")
             buffer += chunk
-        line = buffer.split(b"\n", 1)[0].decode(errors="replace").strip()
-        if not line.startswith(READY_PREFIX):
+        lines = [line.strip() for line in buffer.decode(errors="replace").split("\n")]
+        if not lines[0].startswith(READY_PREFIX):
             cls._kill(process)
-            raise SiwaMockError(f"siwa-mock printed {line!r} instead of its ready line; its stderr is in {log.name}")
-        return cls(line[len(READY_PREFIX):], binary=path, process=process, log_path=log.name)
+            raise SiwaMockError(f"siwa-mock printed {lines[0]!r} instead of its ready line; its stderr is in {log.name}")
+        mock = cls(lines[0][len(READY_PREFIX):], binary=path, process=process, log_path=log.name)
+        if smtp:
+            address = next(line for line in lines if line.startswith(SMTP_READY_PREFIX))[len(SMTP_READY_PREFIX):]
+            mock.smtp_host, port = address.rsplit(":", 1)
+            mock.smtp_port = int(port)
+        return mock
 
     @classmethod
-    def connect(cls, url: str, binary: Optional[str] = None) -> "SiwaMock":
-        """A mock someone else runs (e.g. SIWA_MOCK_URL from docker compose); `stop()` leaves it running."""
+    def connect(cls, url: str, binary: Optional[str] = None, smtp: bool = False) -> "SiwaMock":
+        """A mock someone else runs (e.g. SIWA_MOCK_URL from docker compose); `stop()` leaves it running.
+
+        Its SMTP listener cannot be learned from its URL: `smtp_host`/`smtp_port` come from
+        `$SIWA_MOCK_SMTP` (`HOST:PORT`, what its `siwa-mock smtp listening on` line printed); `smtp=True`
+        without it is an error rather than a guess.
+        """
         mock = cls(url, binary=binary)
+        address = os.environ.get("SIWA_MOCK_SMTP", "")
+        if address:
+            host, _, port = address.rpartition(":")
+            if not host or not port.isdigit():
+                raise SiwaMockError(f"SIWA_MOCK_SMTP={address!r} is not HOST:PORT")
+            mock.smtp_host, mock.smtp_port = host, int(port)
+        elif smtp:
+            raise SiwaMockError(f"the SMTP listener of the mock at {url} (SIWA_MOCK_URL) is unknown: set SIWA_MOCK_SMTP to "
+                                "the HOST:PORT its `siwa-mock smtp listening on` line printed (serve --smtp-port)")
         mock.health()
         return mock
 
@@ -156,7 +191,7 @@ class SiwaMock:
 
     # -- the control API (docs/control-api.md) ----------------------------------------------------------
 
-    def request(self, method: str, path: str, body: Any = None) -> Any:
+    def request(self, method: str, path: str, body: Any = None, timeout: float = 15) -> Any:
         data = json.dumps(body).encode() if body is not None else None
         request = urllib.request.Request(self.url + path, data=data, method=method)
         if data is not None:
@@ -164,7 +199,7 @@ class SiwaMock:
         if self.admin_token:
             request.add_header("Authorization", f"Bearer {self.admin_token}")
         try:
-            with urllib.request.urlopen(request, timeout=15) as response:
+            with urllib.request.urlopen(request, timeout=timeout) as response:
                 text = response.read().decode()
         except urllib.error.HTTPError as error:
             raise SiwaMockError(f"{method} {path} answered {error.code}: {error.read().decode(errors='replace')}") from None
@@ -225,3 +260,65 @@ class SiwaMock:
 
     def clear_requests(self) -> Any:
         return self.request("DELETE", "/mock/requests")
+
+    # -- the relay's mailbox (docs/relay-mail.md#the-mailbox-mockmail) --------------------------------
+
+    def mail(self, **filters: str) -> list:
+        """The stored records, oldest first (filters: relay_address, real_address, team, sender, status, since)."""
+        query = urllib.parse.urlencode(filters)
+        return self.request("GET", "/mock/mail" + (f"?{query}" if query else ""))["messages"]
+
+    def wait_for_mail(self, timeout: "str | float" = "5s", **filters: str) -> list:
+        """The records matching `filters` (as `mail`) as soon as one is stored: one long poll,
+        `GET /mock/mail?…&wait=`, which answers at once when one already is. `timeout` is a duration
+        (`"500ms"`, `"5s"`, `"1m"`) or seconds; the server waits at most 60 s per request, so a longer
+        timeout is waited as consecutive long polls of at most 60 s. Raises `SiwaMockError` naming the
+        filters, the time waited and what the mailbox holds when nothing matching came.
+        """
+        total = _milliseconds(timeout)
+        began = time.monotonic()
+        remaining = total
+        while True:
+            wait = min(remaining, MAX_WAIT_MS)
+            query = urllib.parse.urlencode({**filters, "wait": f"{wait}ms"})
+            messages = self.request("GET", f"/mock/mail?{query}", timeout=wait / 1000 + 15)["messages"]
+            if messages:
+                return messages
+            remaining = total - int((time.monotonic() - began) * 1000)
+            if remaining <= 0:
+                break
+        raise SiwaMockError(_no_mail_message(filters, _shown(timeout), self.mail()))
+
+    def clear_mail(self) -> Any:
+        """Empties the mailbox and the relay's daily counts (`DELETE /mock/mail`)."""
+        return self.request("DELETE", "/mock/mail")
+
+
+def _milliseconds(duration: "str | float") -> int:
+    """A duration in the mock's grammar (`1m30s`, `500ms`; docs/scenarios.md) or seconds, in milliseconds."""
+    if isinstance(duration, (int, float)):
+        if duration < 0:
+            raise SiwaMockError(f"timeout must not be negative, found {duration!r}")
+        return int(duration * 1000)
+    match = re.fullmatch(r"(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?(?:(\d+)ms)?", duration)
+    if not duration or match is None:
+        raise SiwaMockError(f"expected a duration like 500ms, 5s or 1m, found {duration!r}")
+    return sum(int(part or 0) * unit for part, unit in zip(match.groups(), (86_400_000, 3_600_000, 60_000, 1000, 1)))
+
+
+def _shown(duration: "str | float") -> str:
+    return duration if isinstance(duration, str) else f"{duration:g}s"
+
+
+def _no_mail_message(filters: dict, waited: str, records: list) -> str:
+    """`no mail (relay_address=…) in 5s; the mailbox has 2 records: m1 delivered hello@… -> k7x…@… "Welcome"; …`."""
+    wanted = " ".join(f"{key}={value}" for key, value in filters.items())
+    text = f"no mail{f' matching {wanted}' if wanted else ''} in {waited}; "
+    if not records:
+        return text + "the mailbox is empty"
+    shown = records[-10:]
+    lines = [f"{r['id']} {r['status']} {r['envelope_from'] or '<>'} -> {r['relay_address']} "
+             f"{json.dumps(r.get('subject'), ensure_ascii=False)}"
+             + ("" if r["status"] == "delivered" else f" ({r['smtp_reply']})") for r in shown]
+    more = f" (the newest {len(shown)})" if len(records) > len(shown) else ""
+    return text + f"the mailbox has {len(records)} record{'s' if len(records) != 1 else ''}{more}: " + "; ".join(lines)

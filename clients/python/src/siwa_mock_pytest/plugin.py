@@ -5,7 +5,8 @@
 
 The mock is `$SIWA_MOCK_URL` when set (a running one, e.g. from docker compose), else the binary
 (`--siwa-mock-binary`, `$SIWA_MOCK_BINARY`, or `siwa-mock` on PATH) started with `--port 0`;
-`--siwa-mock-scenario` (or `$SIWA_MOCK_SCENARIO`, read by the binary itself) picks a scenario file.
+`--siwa-mock-scenario` (or `$SIWA_MOCK_SCENARIO`, read by the binary itself) picks a scenario file;
+`--siwa-mock-smtp` adds the relay's SMTP listener (`smtp_host`, `smtp_port`; `$SIWA_MOCK_SMTP` with a URL).
 """
 
 from __future__ import annotations
@@ -21,16 +22,19 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("siwa-mock")
     group.addoption("--siwa-mock-binary", default=None, help="siwa-mock binary (default: $SIWA_MOCK_BINARY, then PATH)")
     group.addoption("--siwa-mock-scenario", default=None, help="scenario file for the mock the fixtures start")
+    group.addoption("--siwa-mock-smtp", action="store_true", default=False,
+                    help="also start the private email relay's SMTP listener (with SIWA_MOCK_URL: $SIWA_MOCK_SMTP)")
 
 
 @pytest.fixture(scope="session")
 def siwa_mock_session(request: pytest.FixtureRequest):
     binary = request.config.getoption("--siwa-mock-binary")
+    smtp = request.config.getoption("--siwa-mock-smtp")
     url = os.environ.get("SIWA_MOCK_URL")
     if url:
-        yield SiwaMock.connect(url, binary=binary)
+        yield SiwaMock.connect(url, binary=binary, smtp=smtp)
         return
-    mock = SiwaMock.start(binary=binary, scenario=request.config.getoption("--siwa-mock-scenario"))
+    mock = SiwaMock.start(binary=binary, scenario=request.config.getoption("--siwa-mock-scenario"), smtp=smtp)
     try:
         yield mock
     finally:

@@ -8,16 +8,18 @@
 #
 # The mock is $SIWA_MOCK_URL when set, else the binary (SiwaMock::RSpec.binary, $SIWA_MOCK_BINARY, else
 # siwa-mock on PATH) started with --port 0, serving SiwaMock::RSpec.scenario (or $SIWA_MOCK_SCENARIO).
+# SiwaMock::RSpec.smtp = true adds the relay's SMTP listener (siwa_mock.smtp_host, .smtp_port; with
+# $SIWA_MOCK_URL they come from $SIWA_MOCK_SMTP).
 require "rspec/core"
 require "siwa_mock"
 
 class SiwaMock
   module RSpec
     class << self
-      attr_accessor :binary, :scenario
+      attr_accessor :binary, :scenario, :smtp
 
       def mock
-        @mock ||= SiwaMock.start_or_connect(binary: binary, scenario: scenario)
+        @mock ||= SiwaMock.start_or_connect(binary: binary, scenario: scenario, smtp: smtp || false)
       end
 
       def stop

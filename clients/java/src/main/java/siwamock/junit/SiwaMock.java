@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -30,6 +31,9 @@ import java.util.concurrent.TimeoutException;
  */
 public final class SiwaMock implements AutoCloseable {
     static final String READY_PREFIX = "siwa-mock listening on ";
+    static final String SMTP_READY_PREFIX = "siwa-mock smtp listening on ";
+    /** The server's limit for one {@code GET /mock/mail?wait=} (docs/control-api.md). */
+    public static final Duration MAX_WAIT = Duration.ofSeconds(60);
     public static final String HINT =
             "build it with `swift build -c release --product siwa-mock` and set SIWA_MOCK_BINARY=.build/release/siwa-mock, "
                     + "put siwa-mock on PATH, or set SIWA_MOCK_URL to a running mock";
@@ -47,6 +51,8 @@ public final class SiwaMock implements AutoCloseable {
     private final Path logPath;
     private final String adminToken = System.getenv("SIWA_MOCK_ADMIN_TOKEN");
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
+    private String smtpHost;
+    private int smtpPort;
 
     private SiwaMock(String url, String binary, Process process, Path logPath) {
         this.url = url.replaceAll("/+$", "");
@@ -58,6 +64,27 @@ public final class SiwaMock implements AutoCloseable {
     /** The base URL, e.g. http://127.0.0.1:41234. */
     public String url() {
         return url;
+    }
+
+    /** The relay's SMTP listener's host (a mock started with SMTP, or $SIWA_MOCK_SMTP), else null. */
+    public String smtpHost() {
+        return smtpHost;
+    }
+
+    /** The relay's SMTP listener's port, else 0. */
+    public int smtpPort() {
+        return smtpPort;
+    }
+
+    private void setSmtp(String address) {
+        int colon = address.trim().lastIndexOf(':');
+        try {
+            smtpPort = Integer.parseInt(address.trim().substring(colon + 1));
+        } catch (NumberFormatException | IndexOutOfBoundsException e) {
+            throw new SiwaMockException("SIWA_MOCK_SMTP='" + address + "' is not HOST:PORT");
+        }
+        if (colon <= 0) throw new SiwaMockException("SIWA_MOCK_SMTP='" + address + "' is not HOST:PORT");
+        smtpHost = address.trim().substring(0, colon);
     }
 
     /** The mock's stderr (request logs) when this object started it, else null. */
@@ -84,15 +111,30 @@ public final class SiwaMock implements AutoCloseable {
 
     /** $SIWA_MOCK_URL when set, else a new mock from the binary (null: SIWA_MOCK_BINARY or PATH). */
     public static SiwaMock startOrConnect(String binary, String scenario) {
+        return startOrConnect(binary, scenario, false);
+    }
+
+    /** The same, with the relay's SMTP listener when {@code smtp} (see {@link #start(String, String, boolean, String...)}). */
+    public static SiwaMock startOrConnect(String binary, String scenario, boolean smtp) {
         String running = System.getenv("SIWA_MOCK_URL");
-        return running != null && !running.isEmpty() ? connect(running) : start(binary, scenario);
+        return running != null && !running.isEmpty() ? connect(running, smtp) : start(binary, scenario, smtp);
     }
 
     /** Starts {@code siwa-mock serve --port 0} and returns once its ready line names the port it chose. */
     public static SiwaMock start(String binary, String scenario, String... args) {
+        return start(binary, scenario, false, args);
+    }
+
+    /**
+     * The same; {@code smtp} adds the private email relay's SMTP listener ({@code --smtp-port 0},
+     * docs/relay-mail.md) and also waits for its ready line, {@code siwa-mock smtp listening on HOST:PORT}:
+     * {@link #smtpHost()}, {@link #smtpPort()}.
+     */
+    public static SiwaMock start(String binary, String scenario, boolean smtp, String... args) {
         String path = findBinary(binary);
         List<String> command = new ArrayList<>(List.of(path, "serve", "--host", "127.0.0.1", "--port", "0"));
         if (scenario != null) command.addAll(List.of("--scenario", scenario));
+        if (smtp) command.addAll(List.of("--smtp-port", "0"));
         command.addAll(Arrays.asList(args));
         Path log;
         Process process;
@@ -103,29 +145,36 @@ public final class SiwaMock implements AutoCloseable {
         } catch (IOException e) {
             throw new SiwaMockException("siwa-mock did not start (" + String.join(" ", command) + "): " + e.getMessage());
         }
-        CompletableFuture<String> ready = new CompletableFuture<>();
+        CompletableFuture<List<String>> ready = new CompletableFuture<>();
         Thread reader = new Thread(() -> {
+            List<String> read = new ArrayList<>();
             try (BufferedReader out = new BufferedReader(
                     new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                String line = out.readLine();
-                ready.complete(line == null ? "" : line.trim());
+                // The HTTP line first; with SMTP, the SMTP line comes after the HTTP one(s).
+                String line;
+                do {
+                    line = out.readLine();
+                    read.add(line == null ? "" : line.trim());
+                } while (line != null && smtp && !line.startsWith(SMTP_READY_PREFIX));
+                ready.complete(read);
                 while (out.readLine() != null) { } // keep draining until the mock exits
             } catch (IOException e) {
-                ready.complete("");
+                read.add("");
+                ready.complete(read);
             }
         }, "siwa-mock-stdout");
         reader.setDaemon(true);
         reader.start();
-        String line;
+        List<String> lines = List.of("");
         String reason;
         try {
-            line = ready.get(30, TimeUnit.SECONDS);
-            reason = line.startsWith(READY_PREFIX) ? null : "exited before its ready line (it printed '" + line + "')";
+            lines = ready.get(30, TimeUnit.SECONDS);
+            boolean complete = lines.get(0).startsWith(READY_PREFIX)
+                    && (!smtp || lines.get(lines.size() - 1).startsWith(SMTP_READY_PREFIX));
+            reason = complete ? null : "exited before its ready line (it printed '" + String.join("\n", lines) + "')";
         } catch (TimeoutException e) {
-            line = "";
             reason = "printed no ready line in 30s";
         } catch (Exception e) {
-            line = "";
             reason = e.toString();
         }
         if (reason != null) {
@@ -141,12 +190,30 @@ public final class SiwaMock implements AutoCloseable {
             throw new SiwaMockException("siwa-mock did not start (" + String.join(" ", command) + "): " + reason
                     + "; its stderr:\n" + stderr);
         }
-        return new SiwaMock(line.substring(READY_PREFIX.length()), path, process, log);
+        SiwaMock mock = new SiwaMock(lines.get(0).substring(READY_PREFIX.length()), path, process, log);
+        if (smtp) mock.setSmtp(lines.get(lines.size() - 1).substring(SMTP_READY_PREFIX.length()));
+        return mock;
     }
 
     /** A mock someone else runs (e.g. SIWA_MOCK_URL from docker compose); close() leaves it running. */
     public static SiwaMock connect(String url) {
+        return connect(url, false);
+    }
+
+    /**
+     * The same; its SMTP listener cannot be learned from its URL, so {@link #smtpHost()}/{@link #smtpPort()}
+     * come from $SIWA_MOCK_SMTP ({@code HOST:PORT}, what its {@code siwa-mock smtp listening on} line printed),
+     * and {@code smtp} without it is an error rather than a guess.
+     */
+    public static SiwaMock connect(String url, boolean smtp) {
         SiwaMock mock = new SiwaMock(url, null, null, null);
+        String address = System.getenv("SIWA_MOCK_SMTP");
+        if (address != null && !address.isEmpty()) {
+            mock.setSmtp(address);
+        } else if (smtp) {
+            throw new SiwaMockException("the SMTP listener of the mock at " + url + " (SIWA_MOCK_URL) is unknown: set SIWA_MOCK_SMTP "
+                    + "to the HOST:PORT its `siwa-mock smtp listening on` line printed (serve --smtp-port)");
+        }
         mock.health();
         return mock;
     }
@@ -261,7 +328,11 @@ public final class SiwaMock implements AutoCloseable {
 
     /** A control API call; the decoded JSON answer (null for none), an exception for a non-2xx answer. */
     public Object request(String method, String path, Object body) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url + path)).timeout(Duration.ofSeconds(15))
+        return request(method, path, body, Duration.ofSeconds(15));
+    }
+
+    private Object request(String method, String path, Object body, Duration timeout) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url + path)).timeout(timeout)
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
                         : HttpRequest.BodyPublishers.ofString(Json.write(body)));
         if (body != null) request.header("Content-Type", "application/json");
@@ -315,13 +386,72 @@ public final class SiwaMock implements AutoCloseable {
     /** The journal of what your backend sent; filters: path, client_id, user. */
     @SuppressWarnings("unchecked")
     public List<Map<String, Object>> requests(Map<String, String> filters) {
+        return (List<Map<String, Object>>) object("GET", "/mock/requests" + query(filters, null), null).get("requests");
+    }
+
+    public void clearRequests() { request("DELETE", "/mock/requests", null); }
+
+    private static String query(Map<String, String> filters, String wait) {
         StringBuilder query = new StringBuilder();
         for (Map.Entry<String, String> filter : filters.entrySet()) {
             query.append(query.length() == 0 ? "?" : "&").append(segment(filter.getKey())).append('=')
                     .append(segment(filter.getValue()));
         }
-        return (List<Map<String, Object>>) object("GET", "/mock/requests" + query, null).get("requests");
+        if (wait != null) query.append(query.length() == 0 ? "?" : "&").append("wait=").append(wait);
+        return query.toString();
     }
 
-    public void clearRequests() { request("DELETE", "/mock/requests", null); }
+    // -- the relay's mailbox (docs/relay-mail.md#the-mailbox-mockmail) -----------------------------
+
+    /** The stored records, oldest first; filters: relay_address, real_address, team, sender, status, since. */
+    @SuppressWarnings("unchecked")
+    public List<Map<String, Object>> mail(Map<String, String> filters) {
+        return (List<Map<String, Object>>) object("GET", "/mock/mail" + query(filters, null), null).get("messages");
+    }
+
+    /**
+     * The records matching {@code filters} (as {@link #mail}) as soon as one is stored: one long poll,
+     * {@code GET /mock/mail?…&wait=}, which answers at once when one already is. The server waits at most
+     * 60 s ({@link #MAX_WAIT}) per request, so a longer timeout is waited as consecutive long polls of at
+     * most 60 s. Throws a {@link SiwaMockException} naming the filters, the time waited and what the
+     * mailbox holds when nothing matching came.
+     */
+    @SuppressWarnings("unchecked")
+    public List<Map<String, Object>> waitForMail(Map<String, String> filters, Duration timeout) {
+        if (timeout.isNegative()) throw new SiwaMockException("timeout must not be negative, found " + timeout);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        Duration remaining = timeout;
+        do {
+            Duration wait = remaining.compareTo(MAX_WAIT) > 0 ? MAX_WAIT : remaining;
+            Map<String, Object> answer = (Map<String, Object>) request("GET",
+                    "/mock/mail" + query(filters, wait.toMillis() + "ms"), null, wait.plusSeconds(15));
+            List<Map<String, Object>> messages = (List<Map<String, Object>>) answer.get("messages");
+            if (!messages.isEmpty()) return messages;
+            remaining = Duration.ofNanos(deadline - System.nanoTime());
+        } while (!remaining.isNegative() && !remaining.isZero());
+        throw new SiwaMockException(noMailMessage(filters, timeout, mail(Map.of())));
+    }
+
+    /** Empties the mailbox and the relay's daily counts ({@code DELETE /mock/mail}). */
+    public void clearMail() { request("DELETE", "/mock/mail", null); }
+
+    /** {@code no mail matching relay_address=… in 5s; the mailbox has 2 records: m1 delivered hello@… -> k7x…@… "Welcome"; …}. */
+    static String noMailMessage(Map<String, String> filters, Duration waited, List<Map<String, Object>> records) {
+        List<String> wanted = new ArrayList<>();
+        new TreeMap<>(filters).forEach((key, value) -> wanted.add(key + "=" + value)); // by name: a stable message
+        StringBuilder text = new StringBuilder("no mail");
+        if (!wanted.isEmpty()) text.append(" matching ").append(String.join(" ", wanted));
+        text.append(" in ").append(waited.toString().substring(2).toLowerCase()).append("; ");
+        if (records.isEmpty()) return text.append("the mailbox is empty").toString();
+        List<Map<String, Object>> shown = records.subList(Math.max(0, records.size() - 10), records.size());
+        List<String> lines = new ArrayList<>();
+        for (Map<String, Object> r : shown) {
+            String from = r.get("envelope_from") == null || "".equals(r.get("envelope_from")) ? "<>" : (String) r.get("envelope_from");
+            lines.add(r.get("id") + " " + r.get("status") + " " + from + " -> " + r.get("relay_address") + " "
+                    + Json.write(r.get("subject")) + ("delivered".equals(r.get("status")) ? "" : " (" + r.get("smtp_reply") + ")"));
+        }
+        text.append("the mailbox has ").append(records.size()).append(records.size() == 1 ? " record" : " records");
+        if (records.size() > shown.size()) text.append(" (the newest ").append(shown.size()).append(")");
+        return text.append(": ").append(String.join("; ", lines)).toString();
+    }
 }

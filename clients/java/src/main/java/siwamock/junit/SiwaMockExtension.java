@@ -20,11 +20,14 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * The mock is $SIWA_MOCK_URL when set, else the binary ($SIWA_MOCK_BINARY, else siwa-mock on PATH)
  * started with --port 0. For another binary or a scenario file:
  * {@code @RegisterExtension static SiwaMockExtension siwa = new SiwaMockExtension().binary(path).scenario(file);}
+ * {@code .smtp(true)} adds the private email relay's SMTP listener ({@link SiwaMock#smtpHost()},
+ * {@link SiwaMock#smtpPort()}; with $SIWA_MOCK_URL they come from $SIWA_MOCK_SMTP).
  */
 public class SiwaMockExtension implements BeforeAllCallback, BeforeEachCallback, ParameterResolver {
     private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(SiwaMockExtension.class);
     private String binary;
     private String scenario;
+    private boolean smtp;
 
     public SiwaMockExtension binary(String path) {
         this.binary = path;
@@ -33,6 +36,12 @@ public class SiwaMockExtension implements BeforeAllCallback, BeforeEachCallback,
 
     public SiwaMockExtension scenario(String file) {
         this.scenario = file;
+        return this;
+    }
+
+    /** Also start the relay's SMTP listener (docs/relay-mail.md). */
+    public SiwaMockExtension smtp(boolean on) {
+        this.smtp = on;
         return this;
     }
 
@@ -56,7 +65,7 @@ public class SiwaMockExtension implements BeforeAllCallback, BeforeEachCallback,
             classContext = classContext.getParent().get();
         }
         return classContext.getStore(NAMESPACE)
-                .getOrComputeIfAbsent("mock", key -> new Resource(SiwaMock.startOrConnect(binary, scenario)), Resource.class)
+                .getOrComputeIfAbsent("mock", key -> new Resource(SiwaMock.startOrConnect(binary, scenario, smtp)), Resource.class)
                 .mock;
     }
 
