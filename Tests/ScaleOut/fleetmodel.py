@@ -243,7 +243,6 @@ class System:
             self.rule_fired[self.active_rule] = self.rule_fired.get(self.active_rule, 0) + 1
         if form.get("grant_type") == "refresh_token":
             self.refreshes += 1
-            self.fire_timeline(lambda trigger: trigger.get("after") == self.refreshes)
         self.check_rule_request(status)
         return status, parsed
 
@@ -274,7 +273,13 @@ class System:
                                        f"fired {fired} times")
 
     def run(self, op: dict) -> tuple:
-        """Plays one operation; its outcome, comparable across systems."""
+        """Plays one operation; its outcome, comparable across systems. A request trigger fires right after
+        the request that reached its count was answered (docs/scenarios.md), so after the operation."""
+        outcome = self.play(op)
+        self.fire_timeline(lambda trigger: "after" in trigger and trigger["after"] <= self.refreshes)
+        return outcome
+
+    def play(self, op: dict) -> tuple:
         kind, at, h = op["op"], op["at"], op["h"]
         if kind == "authorize":
             return self.authorize(op, at, h)
