@@ -20,8 +20,13 @@ fault and check ran are printed (docs/scale-out.md quotes them).
 A failing sequence is shrunk to a minimal one and written as JSON; `--replay FILE` plays it again. Every file
 in Tests/ScaleOut/sequences/ is replayed first (regressions found before).
 
+A sequence file may ask for checks of open findings (Tests/ScaleOut/sequences/open/, not replayed by every
+run): `check_credential_state`, `check_clock` (the clock's frozen state after every fault).
+
 Usage: Tests/ScaleOut/differential.py [--binary PATH] [--seconds N | --minutes N] [--seed N] [--no-faults]
-                                      [--replay FILE] [--failure-file PATH]
+                                      [--jobs N] [--replay FILE] [--failure-file PATH] [--logs DIR]
+Long run (issue #21: >= 100,000 operations in >= 30 minutes; bench/RESULTS.md):
+  Tests/ScaleOut/differential.py --binary .build/release/siwa-mock --minutes 32 --jobs 2
 """
 
 from __future__ import annotations
@@ -250,26 +255,31 @@ class Trial:
         fired_before = self.proxy.fired[kind]
         problems: list[str] = []
 
-        def probe(index: int) -> None:
+        def revoke(client: Client, index: int) -> None:
+            began = time.monotonic()
+            status, headers, body = client.request("POST", "/auth/revoke", bogus_revoke(self.fleet.secrets[WEB_CLIENT]))
+            # One deadline per Redis operation (1 s, docs/scale-out.md) that a slow reply cannot stretch.
+            if time.monotonic() - began > PROXY_ANSWER_BOUND:
+                problems.append(f"proxy {kind}: /auth/revoke at replica {index} took {time.monotonic() - began:.1f} s")
+            if status == 503:
+                self.count(f"proxy {kind}: 503 answers")
+            if status != 200 and (status, body, headers.get("retry-after")) != (503, b"", "1"):
+                problems.append(f"proxy {kind}: /auth/revoke at replica {index} answered {status} {body[:80]!r}")
+
+        def read(client: Client, index: int) -> None:
+            # A read takes the fleet's user changes first, and answers from the replica's own users when the
+            # store cannot be read (docs/scale-out.md): alice as the fleet or this replica last knew her,
+            # 200 or 404, but her own profile, never another answer.
+            status, _, body = client.request("GET", "/mock/users/alice")
+            if status not in (200, 404) or (status == 200 and json.loads(body).get("id") != "alice"):
+                problems.append(f"proxy {kind}: GET /mock/users/alice at replica {index} answered {status} "
+                                f"{body[:80]!r}")
+
+        def probe(job: int) -> None:  # a revocation and a read at each replica, all at once
+            index = job % 3
             client = Client("127.0.0.1", self.replicas[index].port, "", timeout=10, retry=False)
             try:
-                began = time.monotonic()
-                status, headers, body = client.request("POST", "/auth/revoke", bogus_revoke(self.fleet.secrets[WEB_CLIENT]))
-                # One deadline per Redis operation (1 s, docs/scale-out.md) that a slow reply cannot stretch.
-                if time.monotonic() - began > PROXY_ANSWER_BOUND:
-                    problems.append(f"proxy {kind}: /auth/revoke at replica {index} took "
-                                    f"{time.monotonic() - began:.1f} s")
-                if status == 503:
-                    self.count(f"proxy {kind}: 503 answers")
-                if status != 200 and (status, body, headers.get("retry-after")) != (503, b"", "1"):
-                    problems.append(f"proxy {kind}: /auth/revoke at replica {index} answered {status} {body[:80]!r}")
-                # A read takes the fleet's user changes first, and answers from the replica's own users when
-                # the store cannot be read (docs/scale-out.md): alice as the fleet or this replica last knew
-                # her, 200 or 404, but her own profile, never another answer.
-                status, _, body = client.request("GET", "/mock/users/alice")
-                if status not in (200, 404) or (status == 200 and json.loads(body).get("id") != "alice"):
-                    problems.append(f"proxy {kind}: GET /mock/users/alice at replica {index} answered {status} "
-                                    f"{body[:80]!r}")
+                (read if job >= 3 else revoke)(client, index)
             except OSError as error:
                 problems.append(f"proxy {kind}: replica {index}: {error!r}")
             finally:
@@ -277,8 +287,8 @@ class Trial:
 
         self.proxy.arm(kind)
         try:
-            with concurrent.futures.ThreadPoolExecutor(3) as pool:
-                list(pool.map(probe, range(3)))
+            with concurrent.futures.ThreadPoolExecutor(6) as pool:
+                list(pool.map(probe, range(6)))
         finally:
             self.proxy.disarm()
         self.count(f"proxy {kind}: replies damaged", self.proxy.fired[kind] - fired_before)
@@ -470,6 +480,8 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=None, help="the generator's seed (default: random, printed)")
     parser.add_argument("--length", type=int, default=300, help="operations per sequence (default 300)")
     parser.add_argument("--no-faults", action="store_true", help="no Redis or replica faults")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="sequences played at once, each job on a Redis and proxy of its own (default 1)")
     parser.add_argument("--skip", action="append", default=[], metavar="OPERATION",
                         help="leave this kind of operation out (repeatable), e.g. redis_kill")
     parser.add_argument("--replay", type=Path, help="play this sequence file once, printing each outcome")
@@ -500,15 +512,36 @@ def main() -> int:
                 print(f"{'FAIL' if failure else 'ok  '} replay {path.name}" + (f": {failure}" if failure else ""))
                 if failure:
                     return 1
-            return explore(args, seed, seconds, context)
+            if args.jobs == 1:
+                return explore(args, seed, seconds, context)
+            # More sequences at once, each worker with a Redis and a proxy of its own (their faults must not
+            # reach another worker's sequence): most of a sequence's time is waiting (polls, deadlines).
+            with concurrent.futures.ThreadPoolExecutor(args.jobs - 1) as pool:
+                others = [pool.submit(worker, args, seed + job, seconds, context, Path(temp) / f"job{job}")
+                          for job in range(1, args.jobs)]
+                first = explore(args, seed, seconds, context, label="job 0")
+                return max([first, *(other.result() for other in others)])
         finally:
             proxy.close()
             redis.kill()
 
 
-def explore(args, seed: int, seconds: float, context: dict) -> int:
+def worker(args, seed: int, seconds: float, shared: dict, directory: Path) -> int:
+    directory.mkdir()
+    redis = RedisServer(directory)
+    proxy = RedisProxy(redis.port, seed)
+    try:
+        context = {**shared, "redis": redis, "proxy": proxy, "temp": directory, "counts": {}}
+        return explore(args, seed, seconds, context, label=f"job {directory.name[3:]}")
+    finally:
+        proxy.close()
+        redis.kill()
+
+
+def explore(args, seed: int, seconds: float, context: dict, label: str = "") -> int:
     rng = random.Random(seed)
-    print(f"differential: seed {seed}, {seconds:.0f} s, sequences of {args.length}", flush=True)
+    print(f"differential{' ' + label if label else ''}: seed {seed}, {seconds:.0f} s, sequences of {args.length}",
+          flush=True)
     start, total, sequences, counts, recoveries, spent = time.monotonic(), 0, 0, {}, [], {}
     while time.monotonic() - start < seconds:
         # Each proxy fault at least once in the run: placed in a sequence until one has damaged a reply.
@@ -543,7 +576,7 @@ def explore(args, seed: int, seconds: float, context: dict) -> int:
         for op in ops:
             counts[op["op"]] = counts.get(op["op"], 0) + 1
     elapsed = time.monotonic() - start
-    print(f"differential: {total} operations in {sequences} sequences, {elapsed:.0f} s "
+    print(f"differential{' ' + label if label else ''}: {total} operations in {sequences} sequences, {elapsed:.0f} s "
           f"({total / elapsed:.1f} operations/s), reference and fleet agree; no invariant violated")
     print("  operations (count, seconds): " + ", ".join(f"{k} {v} {spent.get(k, 0):.1f}s"
                                                     for k, v in sorted(counts.items()))

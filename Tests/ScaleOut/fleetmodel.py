@@ -50,7 +50,7 @@ def generate(rng: random.Random, count: int, faults: bool, start: int = 0, skip:
     private = list(PRIVATE_USERS)
     rule = None
     weights = {"authorize": 20, "native": 8, "token_code": 22, "token_refresh": 14, "revoke": 6,
-               "user_add": 3, "user_patch": 4, "user_delete": 2, "clock": 3, "rotate": 0.2, "sign": 0.4,
+               "user_add": 3, "user_patch": 4, "user_delete": 2, "clock": 3, "rotate": 0.1, "sign": 0.5,
                "fault_add": 2,
                "fault_remove": 1, "relay": 3}
     if faults:
