@@ -7,13 +7,17 @@ import PackageDescription
 //                    │        (AppleRules/,    │  (Model/, Loading/)
 //                    │         Machinery/)     └──────► ScenarioFormat   (SIWACore also uses its time grammar)
 //                    ├─────────► SMTP         (sans-I/O SMTP session and message parser; no dependencies)
-//                    ├─────────► HTTPServer ─► CSys
-//                    │                └──────► TLS ─► JOSE, COpenSSL   (memory-BIO sessions; no socket calls)
+//                    ├─────────► HTTP ───┐    (parser, request/response, forms, the HTTP session and client)
+//                    │                   ▼
+//                    ├─────────► EventLoop ─► CSys   (sockets, epoll loops, timers, TLS on streams, stream
+//                    │                └──► TLS ─► JOSE, COpenSSL      sessions, the listener, the client socket)
 //                    └─────────► Background   (the one thread pool and timer helper; no dependencies)
-//   siwa-mock ─► RedisStore ─► SIWACore, HTTPServer   (GrantStore in Redis; HTTPServer/Redis has the RESP client)
+//   siwa-mock ─► RedisStore ─► SIWACore, RESP ─► EventLoop   (GrantStore in Redis over the RESP client)
+//   KindedErrors (the one error shape, `KindedError`) sits below JOSE, TLS, EventLoop and RESP.
 // TLS uses JOSE's OpenSSL support layer (error queue, memory BIOs, the PEM key reader) through `package`
 // access; only JOSE and TLS import COpenSSL, and no OpenSSL type is in a public signature.
-// SIWACore and HTTPServer never import each other; only HTTPServer makes socket syscalls;
+// SIWACore and the networking modules never import each other; only EventLoop makes socket syscalls
+// (through `Syscall`); SMTP's listener is an EventLoop stream server wired in SIWAServer and the executable;
 // only the executable reads argv, env or files.
 // Access: every module is used only inside this package (the executable, the tests, the fuzz targets), so
 // cross-module internals are `package`, not `public`; only library products meant for other packages are public.
@@ -36,11 +40,20 @@ let package = Package(
         .target(name: "CSys"),
         .target(name: "Background", swiftSettings: swiftSettings),
         .target(name: "JSON", swiftSettings: swiftSettings),
-        .target(name: "JOSE", dependencies: ["COpenSSL", "JSON"], swiftSettings: swiftSettings),
+        .target(name: "KindedErrors", swiftSettings: swiftSettings),
+        .target(name: "JOSE", dependencies: ["COpenSSL", "JSON", "KindedErrors"], swiftSettings: swiftSettings),
         .target(name: "ScenarioFormat", swiftSettings: swiftSettings),
         .target(name: "SMTP", swiftSettings: swiftSettings),
-        .target(name: "TLS", dependencies: ["COpenSSL", "JOSE"], swiftSettings: swiftSettings),
-        .target(name: "HTTPServer", dependencies: ["CSys", "TLS", "JOSE"], swiftSettings: swiftSettings),
+        .target(name: "TLS", dependencies: ["COpenSSL", "JOSE", "KindedErrors"], swiftSettings: swiftSettings),
+        // Sockets, the epoll loops and their timers, TLS on streams, the listener, `StreamSession` (what
+        // SMTP runs on) and the blocking client socket: everything below a protocol. The only module that
+        // makes socket syscalls.
+        .target(name: "EventLoop", dependencies: ["CSys", "TLS", "KindedErrors"], swiftSettings: swiftSettings),
+        // HTTP/1.1 on the event loop: parser, request/response values, forms, serialization, the per-connection
+        // session the loop drives, and the client.
+        .target(name: "HTTP", dependencies: ["EventLoop", "TLS"], swiftSettings: swiftSettings),
+        // The Redis client (RESP parser, connection pool) on the event loop's client socket.
+        .target(name: "RESP", dependencies: ["EventLoop", "KindedErrors"], swiftSettings: swiftSettings),
         // The scenario model and its loader: a new scenario switch goes here (Model/ for the value,
         // Loading/ for its key). The only module that reads ScenarioFormat's nodes; it imports no SIWACore.
         .target(name: "ScenarioModel", dependencies: ["JOSE", "ScenarioFormat"], swiftSettings: swiftSettings),
@@ -50,14 +63,13 @@ let package = Package(
             name: "SIWACore", dependencies: ["ScenarioModel", "JOSE", "JSON", "ScenarioFormat"],
             swiftSettings: swiftSettings
         ),
-        // The shared state store of docs/scale-out.md: SIWACore's GrantStore over HTTPServer's Redis client.
-        .target(
-            name: "RedisStore", dependencies: ["SIWACore", "ScenarioModel", "HTTPServer"], swiftSettings: swiftSettings),
+        // The shared state store of docs/scale-out.md: SIWACore's GrantStore over RESP's Redis client.
+        .target(name: "RedisStore", dependencies: ["SIWACore", "ScenarioModel", "RESP"], swiftSettings: swiftSettings),
         .target(
             name: "SIWAServer",
             dependencies: [
-                "SIWACore", "ScenarioModel", "HTTPServer", "SMTP", "Background", "JOSE", "JSON", "ScenarioFormat",
-                "CSys",
+                "SIWACore", "ScenarioModel", "HTTP", "EventLoop", "SMTP", "Background", "JOSE", "JSON",
+                "ScenarioFormat", "CSys",
             ],
             swiftSettings: swiftSettings
         ),
@@ -65,15 +77,16 @@ let package = Package(
         // SIWACore through `package` access and re-exports none of their types.
         .target(
             name: "SIWAMockTesting",
-            dependencies: ["SIWAServer", "SIWACore", "ScenarioModel", "HTTPServer", "JOSE", "JSON", "ScenarioFormat"],
+            dependencies: [
+                "SIWAServer", "SIWACore", "ScenarioModel", "HTTP", "EventLoop", "JOSE", "JSON", "ScenarioFormat",
+            ],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "siwa-mock",
             dependencies: [
-                "SIWAServer", "SIWACore", "ScenarioModel", "HTTPServer", "Background", "TLS", "JOSE", "JSON",
-                "ScenarioFormat",
-                "CSys", "RedisStore",
+                "SIWAServer", "SIWACore", "ScenarioModel", "HTTP", "EventLoop", "RESP", "Background", "TLS", "JOSE",
+                "JSON", "ScenarioFormat", "CSys", "RedisStore",
             ],
             swiftSettings: swiftSettings,
             // The binary the README builds (`swift build -c release`) is the fast one: the Swift runtime
@@ -83,7 +96,8 @@ let package = Package(
         .target(
             name: "SIWATestSupport",
             dependencies: [
-                "SIWAServer", "SIWACore", "ScenarioModel", "HTTPServer", "Background", "JOSE", "JSON", "RedisStore",
+                "SIWAServer", "SIWACore", "ScenarioModel", "HTTP", "EventLoop", "RESP", "Background", "JOSE", "JSON",
+                "RedisStore",
             ],
             path: "Tests/SIWATestSupport",
             swiftSettings: swiftSettings
@@ -95,8 +109,12 @@ let package = Package(
         .testTarget(
             name: "ScenarioModelTests", dependencies: ["ScenarioModel", "JOSE", "JSON", "SIWATestSupport"],
             swiftSettings: swiftSettings),
+        // One test target per networking module: the loop with a stream service (no HTTP), HTTP on the loop
+        // (parser, delivery faults, TLS, the client), and the Redis client against a misbehaving fake peer.
+        .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"], swiftSettings: swiftSettings),
         .testTarget(
-            name: "HTTPServerTests", dependencies: ["HTTPServer", "TLS", "SIWACore"], swiftSettings: swiftSettings),
+            name: "HTTPTests", dependencies: ["HTTP", "EventLoop", "TLS", "SIWACore"], swiftSettings: swiftSettings),
+        .testTarget(name: "RESPTests", dependencies: ["RESP", "EventLoop"], swiftSettings: swiftSettings),
         .testTarget(name: "SMTPTests", dependencies: ["SMTP"], swiftSettings: swiftSettings),
         .testTarget(name: "TLSTests", dependencies: ["TLS", "JOSE"], swiftSettings: swiftSettings),
         .testTarget(name: "BackgroundTests", dependencies: ["Background"], swiftSettings: swiftSettings),
@@ -108,24 +126,25 @@ let package = Package(
         .testTarget(
             name: "SIWAServerTests",
             dependencies: [
-                "SIWAServer", "SIWACore", "ScenarioModel", "HTTPServer", "Background", "JOSE", "JSON",
+                "SIWAServer", "SIWACore", "ScenarioModel", "HTTP", "EventLoop", "Background", "JOSE", "JSON",
                 "SIWATestSupport",
             ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "RedisStoreTests",
-            dependencies: ["RedisStore", "SIWACore", "ScenarioModel", "HTTPServer", "SIWATestSupport"],
+            dependencies: ["RedisStore", "SIWACore", "ScenarioModel", "RESP", "SIWATestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
-            name: "SIWAMockTestingTests", dependencies: ["SIWAMockTesting", "HTTPServer"], swiftSettings: swiftSettings),
+            name: "SIWAMockTestingTests", dependencies: ["SIWAMockTesting", "HTTP", "EventLoop"],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "CLITests", dependencies: ["siwa-mock", "Background"], exclude: ["HelpSnapshots"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["JOSE", "JSON", "HTTPServer", "TLS", "siwa-mock"],
+            dependencies: ["JOSE", "JSON", "HTTP", "EventLoop", "TLS", "siwa-mock"],
             swiftSettings: swiftSettings
         ),
     ]
@@ -140,11 +159,11 @@ if Context.environment["SIWA_FUZZ"] == "1" {
         ("fuzz-json", ["JSON"]),
         ("fuzz-jws", ["JOSE"]),
         ("fuzz-client-secret", ["SIWACore", "ScenarioModel", "JOSE"]),
-        ("fuzz-http-parser", ["HTTPServer"]),
-        ("fuzz-form", ["HTTPServer"]),
+        ("fuzz-http-parser", ["HTTP"]),
+        ("fuzz-form", ["HTTP"]),
         ("fuzz-smtp", ["SMTP"]),
         ("fuzz-mail-header", ["SMTP"]),
-        ("fuzz-resp", ["HTTPServer"]),
+        ("fuzz-resp", ["RESP"]),
     ]
     package.targets.append(.target(name: "FuzzDriver", path: "Tests/Fuzz/Sources/FuzzDriver"))
     for target in fuzzTargets {

@@ -122,24 +122,6 @@ package final class EVPKey: @unchecked Sendable {
         return EVPKey(taking: key)
     }
 
-    /// A new key holding only the public half, made by a SubjectPublicKeyInfo DER round trip.
-    func publicOnly() throws(JOSEError) -> EVPKey {
-        let length = i2d_PUBKEY(pointer, nil)
-        guard length > 0 else { throw OpenSSLErrors.failure(.cryptoFailure, "i2d_PUBKEY failed") }
-        var der = [UInt8](repeating: 0, count: Int(length))
-        let written = der.withUnsafeMutableBufferPointer { buffer in
-            var cursor = buffer.baseAddress
-            return i2d_PUBKEY(pointer, &cursor)
-        }
-        guard written == length else { throw OpenSSLErrors.failure(.cryptoFailure, "i2d_PUBKEY failed") }
-        let key = der.withUnsafeBufferPointer { buffer in
-            var cursor = buffer.baseAddress
-            return d2i_PUBKEY(nil, &cursor, Int(length))
-        }
-        guard let key else { throw OpenSSLErrors.failure(.cryptoFailure, "d2i_PUBKEY failed") }
-        return EVPKey(taking: key)
-    }
-
     // MARK: - Inspection
 
     /// Whether the key is of the named type ("RSA", "EC").

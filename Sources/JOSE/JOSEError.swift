@@ -1,3 +1,5 @@
+import KindedErrors
+
 /// A JOSE-level failure: a malformed token or key, or an OpenSSL call that failed.
 public typealias JOSEError = KindedError<JOSEErrorKind>
 

@@ -1,4 +1,5 @@
 import COpenSSL
+import KindedErrors
 
 // The OpenSSL support layer shared by JOSE and TLS (TLS uses it through `package` access): the error
 // queue, memory BIOs and the PEM private-key reader (`EVPKey.readPrivateKey`). Only JOSE and TLS import

@@ -3,11 +3,11 @@ public final class P256PrivateKey: Sendable {
     let key: EVPKey
     private let derivedPublicKey: P256PublicKey
 
-    /// Wraps an EC key after checking it is on P-256; derives the public key once.
+    /// Wraps an EC key after checking it is on P-256; derives the public key once (wrapping the same
+    /// `EVP_PKEY`, as `RSAPrivateKey` does: the public key reads only the public point).
     init(key: EVPKey) throws(JOSEError) {
-        try P256PublicKey.requireP256(key)
         self.key = key
-        self.derivedPublicKey = try P256PublicKey(key: key.publicOnly())
+        self.derivedPublicKey = try P256PublicKey(key: key)
     }
 
     /// Generates a new key pair on P-256 (prime256v1).

@@ -6,10 +6,14 @@ public final class RSAPrivateKey: Sendable {
     private let derivedPublicKey: RSAPublicKey
 
     /// Wraps an RSA key after checking its type and size; derives the public key once.
+    ///
+    /// The public key wraps the same `EVP_PKEY`: it only reads `n` and `e`, verifies and writes
+    /// SubjectPublicKeyInfo, none of which touches the private half. A copy through SPKI DER
+    /// (`i2d_PUBKEY`/`d2i_PUBKEY`) cost more than the PEM decode itself, three times at every start
+    /// (bench/RESULTS.md, issue #26).
     init(key: EVPKey) throws(JOSEError) {
-        try RSAPublicKey.requireRS256Capable(key)
         self.key = key
-        self.derivedPublicKey = try RSAPublicKey(key: key.publicOnly())
+        self.derivedPublicKey = try RSAPublicKey(key: key)
     }
 
     /// Generates a new key. Slow (70–470 ms for 2048 bits): never on a request path.

@@ -1,4 +1,4 @@
-import HTTPServer
+import RESP
 import SIWACore
 
 /// The fleet journal (`FleetJournal`) as one Redis stream, `<prefix>j`. Entries get the IDs `0-1`,

@@ -1,4 +1,3 @@
-import HTTPServer
 import SIWACore
 
 /// Fault rule counters shared by the fleet, so `times: 2` fires twice across all replicas and `after: 3`

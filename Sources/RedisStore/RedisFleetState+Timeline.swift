@@ -1,4 +1,4 @@
-import HTTPServer
+import RESP
 import SIWACore
 
 /// The fleet's timeline run (`FleetTimelineRun`): `<prefix>tlrun` holds `<generation> <start>`, and

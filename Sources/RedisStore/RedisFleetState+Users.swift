@@ -1,4 +1,3 @@
-import HTTPServer
 import SIWACore
 
 /// Users changed through the control API, shared by the fleet: `<prefix>fu` (hash: user id → state),

@@ -1,4 +1,4 @@
-import HTTPServer
+import RESP
 import SIWACore
 
 /// The fleet's shared runtime state (`FleetState`) in one Redis hash, `<prefix>f`: per topic the

@@ -1,4 +1,4 @@
-import HTTPServer
+import RESP
 import SIWACore
 import ScenarioModel
 

@@ -1,4 +1,3 @@
-import HTTPServer
 import SIWACore
 import ScenarioModel
 

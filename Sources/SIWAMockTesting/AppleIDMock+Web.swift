@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTP
 import JSON
 import SIWACore
 import SIWAServer
@@ -90,7 +90,7 @@ extension AppleIDMock {
                 return WebAuthorization(fields: form.inputs)
             }
         case 302, 303:
-            if let location = response.headers["Location"],
+            if let location = response.headers.location,
                 let separator = location.firstIndex(where: { $0 == "#" || $0 == "?" }),
                 let fields = try? URLEncodedForm.decode(Array(location[location.index(after: separator)...].utf8))
             {

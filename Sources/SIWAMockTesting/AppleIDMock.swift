@@ -1,5 +1,6 @@
+import EventLoop
 import Foundation
-import HTTPServer
+import HTTP
 import JOSE
 import SIWACore
 import SIWAServer
@@ -79,8 +80,8 @@ public final class AppleIDMock: Sendable {
         let (loaded, origin) = try scenario.load()
         let responder = LateBoundResponder()
         var configuration = HTTPServerConfiguration()
-        configuration.host = "127.0.0.1"
-        configuration.port = 0
+        configuration.listener.host = "127.0.0.1"
+        configuration.listener.port = 0
         let log = LogBuffer()
         let server = EventLoopServer(configuration: configuration, responder: responder)
         do {

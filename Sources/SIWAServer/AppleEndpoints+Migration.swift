@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTP
 import SIWACore
 
 extension AppleEndpoints {
@@ -11,7 +11,7 @@ extension AppleEndpoints {
         case .success(let fields): form = fields
         case .failure(let error): return context.refuse(error)
         }
-        switch provider.userMigrationInfo(form, authorization: context.request.headers["Authorization"]) {
+        switch provider.userMigrationInfo(form, authorization: context.request.headers.authorization) {
         case .success(let body): return Responses.json(body)
         case .failure(let failure): return context.refuse(failure, log: log)
         }

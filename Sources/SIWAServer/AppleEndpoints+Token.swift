@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTP
 import SIWACore
 
 extension AppleEndpoints {
@@ -42,7 +42,7 @@ extension AppleEndpoints {
         switch context.form.body {
         case .absent, .notForm:
             return .failure(
-                provider.nonFormBodyFailure(at: endpoint, contentType: context.request.headers["Content-Type"]))
+                provider.nonFormBodyFailure(at: endpoint, contentType: context.request.headers.contentType))
         default:
             return formBody(context, notForm: .invalidClient).flatMap { withBasicCredentials(context, $0) }
                 .mapError { EndpointFailure($0) }
@@ -54,7 +54,7 @@ extension AppleEndpoints {
     private func noting(
         _ failure: EndpointFailure, of context: RequestContext, _ fields: [(name: String, value: String)]
     ) -> EndpointFailure {
-        guard context.request.headers["Authorization"]?.lowercased().hasPrefix("basic ") == true,
+        guard context.request.headers.hasBasicAuthorization,
             !fields.contains(where: { $0.name == "client_id" })
         else { return failure }
         return AppleIdentityProvider.notingUnreadBasicHeader(failure)
@@ -67,7 +67,7 @@ extension AppleEndpoints {
         _ context: RequestContext, _ form: [(name: String, value: String)]
     ) -> Result<[(name: String, value: String)], AppleError> {
         // The usual case reads no setting (that would take the provider's lock on the hot path).
-        guard context.request.headers["Authorization"] != nil else { return .success(form) }
+        guard context.request.headers.authorization != nil else { return .success(form) }
         do {
             return .success(
                 try ClientCredentials.merging(

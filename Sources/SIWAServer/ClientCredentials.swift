@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTP
 import JOSE
 import SIWACore
 import ScenarioModel
@@ -19,7 +19,7 @@ enum ClientCredentials {
         basicFrom request: HTTPRequest, into form: [(name: String, value: String)],
         method: ScenarioSettings.ClientAuthentication
     ) throws(Failure) -> [(name: String, value: String)] {
-        guard method == .postOrBasic, let header = request.headers["Authorization"] else { return form }
+        guard method == .postOrBasic, let header = request.headers.authorization else { return form }
         let parts = header.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "basic" else { return form }
         if form.contains(where: { $0.name == "client_id" || $0.name == "client_secret" }) {

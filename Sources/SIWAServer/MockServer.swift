@@ -1,5 +1,6 @@
 import Background
-import HTTPServer
+import EventLoop
+import HTTP
 import SIWACore
 import ScenarioModel
 

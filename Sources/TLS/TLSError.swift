@@ -1,4 +1,5 @@
 import JOSE
+import KindedErrors
 
 /// Why a TLS operation failed, with OpenSSL's error queue as detail (the error shape JOSE uses too).
 public typealias TLSError = KindedError<TLSErrorKind>

@@ -1,5 +1,6 @@
+import EventLoop
 import Foundation
-import HTTPServer
+import HTTP
 import TLS
 import Testing
 
@@ -35,9 +36,9 @@ import Testing
         let ca = try TLSCertificateAuthority.generate()
         let leaf = try ca.issueServerCertificate(for: names)
         var configuration = HTTPServerConfiguration()
-        configuration.host = "127.0.0.1"
-        configuration.port = 0
-        configuration.tls = try TLSServerContext(
+        configuration.listener.host = "127.0.0.1"
+        configuration.listener.port = 0
+        configuration.listener.tls = try TLSServerContext(
             certificateChainPEM: leaf.certificateChainPEM, privateKeyPEM: leaf.privateKeyPEM)
         let server = EventLoopServer(configuration: configuration, responder: Site())
         try server.start()
@@ -86,7 +87,7 @@ import Testing
         let response = try HTTPClient.send(HTTPClientRequest(), to: url, tls: trusted)
         #expect(response.status == 200 && response.headers["Content-Type"] == "application/json")
         // Without a context an https:// URL is refused, as before (notifications stay on http://).
-        #expect(throws: HTTPClientError.self) { try HTTPClient.send(HTTPClientRequest(), to: url) }
+        #expect(throws: ClientError.self) { try HTTPClient.send(HTTPClientRequest(), to: url) }
 
         // A certificate from the trusted CA that does not name the address is refused too.
         let (other, otherCA) = try Self.httpsSite(names: ["localhost"])
@@ -95,7 +96,7 @@ import Testing
             try? FileManager.default.removeItem(atPath: otherCA)
         }
         let otherTrust = try TLSClientContext(trustedCertificatesPEM: String(contentsOfFile: otherCA, encoding: .utf8))
-        let mismatch = #expect(throws: HTTPClientError.self) {
+        let mismatch = #expect(throws: ClientError.self) {
             try HTTPClient.send(HTTPClientRequest(), to: "https://127.0.0.1:\(other.port)/", tls: otherTrust)
         }
         #expect(mismatch?.kind == .connectFailed)
@@ -104,8 +105,8 @@ import Testing
 
     @Test func plainHTTPIsAProblemOfItsOwn() throws {
         var configuration = HTTPServerConfiguration()
-        configuration.host = "127.0.0.1"
-        configuration.port = 0
+        configuration.listener.host = "127.0.0.1"
+        configuration.listener.port = 0
         let site = EventLoopServer(configuration: configuration, responder: Site())
         try site.start()
         defer { site.shutdown() }

@@ -1,5 +1,6 @@
+import EventLoop
 import Foundation
-import HTTPServer
+import HTTP
 import JOSE
 import JSON
 import Synchronization
@@ -286,8 +287,8 @@ final class Receiver: HTTPResponder, @unchecked Sendable {
         remaining = Mutex(failures)
         self.success = success
         var configuration = HTTPServerConfiguration()
-        configuration.port = 0
-        configuration.eventLoops = 1
+        configuration.listener.port = 0
+        configuration.listener.eventLoops = 1
         let server = EventLoopServer(configuration: configuration, responder: self)
         try server.start()
         self.server = server

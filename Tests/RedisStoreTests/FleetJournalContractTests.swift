@@ -1,4 +1,3 @@
-import HTTPServer
 import RedisStore
 import SIWACore
 import SIWATestSupport

@@ -1,5 +1,5 @@
 import Dispatch
-import HTTPServer
+import RESP
 import RedisStore
 import SIWACore
 import SIWATestSupport

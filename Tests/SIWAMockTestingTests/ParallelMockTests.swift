@@ -1,5 +1,6 @@
+import EventLoop
 import Foundation
-import HTTPServer
+import HTTP
 import SIWAMockTesting
 import Synchronization
 import Testing
@@ -58,8 +59,8 @@ import Testing
         let receiver = EventLoopServer(
             configuration: {
                 var configuration = HTTPServerConfiguration()
-                configuration.host = "127.0.0.1"
-                configuration.port = 0
+                configuration.listener.host = "127.0.0.1"
+                configuration.listener.port = 0
                 return configuration
             }(),
             responder: received)

@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTP
 import JOSE
 import JSON
 import SIWACore

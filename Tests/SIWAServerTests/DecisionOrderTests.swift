@@ -1,5 +1,5 @@
 import Foundation
-import HTTPServer
+import HTTP
 import SIWACore
 import SIWATestSupport
 import ScenarioModel

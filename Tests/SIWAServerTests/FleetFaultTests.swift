@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTP
 import JSON
 import SIWACore
 import SIWAServer

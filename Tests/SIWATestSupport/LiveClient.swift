@@ -1,7 +1,8 @@
-import HTTPServer
+import EventLoop
+import HTTP
 
 /// Serves a responder on a loopback port and sends each request over a fresh connection, with the
-/// project's one HTTP client (`HTTPClientConnection`).
+/// project's one HTTP client (`ClientConnection`).
 package final class LiveClient: TestClient, @unchecked Sendable {
     // @unchecked: `server` is only started in init and stopped in `stop()`; EventLoopServer is thread-safe.
     let server: EventLoopServer
@@ -9,8 +10,8 @@ package final class LiveClient: TestClient, @unchecked Sendable {
 
     package init(responder: any HTTPResponder) throws {
         var configuration = HTTPServerConfiguration()
-        configuration.port = 0
-        configuration.eventLoops = 1
+        configuration.listener.port = 0
+        configuration.listener.eventLoops = 1
         server = EventLoopServer(configuration: configuration, responder: responder)
         try server.start()
         port = server.port
@@ -19,7 +20,7 @@ package final class LiveClient: TestClient, @unchecked Sendable {
     package func stop() { server.shutdown() }
 
     package func send(_ request: HTTPRequest) throws -> TestResponse {
-        let connection = try HTTPClientConnection(host: "127.0.0.1", port: port)
+        let connection = try ClientConnection(host: "127.0.0.1", port: port)
         let response = try connection.send(
             HTTPClientRequest(
                 method: request.method.rawValue, target: request.target, headers: request.headers, body: request.body),

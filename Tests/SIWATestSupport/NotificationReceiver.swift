@@ -1,4 +1,5 @@
-import HTTPServer
+import EventLoop
+import HTTP
 import JSON
 import Synchronization
 
@@ -25,8 +26,8 @@ package final class NotificationReceiver: HTTPResponder, @unchecked Sendable {
         self.delivery = delivery
         self.replyBody = replyBody
         var configuration = HTTPServerConfiguration()
-        configuration.port = 0
-        configuration.eventLoops = 1
+        configuration.listener.port = 0
+        configuration.listener.eventLoops = 1
         let server = EventLoopServer(configuration: configuration, responder: self)
         try server.start()
         self.server = server

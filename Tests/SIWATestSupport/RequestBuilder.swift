@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTP
 
 /// Builds requests for the Apple endpoints.
 package enum RequestBuilder {

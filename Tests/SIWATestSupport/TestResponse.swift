@@ -1,5 +1,5 @@
 import Dispatch
-import HTTPServer
+import HTTP
 import JSON
 import Synchronization
 

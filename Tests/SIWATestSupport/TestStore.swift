@@ -1,5 +1,6 @@
 import Glibc
-import HTTPServer
+import HTTP
+import RESP
 import RedisStore
 import SIWACore
 import Synchronization

@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTP
 
 /// What the mock serves to browsers besides `/auth/authorize`'s pages: Sign in with Apple JS at the path
 /// Apple's CDN uses (`appleid.cdn-apple.com`; the TLS certificate covers that name so a page can keep

@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTP
 import JOSE
 
 /// A file served from memory with validators: a strong `ETag` from the bytes' SHA-256, `Cache-Control`,
@@ -23,7 +23,7 @@ struct StaticAsset: Sendable {
         headers.add("ETag", etag)
         headers.add("Cache-Control", cacheControl)
         headers.add("X-Content-Type-Options", "nosniff")
-        if let condition = request.headers["If-None-Match"], matches(condition) {
+        if let condition = request.headers.ifNoneMatch, matches(condition) {
             return HTTPResponse(status: .notModified, headers: headers)
         }
         headers.add("Content-Type", contentType)

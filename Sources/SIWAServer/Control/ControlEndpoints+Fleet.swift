@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTP
 import SIWACore
 import ScenarioModel
 

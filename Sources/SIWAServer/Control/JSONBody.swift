@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTP
 import JSON
 
 /// A control call's JSON object body with typed field readers that name the field on failure

@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTP
 import SIWACore
 
 /// Turns one exchange into a `JournalEntry` from what the pipeline learned (`RequestContext`):
@@ -42,9 +42,9 @@ struct JournalRecorder: Sendable {
             }
         }
         if context.user == nil, RouteSurface.of(path: request.path) == .apple,
-            let bearer = request.headers["Authorization"], bearer.hasPrefix("Bearer ")
+            let bearer = request.headers.bearerToken
         {
-            shown.append(("authorization", SecretFingerprint.of(String(bearer.dropFirst(7)))))
+            shown.append(("authorization", SecretFingerprint.of(String(bearer))))
         }
         journal.append(
             JournalEntry(

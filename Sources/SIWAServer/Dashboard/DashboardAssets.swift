@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTP
 
 /// The dashboard's files, built once at first use and then served from memory (`StaticAsset`). The
 /// script, style sheet, icon and page bodies are files under `web/dashboard/`, embedded by `web/embed.py`.

@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTP
 
 /// The dashboard at `/mock/ui` (docs/browser.md): one page, one script and one style sheet, served
 /// from memory. The page holds no data: its script reads and changes everything through the control

@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTP
 import Synchronization
 
 /// Forwards to a responder that is installed after the listener is bound: the public URL in the

@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTP
 import JSON
 
 /// A Mailpit-compatible subset of the mailbox at Mailpit's own paths, so test helpers written for

@@ -1,4 +1,5 @@
-import HTTPServer
+import EventLoop
+import HTTP
 import SIWACore
 import SMTP
 import TLS

@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTP
 import JOSE
 
 /// `--admin-token`: who may call the `/mock/` routes that are not public.
@@ -39,9 +39,7 @@ package struct AdminAccess: Sendable {
     }
 
     func verdict(for request: HTTPRequest) -> Verdict {
-        if let header = request.headers["Authorization"], header.hasPrefix("Bearer "),
-            Self.equal(header.utf8.dropFirst(7), token.utf8)
-        {
+        if let presented = request.headers.bearerToken, Self.equal(presented.utf8, token.utf8) {
             return .granted
         }
         guard hasSession(request) else { return .missing }
@@ -51,7 +49,7 @@ package struct AdminAccess: Sendable {
                 "a \(request.method) authenticated by the dashboard's cookie needs the \(Self.proofHeader) header "
                     + "(the dashboard's page sends it; other origins cannot)")
         }
-        if let origin = request.headers["Origin"], !Self.origin(origin, names: request.headers["Host"]) {
+        if let origin = request.headers.origin, !Self.origin(origin, names: request.headers.host) {
             return .crossOrigin("Origin \(origin) is not this server")
         }
         return .granted
@@ -59,7 +57,7 @@ package struct AdminAccess: Sendable {
 
     /// Whether the request carries this server's session cookie.
     func hasSession(_ request: HTTPRequest) -> Bool {
-        for header in request.headers.values(for: "Cookie") {
+        for header in request.headers.cookies {
             for pair in header.split(separator: ";") {
                 let trimmed = pair.drop { $0 == " " }
                 guard let equals = trimmed.firstIndex(of: "="), trimmed[..<equals] == Self.cookieName else { continue }

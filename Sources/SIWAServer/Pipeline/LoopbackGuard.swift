@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTP
 
 /// Without `--admin-token`, a mock bound to a loopback address trusts whoever can connect: only this
 /// machine. A web page in the developer's browser is on this machine too, so two browser tricks would
@@ -26,7 +26,7 @@ package struct LoopbackGuard: Sendable {
 
     /// Why the request is refused (status 403, JSON `error`, `field`, `message`), or nil.
     func refusal(of request: HTTPRequest) -> ControlFailure? {
-        let host = request.headers["Host"]
+        let host = request.headers.host
         if let host {
             guard let name = Self.hostName(ofAuthority: host), accepts(name) else {
                 return ControlFailure(
@@ -36,7 +36,7 @@ package struct LoopbackGuard: Sendable {
                         + "(DNS rebinding protection; docs/security.md)")
             }
         }
-        if let origin = request.headers["Origin"], !AdminAccess.origin(origin, names: host) {
+        if let origin = request.headers.origin, !AdminAccess.origin(origin, names: host) {
             return ControlFailure(
                 status: .forbidden, error: "cross_origin", field: "Origin",
                 "Origin \(origin) is not this server (\(host ?? "no Host")): without --admin-token the control API "

@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTP
 
 /// A route's path: literal segments and `{name}` captures, e.g. `/mock/users/{user}`. A capture may
 /// end in a literal suffix (`/mock/mail/{id}.eml`); declare such a route before the plain `{id}` one.

@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTP
 
 /// A request's query and `application/x-www-form-urlencoded` body, decoded once when the request
 /// enters the pipeline. Handlers, fault rules, the timeline and the journal all read this value; no
@@ -34,7 +34,8 @@ package struct RequestForm: Sendable {
             self.query = .absent
         }
         let isForm =
-            !request.body.isEmpty || request.method != .get ? Self.isForm(request.headers["Content-Type"]) : false
+            (!request.body.isEmpty || request.method != .get)
+            && request.headers.mediaType == "application/x-www-form-urlencoded"
         if isForm {
             body = Self.decode(request.body)
         } else {
@@ -51,12 +52,6 @@ package struct RequestForm: Sendable {
     }
 
     /// Whether the Content-Type is `application/x-www-form-urlencoded`, parameters (charset) allowed.
-    static func isForm(_ contentType: String?) -> Bool {
-        guard let contentType else { return false }
-        let mediaType = contentType.split(separator: ";", maxSplits: 1).first ?? ""
-        return mediaType.trimmingSpaces().lowercased() == "application/x-www-form-urlencoded"
-    }
-
     private static func decode(_ bytes: [UInt8]) -> Part {
         do {
             return .fields(try URLEncodedForm.decode(bytes))
@@ -75,13 +70,4 @@ package struct RequestForm: Sendable {
             func increment() { count += 1 }
         }
     #endif
-}
-
-extension Substring {
-    func trimmingSpaces() -> Substring {
-        var view = self
-        while view.first == " " || view.first == "\t" { view.removeFirst() }
-        while view.last == " " || view.last == "\t" { view.removeLast() }
-        return view
-    }
 }

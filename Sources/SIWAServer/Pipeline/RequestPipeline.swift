@@ -1,5 +1,5 @@
 import Background
-import HTTPServer
+import HTTP
 import JSON
 import SIWACore
 

@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTP
 
 /// Which of the mock's surfaces a path belongs to. The surface decides what runs around the handler
 /// (fault rules and the timeline on Apple's endpoints, the admin token on the control API) and the

@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTP
 
 /// Every route of the mock, declared once and frozen before the server starts (the shape of
 /// Hummingbird's router): literal paths by exact string, then patterns in declaration order.

@@ -26,10 +26,22 @@ extension Option {
         environment: Bool = false, parser: ValueParser<Value>
     ) {
         spec = .value(
-            name, placeholder, help: help, default: shownDefault ?? String(describing: defaultValue),
+            name, placeholder, help: help, default: shownDefault ?? Self.text(of: defaultValue),
             environment: environment)
         self.defaultValue = defaultValue
         convert = { values throws(OptionValueError) in try parser.parse(values[values.count - 1]) }
+    }
+
+    /// A default as `--help` shows it. Every `serve` start builds these tables: the common types are
+    /// written directly, since `String(describing:)` on a generic value looks up conformances at run
+    /// time (a few percent of a start-up, issue #26); give other types a `shownDefault`.
+    private static func text(of value: Value) -> String {
+        switch value {
+        case let text as String: return text
+        case let number as Int: return String(number)
+        case let flag as Bool: return flag ? "true" : "false"
+        default: return String(describing: value)
+        }
     }
 
     /// An option without a value of its own when absent (nil); `shownDefault` documents what applies

@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTP
 import SIWACore
 import ScenarioModel
 import TLS
@@ -79,8 +79,8 @@ struct AASACommand: Command {
                 throw RuntimeError("cannot fetch \(url): \(error.message)")
             }
             problems += AppSiteAssociation.checkExchange(
-                url: url, status: response.status, contentType: response.headers["Content-Type"],
-                location: response.headers["Location"], bodyBytes: response.body.count)
+                url: url, status: response.status, contentType: response.headers.contentType,
+                location: response.headers.location, bodyBytes: response.body.count)
             bytes = response.body
             source = url
             if response.status != 200 { return report(problems, apps: [], scenario: scenario) }

@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTP
 import SIWAServer
 
 /// `siwa-mock ca`: prints the local CA certificate that `serve --tls` uses, so a test environment can

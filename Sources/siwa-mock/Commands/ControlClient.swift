@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTP
 import JSON
 
 #if canImport(Glibc)
@@ -108,12 +108,12 @@ struct ControlClient: Sendable {
         {
             return nil
         }
-        let type = response.headers["Content-Type"].map { String($0.prefix { $0 != ";" }) } ?? "no Content-Type"
+        let type = response.headers.contentType.map { String($0.prefix { $0 != ";" }) } ?? "no Content-Type"
         return "not a siwa-mock (got \(type) \(response.status) from \(healthPath))"
     }
 
     static func isJSON(_ response: HTTPClientResponse) -> Bool {
-        response.headers["Content-Type"]?.lowercased().hasPrefix("application/json") ?? false
+        response.headers.mediaType == "application/json"
     }
 
     /// `name=value&…` with percent-encoding, for GET filters.

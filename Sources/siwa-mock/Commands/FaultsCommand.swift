@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTP
 
 /// `siwa-mock faults [list | add RULE | remove ID | clear | reset [ID]]` against a running mock: turn
 /// fault rules on and off from a shell script (`/mock/faults`).

@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTP
 
 #if canImport(Glibc)
     import Glibc

@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTP
 import JSON
 
 /// The "now" that `verify` judges `exp` and `iat` by: the mock's clock when the URL is a mock

@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTP
 import JSON
 
 /// `siwa-mock keys [list | rotate | publish KID | retire KID | sign KID]` against a running mock.

@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTP
 import JSON
 
 /// `siwa-mock mail [list | show <id> | raw <id> | reply <id> [<text>] | clear]` against a running mock:

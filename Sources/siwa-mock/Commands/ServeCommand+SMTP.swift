@@ -1,4 +1,5 @@
-import HTTPServer
+import EventLoop
+import HTTP
 import SIWAServer
 import TLS
 
@@ -51,12 +52,13 @@ struct SMTPOptions: Sendable {
         -> EventLoopServer?
     {
         guard let port else { return nil }
-        var configuration = HTTPServerConfiguration()
+        var configuration = ListenerConfiguration()
         configuration.host = host
         configuration.port = port
         limits.apply(to: &configuration)
         configuration.idleTimeoutMilliseconds = timeoutMilliseconds
-        configuration.headerTimeoutMilliseconds = min(configuration.headerTimeoutMilliseconds, timeoutMilliseconds)
+        configuration.handshakeTimeoutMilliseconds = min(
+            configuration.handshakeTimeoutMilliseconds, timeoutMilliseconds)
         var options = RelaySMTPService.Options()
         options.tls = tls
         options.maxMessageBytes = maxMessageBytes
@@ -66,7 +68,7 @@ struct SMTPOptions: Sendable {
             onDiagnostic: { log.record($0) })
         do {
             try server.start()
-        } catch let error as HTTPServerError {
+        } catch let error as ListenError {
             throw RuntimeError(
                 "\(error.message) (SMTP); choose another port with --smtp-port <port> or SIWA_MOCK_SMTP_PORT"
                     + " (0 picks a free one and prints it)")

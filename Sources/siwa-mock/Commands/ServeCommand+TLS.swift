@@ -94,11 +94,12 @@ struct TLSOptions: Sendable {
 enum LogOptions {
     static let format = Option(
         "log-format", "format", help: "Request log format: text or json (JSON Lines).",
-        default: LogSettings().format, environment: true,
+        default: LogSettings().format, shownDefault: LogSettings().format.rawValue, environment: true,
         parser: .choice(LogSettings.Format.allCases.map { ($0.rawValue, $0) }))
     static let level = Option(
         "log-level", "level", help: "debug, info, warn or error.", default: LogSettings().minimumLevel,
-        environment: true, parser: .choice(LogSettings.Level.allCases.map { ($0.name, $0) }))
+        shownDefault: LogSettings().minimumLevel.name, environment: true,
+        parser: .choice(LogSettings.Level.allCases.map { ($0.name, $0) }))
 
     static let specs: [OptionSpec] = [format.spec, level.spec]
 

@@ -1,5 +1,7 @@
 import Background
-import HTTPServer
+import EventLoop
+import HTTP
+import RESP
 import SIWACore
 import SIWAServer
 import ScenarioModel
@@ -53,7 +55,7 @@ struct ServeCommand: Command {
             + "(docs/notifications.md).",
         shownDefault: "any destination", environment: true,
         parser: ValueParser { text throws(OptionValueError) in
-            do throws(HTTPClientError) {
+            do throws(ClientError) {
                 return try DestinationAllowList(parsing: text)
             } catch {
                 throw OptionValueError("must list host names, IP addresses or CIDR ranges: \(error.message)")
@@ -91,7 +93,7 @@ struct ServeCommand: Command {
         stateDirectory = try arguments.read(Self.stateDirectory)
         adminToken = try arguments.read(Self.adminToken)
         insecureControlAPI = arguments.read(Self.insecureControlAPI)
-        if adminToken == nil && !insecureControlAPI && !HTTPServerConfiguration.isLoopback(host: host) {
+        if adminToken == nil && !insecureControlAPI && !Listener.isLoopback(host: host) {
             throw UsageError(Self.openControlAPIRefusal(host: host, source: arguments.source(of: "host")))
         }
         scenarioFile = try arguments.read(Self.scenario)
@@ -175,7 +177,7 @@ struct ServeCommand: Command {
             watcher = ScenarioWatcher(path: scenarioFile, server: mockHost.mock, log: log, loadedStamp: loadedStamp)
             watcher?.start(on: mockHost.scheduler)
         }
-        if adminToken == nil && !HTTPServerConfiguration.isLoopback(host: host) {
+        if adminToken == nil && !Listener.isLoopback(host: host) {
             log.note(
                 "WARNING: the control API (/mock/) is open to anyone who can reach \(host) (--insecure-control-api "
                     + "without --admin-token): they can replace the scenario, users and signing keys",
@@ -200,16 +202,16 @@ struct ServeCommand: Command {
         -> EventLoopServer
     {
         var configuration = HTTPServerConfiguration()
-        configuration.host = host
-        configuration.port = port
+        configuration.listener.host = host
+        configuration.listener.port = port
         limits.apply(to: &configuration)
-        configuration.tls = tls
+        configuration.listener.tls = tls
         let server = EventLoopServer(
             configuration: configuration, responder: responder, onExchanges: { log.record($0) },
             onDiagnostic: { log.record($0) })
         do {
             try server.start()
-        } catch let error as HTTPServerError {
+        } catch let error as ListenError {
             guard error.kind == .addressInUse else { throw RuntimeError(error.message) }
             // Said once, with the way out: another port, or 0 for any free one.
             let option = tls == nil ? Self.port.spec : TLSOptions.port.spec
@@ -228,7 +230,7 @@ struct ServeCommand: Command {
     /// as loopback names (docs/security.md). Nil with a token, or on another address
     /// (`--insecure-control-api`: the user accepted an open control API).
     func loopbackGuard(publicURL: String) -> LoopbackGuard? {
-        guard adminToken == nil, HTTPServerConfiguration.isLoopback(host: host) else { return nil }
+        guard adminToken == nil, Listener.isLoopback(host: host) else { return nil }
         var names = tls.enabled ? TLSStateDirectory.defaultNames + tls.names : []
         if let separator = publicURL.firstRange(of: "://") {
             let rest = publicURL[separator.upperBound...]

@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTP
 import JOSE
 import JSON
 import SIWACore
@@ -154,7 +154,7 @@ struct SigninCommand: Command {
         var fields: [(name: String, value: String)]?
         if response.status == 200, let form = HTMLForm.parse(response.bodyText), form.action == redirectURI {
             fields = form.inputs
-        } else if response.status == 302 || response.status == 303, let location = response.headers["Location"],
+        } else if response.status == 302 || response.status == 303, let location = response.headers.location,
             let separator = location.firstIndex(where: { $0 == "?" || $0 == "#" })
         {
             fields = try? URLEncodedForm.decode(Array(location[location.index(after: separator)...].utf8))

@@ -1,5 +1,5 @@
 import Background
-import HTTPServer
+import RESP
 import RedisStore
 import SIWACore
 import ScenarioModel

@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTP
 import JSON
 
 /// `siwa-mock users [list | get ID | add --id --email … | revoke ID | delete ID]` against a running mock.

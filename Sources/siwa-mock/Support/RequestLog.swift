@@ -1,4 +1,5 @@
-import HTTPServer
+import EventLoop
+import HTTP
 import JSON
 import SIWACore
 import Synchronization
@@ -82,7 +83,7 @@ struct RequestLog: Sendable {
     }
 
     /// A connection-level problem (failed TLS handshake, plain HTTP on the TLS port).
-    func record(_ diagnostic: HTTPServerDiagnostic) {
+    func record(_ diagnostic: ConnectionDiagnostic) {
         let kind = diagnostic.kind == .plainHTTPOnTLSPort ? "plain_http_on_tls_port" : "tls_failure"
         note(diagnostic.message, level: .warn, fields: [("event", kind), ("client", diagnostic.remoteAddress)])
     }

@@ -1,6 +1,6 @@
 import Background
 import Glibc
-import HTTPServer
+import HTTP
 import JSON
 import SIWACore
 import SIWAServer

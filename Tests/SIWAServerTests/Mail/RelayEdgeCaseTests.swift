@@ -1,4 +1,5 @@
-import HTTPServer
+import EventLoop
+import HTTP
 import JSON
 import SIWACore
 import SIWATestSupport

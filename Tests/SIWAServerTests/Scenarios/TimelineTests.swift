@@ -1,6 +1,6 @@
 import Background
 import Foundation
-import HTTPServer
+import HTTP
 import JOSE
 import JSON
 import SIWACore

@@ -1,6 +1,6 @@
 // Fuzzes the application/x-www-form-urlencoded decoder; decoded pairs must survive encode → decode.
 import FuzzDriver
-import HTTPServer
+import HTTP
 
 #if canImport(Glibc)
     import Glibc

@@ -1,6 +1,6 @@
 // Fuzzes the HTTP/1.1 request parser, fed whole and drip-fed in chunks chosen by the first byte.
 import FuzzDriver
-import HTTPServer
+import HTTP
 
 #if canImport(Glibc)
     import Glibc

@@ -1,7 +1,7 @@
 // Fuzzes the RESP reply parser: fed whole and drip-fed in chunks chosen by the first byte, both must
 // yield the same replies and the same final outcome (a mismatch traps).
 import FuzzDriver
-import HTTPServer
+import RESP
 
 #if canImport(Glibc)
     import Glibc

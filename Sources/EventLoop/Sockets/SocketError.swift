@@ -1,0 +1,30 @@
+import Glibc
+
+/// A failed socket syscall: which function and the `errno` it left.
+public struct SocketError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var errno: Int32
+    public var function: String
+
+    public init(errno: Int32, function: String) {
+        self.errno = errno
+        self.function = function
+    }
+
+    public var description: String {
+        "\(function): \(Self.message(for: errno)) (errno \(errno))"
+    }
+
+    package static func message(for code: Int32) -> String {
+        guard let text = strerror(code) else { return "error" }
+        var bytes: [UInt8] = []
+        var p = text
+        while p.pointee != 0 {
+            bytes.append(UInt8(bitPattern: p.pointee))
+            p += 1
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The peer reset the connection (RST), as seen by reads and writes.
+    public var isConnectionReset: Bool { errno == ECONNRESET }
+}

@@ -1,0 +1,16 @@
+import EventLoop
+
+/// An HTTP server's listener and HTTP's own limits. Defaults are the documented ones (docs/limits.md).
+public struct HTTPServerConfiguration: Sendable {
+    /// Address, event loops, connection limit, idle and handshake timeouts, TLS (HTTPS).
+    public var listener = ListenerConfiguration()
+    public var maxHeaderBytes: Int = 16 * 1024
+    public var maxBodyBytes: Int = 1024 * 1024
+    /// Time allowed for a request head once its first bytes arrived (a TLS handshake has the listener's
+    /// `handshakeTimeoutMilliseconds`).
+    public var headerTimeoutMilliseconds: Int = 10_000
+    /// Time allowed for a request body once the head is complete.
+    public var bodyTimeoutMilliseconds: Int = 10_000
+
+    public init() {}
+}
