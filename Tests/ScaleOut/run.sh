@@ -13,8 +13,9 @@
 #   4. bench/load/run.py --lb: 12 s of sign-in flows from 3 processes through nginx to two replicas, Redis
 #      killed 4 s in and started again 3 s later (exactly-once, documented 503s only, service resumes);
 #   5. Tests/ScaleOut/differential.py: the saved sequences in Tests/ScaleOut/sequences/, then 25 s of random
-#      operation sequences against one replica and three on Redis, with faults (issue #21; --minutes N for
-#      the long run);
+#      operation sequences against one replica and three on Redis, with faults (Redis SIGSTOP/SIGKILL,
+#      replica SIGKILL, and a proxy delaying, splitting, truncating or duplicating Redis' replies; the run
+#      fails if a proxy fault never damaged a reply) (issue #21; --minutes N for the long run);
 #   6. Tests/ScaleOut/loading.py: Redis restarted on a 3-million-key snapshot answers -LOADING for about a
 #      second; the replica's health stays 503 until Redis serves, then it signs in (about 35 s).
 #   Tests/ScaleOut/run.sh [--binary PATH]     (tests must be built: swift build --build-tests)
