@@ -147,7 +147,6 @@ public final class ClientConnection {
 
     /// Waits up to the timeout (and never past the deadline) for `events` on the socket.
     func wait(for events: Int16) throws(ClientError) {
-        var descriptor = pollfd(fd: fd, events: events, revents: 0)
         while true {
             var wait = timeoutMilliseconds
             if let deadline {
@@ -157,13 +156,19 @@ public final class ClientConnection {
                 }
                 wait = min(wait, Int(left))
             }
-            let result = poll(&descriptor, 1, Int32(clamping: wait))
-            if result > 0 { return }
-            if result == 0 {
+            let outcome: Syscall.PollOutcome
+            do {
+                outcome = try Syscall.poll(fd, events: events, timeoutMilliseconds: Int32(clamping: wait))
+            } catch {
+                throw ClientError.from(error)
+            }
+            switch outcome {
+            case .ready: return
+            case .interrupted: continue
+            case .timedOut:
                 if let deadline, MonotonicClock.now() >= deadline { continue }
                 throw ClientError(.timeout, "no response within \(timeoutMilliseconds) ms")
             }
-            if errno != EINTR { throw ClientError.from(SocketError(errno: errno, function: "poll")) }
         }
     }
 
@@ -171,11 +176,13 @@ public final class ClientConnection {
     /// connection kept for reuse must have none before the next request is written.
     package func hasPendingInput() -> Bool {
         if !inbound.isEmpty || sawEOF { return true }
-        var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         while true {
-            let result = poll(&descriptor, 1, 0)
-            if result >= 0 { return result > 0 }
-            if errno != EINTR { return true }
+            switch try? Syscall.poll(fd, events: Int16(POLLIN), timeoutMilliseconds: 0) {
+            case .ready: return true
+            case .timedOut: return false
+            case .interrupted: continue
+            case nil: return true  // an error: the connection is not fit for reuse
+            }
         }
     }
 

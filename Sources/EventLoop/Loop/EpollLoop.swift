@@ -70,18 +70,21 @@ package final class EpollLoop {
             now = MonotonicClock.now()
             if context.stopping.load(ordering: .relaxed) && stopDeadline == nil { beginStopping() }
             if let stop = stopDeadline, connectionCount == 0 || now >= stop { break }
-            let count = eventDatas.withUnsafeMutableBufferPointer { datas in
+            let timeout = waitTimeoutMilliseconds()
+            let waited = eventDatas.withUnsafeMutableBufferPointer { datas in
                 eventFlags.withUnsafeMutableBufferPointer { flags in
-                    csys_epoll_wait_split(
-                        epollFD, datas.baseAddress, flags.baseAddress, Self.maxEvents, waitTimeoutMilliseconds())
+                    Result { () throws(SocketError) -> Int? in
+                        try Syscall.epollWait(
+                            epollFD, datas: datas.baseAddress, flags: flags.baseAddress, maxEvents: Self.maxEvents,
+                            timeoutMilliseconds: timeout)
+                    }
                 }
             }
             now = MonotonicClock.now()
-            if count < 0 {
-                if errno == EINTR { continue }
-                break  // epoll itself failed: nothing sensible left to do but drain and exit
-            }
-            for i in 0..<Int(count) {
+            // A failed epoll leaves nothing sensible to do but drain and exit; a signal just waits again.
+            guard case .success(let ready) = waited else { break }
+            guard let count = ready else { continue }
+            for i in 0..<count {
                 let data = eventDatas[i]
                 let flags = eventFlags[i]
                 switch data {

@@ -61,6 +61,40 @@ package enum Syscall {
         _ = try check("epoll_ctl") { csys_epoll_ctl(epollFD, operation, fd, events, token) }
     }
 
+    /// What `poll` on one descriptor saw; `interrupted` (EINTR) lets a caller with a deadline recompute
+    /// its wait instead of retrying blindly.
+    package enum PollOutcome {
+        case ready
+        case timedOut
+        case interrupted
+    }
+
+    /// `poll` on one descriptor for `events`, waiting at most `timeoutMilliseconds` (0: just look).
+    package static func poll(_ fd: Int32, events: Int16, timeoutMilliseconds: Int32) throws(SocketError)
+        -> PollOutcome
+    {
+        var descriptor = pollfd(fd: fd, events: events, revents: 0)
+        let result = Glibc.poll(&descriptor, 1, timeoutMilliseconds)
+        if result > 0 { return .ready }
+        if result == 0 { return .timedOut }
+        let code = Glibc.errno
+        if code == EINTR { return .interrupted }
+        throw SocketError(errno: code, function: "poll")
+    }
+
+    /// `epoll_wait` into the loop's split arrays (event data, event flags): the number of events, or nil
+    /// when a signal interrupted the wait (EINTR), so the loop recomputes its timeout.
+    package static func epollWait(
+        _ epollFD: Int32, datas: UnsafeMutablePointer<UInt64>?, flags: UnsafeMutablePointer<UInt32>?,
+        maxEvents: Int32, timeoutMilliseconds: Int32
+    ) throws(SocketError) -> Int? {
+        let count = csys_epoll_wait_split(epollFD, datas, flags, maxEvents, timeoutMilliseconds)
+        if count >= 0 { return Int(count) }
+        let code = Glibc.errno
+        if code == EINTR { return nil }
+        throw SocketError(errno: code, function: "epoll_wait")
+    }
+
     /// A non-blocking, close-on-exec eventfd (the event loops' wake-up).
     package static func eventFD() throws(SocketError) -> Int32 {
         try check("eventfd") { csys_eventfd() }
