@@ -154,7 +154,8 @@ package enum SMTPCommandParser {
         }
         let local = UnsafeBufferPointer(rebasing: bytes[..<at])
         let domain = UnsafeBufferPointer(rebasing: bytes[(at + 1)...])
-        let quote = UInt8(ascii: "\""), dot = UInt8(ascii: ".")
+        let quote = UInt8(ascii: "\"")
+        let dot = UInt8(ascii: ".")
         if local.first == quote {
             guard local.count >= 2, local.last == quote else { return false }
         } else {

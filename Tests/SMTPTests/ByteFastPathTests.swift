@@ -1,5 +1,6 @@
-@testable import SMTP
 import Testing
+
+@testable import SMTP
 
 /// The byte-level fast paths (ASCII addresses and trimming, whole runs of message content) decide
 /// exactly as the general paths they shortcut, on many generated inputs.
@@ -30,11 +31,16 @@ import Testing
         for _ in 0..<20_000 {
             let text = Self.text(&generator)
             #expect(
-                SMTPCommandParser.isMailbox(Substring(text)) == SMTPCommandParser.isMailboxByCharacters(Substring(text)),
+                SMTPCommandParser.isMailbox(Substring(text))
+                    == SMTPCommandParser.isMailboxByCharacters(Substring(text)),
                 "\(text.debugDescription)")
         }
-        for text in ["a@b", "a.b@c-d.e", "\"q\"@x", "a@[1.2.3.4]", "a@[]", ".a@b", "a.@b", "a..b@c", "a@b.", "a@-b", "a@b-"] {
-            #expect(SMTPCommandParser.isMailbox(Substring(text)) == SMTPCommandParser.isMailboxByCharacters(Substring(text)))
+        for text in [
+            "a@b", "a.b@c-d.e", "\"q\"@x", "a@[1.2.3.4]", "a@[]", ".a@b", "a.@b", "a..b@c", "a@b.", "a@-b", "a@b-",
+        ] {
+            #expect(
+                SMTPCommandParser.isMailbox(Substring(text)) == SMTPCommandParser.isMailboxByCharacters(Substring(text))
+            )
         }
     }
 
@@ -79,15 +85,21 @@ extension ByteFastPathTests {
             let text = (0..<generator.next(10)).map { _ in parts[generator.next(parts.count)] }.joined()
             #expect(
                 MailAddress.mailboxes(inField: text, asBytes: true).map(String.init)
-                    == MailAddress.mailboxes(inField: text, asBytes: false).map(String.init), "\(text.debugDescription)")
+                    == MailAddress.mailboxes(inField: text, asBytes: false).map(String.init), "\(text.debugDescription)"
+            )
         }
     }
 
     @Test func fieldNamesCompareIgnoringCaseAsLowercasingDoes() {
-        let names = ["From", "from", "FROM", "Fro", "Frm", "From:", "Subject", "sUbJeCt", "Kelvin", "\u{212A}elvin", "Ä", "ä", "[", "{"]
+        let names = [
+            "From", "from", "FROM", "Fro", "Frm", "From:", "Subject", "sUbJeCt", "Kelvin", "\u{212A}elvin", "Ä", "ä",
+            "[", "{",
+        ]
         for first in names {
             for second in names {
-                #expect(MailMessage.sameName(first, second) == (first.lowercased() == second.lowercased()), "\(first) \(second)")
+                #expect(
+                    MailMessage.sameName(first, second) == (first.lowercased() == second.lowercased()),
+                    "\(first) \(second)")
             }
         }
     }

@@ -18,7 +18,8 @@ import Testing
             #expect(RelayRewriting.startsWithFromField(Array(line.utf8)[...]) == expected, "\(line)")
             #expect(
                 RelayRewriting.startsWithFromField(Array(line.utf8)[...])
-                    == (line.utf8.count >= 5 && String(decoding: Array(line.utf8).prefix(5), as: UTF8.self).lowercased() == "from:"))
+                    == (line.utf8.count >= 5
+                        && String(decoding: Array(line.utf8).prefix(5), as: UTF8.self).lowercased() == "from:"))
         }
     }
 }
