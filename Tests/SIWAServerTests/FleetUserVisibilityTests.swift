@@ -57,6 +57,21 @@ import Testing
         }
     }
 
+    /// A revoked user who signs in again is authorized at every replica, not only at the one that served
+    /// the sign-in (found by the differential test: Tests/ScaleOut/sequences/credential-state-after-sign-in-shared.json).
+    @Test func aSignInThatReauthorizesARevokedUserIsSeenByTheOtherReplica() throws {
+        try Self.fleet { (a, b) throws in
+            let revoked = try b.call("PATCH", "/mock/users/alice", ["credential_state": "revoked"])
+            #expect(revoked.status == 200, "\(revoked.text)")
+            #expect(try a.call("GET", "/mock/users/alice").json?["credential_state"]?.stringValue == "revoked")
+            let signedIn = try Self.code(a, user: "alice")
+            _ = try Self.codeValue(signedIn)
+            #expect(try a.call("GET", "/mock/users/alice").json?["credential_state"]?.stringValue == "authorized")
+            let atB = try b.call("GET", "/mock/users/alice")
+            #expect(atB.json?["credential_state"]?.stringValue == "authorized", "\(atB.text)")
+        }
+    }
+
     @Test func aUserAddedAtAnotherReplicaSignsInThereAtOnce() throws {
         try Self.fleet { (a, b) throws in
             #expect(try a.call("POST", "/mock/users", ["id": "erin", "email": "erin@example.com"]).status == 201)

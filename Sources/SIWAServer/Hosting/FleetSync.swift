@@ -32,6 +32,17 @@ package final class FleetSync: Sendable {
         self.log = log
         // Weak: the provider outlives nothing here, and this object holds the provider.
         provider.followFleetUsers { [weak self] in (try? self?.pullUsers()) != nil }
+        // A sign-in that re-authorized a revoked user: published like a control-API change. If the store
+        // cannot take it, the sign-in stands here and the log says the others keep the old state.
+        provider.publishOwnUserChanges { [weak self] id in
+            guard let self else { return }
+            do throws(StoreUnavailable) {
+                try self.state.publishUser(
+                    id: id, text: FleetUserState(id: id, profile: self.provider.snapshot.user(id: id)).text)
+            } catch {
+                self.log("fleet: user '\(id)' re-authorized by a sign-in here could not be published: \(error)")
+            }
+        }
     }
 
     /// Undoes a local change of `topic` that could not be published: the state before it, restored.

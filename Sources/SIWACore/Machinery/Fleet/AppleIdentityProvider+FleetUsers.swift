@@ -9,6 +9,12 @@ extension AppleIdentityProvider {
         fleetUsers.withLock { $0 = pull }
     }
 
+    /// Installs what publishes a user change this replica made by itself, not through the control API
+    /// (which publishes its own): the re-authorization of a revoked user by a new sign-in.
+    package func publishOwnUserChanges(_ publish: @escaping @Sendable (_ id: String) -> Void) {
+        publishesFleetUser.withLock { $0 = publish }
+    }
+
     /// Takes the fleet's user changes now (one store round trip); false without a shared store or when
     /// the store cannot be read. Called when a request names a user this replica does not know, before
     /// it is refused: another replica may have added the user less than a poll period ago.

@@ -22,6 +22,9 @@ package final class AppleIdentityProvider: Sendable {
     let keySupply = Mutex<SigningKeySupply?>(nil)
     /// Takes the fleet's user changes now (`followFleetUsers`); nil without a shared store.
     let fleetUsers = Mutex<(@Sendable () -> Bool)?>(nil)
+    /// Publishes a user this replica changed by itself (a sign-in that re-authorized them) to the fleet,
+    /// given the user's id; nil without a shared store.
+    let publishesFleetUser = Mutex<(@Sendable (String) -> Void)?>(nil)
     /// Makes the grant store of each new state; nil keeps it in memory (`IdentityStore`).
     let storeFactory: GrantStoreFactory?
 

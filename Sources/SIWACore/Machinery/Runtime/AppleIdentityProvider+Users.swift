@@ -119,14 +119,18 @@ extension AppleIdentityProvider {
         }
     }
 
-    /// A new sign-in re-establishes a user flagged `revoked` or `notFound` (they authorized again).
+    /// A new sign-in re-establishes a user flagged `revoked` or `notFound` (they authorized again). With a
+    /// shared store the change is published like a control-API change, so every replica (and one started
+    /// later) sees the user authorized, not only the one that served the sign-in (docs/scale-out.md).
     func noteSignIn(userID: String) {
         guard let user = snapshot.user(id: userID),
             user.credentialState == .revoked || user.credentialState == .notFound
         else { return }
-        _ = try? changeUsers { (scenario, users) throws(ProviderChangeError) in
+        let changed: Void? = try? changeUsers { (scenario, users) throws(ProviderChangeError) in
             if let index = users.positions[userID] { scenario.users[index].credentialState = .authorized }
         }
+        guard changed != nil, let publish = publishesFleetUser.withLock({ $0 }) else { return }
+        publish(userID)
     }
 
     /// The position of the user named by id (O(1)), or else by `sub` in any team or email.
