@@ -20,8 +20,8 @@ fault and check ran are printed (docs/scale-out.md quotes them).
 A failing sequence is shrunk to a minimal one and written as JSON; `--replay FILE` plays it again. Every file
 in Tests/ScaleOut/sequences/ is replayed first (regressions found before).
 
-A sequence file may ask for checks of open findings (Tests/ScaleOut/sequences/open/, not replayed by every
-run): `check_credential_state`, `check_clock` (the clock's frozen state after every fault).
+The credential state and the clock's frozen state are compared in every run (both were once compared only
+when a sequence file asked: `check_credential_state`, `check_clock`, still accepted).
 
 Usage: Tests/ScaleOut/differential.py [--binary PATH] [--seconds N | --minutes N] [--seed N] [--no-faults]
                                       [--jobs N] [--replay FILE] [--failure-file PATH] [--logs DIR]
@@ -86,9 +86,9 @@ class Trial:
         Trial.counter += 1
         self.binary, self.redis, self.temp = context["binary"], context["redis"], context["temp"]
         self.proxy: RedisProxy = context["proxy"]
-        # The credential state a sign-in restores is not shared by the fleet (an open finding:
-        # Tests/ScaleOut/sequences/open/): compared only when a sequence file asks for it.
-        self.strict = ("credential_state",) if context.get("check_credential_state") else ()
+        # The credential state is compared in every run (it was compared only on request while a sign-in's
+        # re-authorization stayed at the replica that served it: fixed, sequences/credential-state-*.json).
+        self.strict = ("credential_state",)
         # The clock's frozen state after every fault, always (it was once checked only on request, for a
         # finding that was the harness's own race: settle_clock compared seconds, not the frozen flag).
         self.check_frozen = True
