@@ -72,6 +72,22 @@ import Testing
         }
     }
 
+    /// The re-authorization a sign-in publishes carries the fleet's other changes of the user, not this
+    /// replica's older profile: publishing a stale profile undid B's forwarding change fleet-wide (found
+    /// by the differential test's long run: Tests/ScaleOut/sequences/reauthorizing-sign-in-keeps-others-changes.json).
+    @Test func aReauthorizingSignInDoesNotUndoAnotherReplicasChange() throws {
+        try Self.fleet { (a, b) throws in
+            #expect(try b.call("PATCH", "/mock/users/alice", ["credential_state": "revoked"]).status == 200)
+            #expect(try a.call("GET", "/mock/users/alice").json?["credential_state"]?.stringValue == "revoked")
+            let forwarding = try b.call("PATCH", "/mock/users/alice", ["email_forwarding": false])
+            #expect(forwarding.status == 200, "\(forwarding.text)")
+            _ = try Self.codeValue(try Self.code(a, user: "alice"))
+            let atB = try b.call("GET", "/mock/users/alice")
+            #expect(atB.json?["credential_state"]?.stringValue == "authorized", "\(atB.text)")
+            #expect(atB.json?["email_forwarding"]?.boolValue == false, "\(atB.text)")
+        }
+    }
+
     @Test func aUserAddedAtAnotherReplicaSignsInThereAtOnce() throws {
         try Self.fleet { (a, b) throws in
             #expect(try a.call("POST", "/mock/users", ["id": "erin", "email": "erin@example.com"]).status == 201)

@@ -120,17 +120,25 @@ extension AppleIdentityProvider {
     }
 
     /// A new sign-in re-establishes a user flagged `revoked` or `notFound` (they authorized again). With a
-    /// shared store the change is published like a control-API change, so every replica (and one started
-    /// later) sees the user authorized, not only the one that served the sign-in (docs/scale-out.md).
+    /// shared store the change is made like a control-API change: the fleet's changes of the user are taken
+    /// first (so the profile published is not one another replica changed a moment ago), then the state is
+    /// set and published, so every replica (and one started later) sees the user authorized, not only the
+    /// one that served the sign-in (docs/scale-out.md).
     func noteSignIn(userID: String) {
-        guard let user = snapshot.user(id: userID),
-            user.credentialState == .revoked || user.credentialState == .notFound
-        else { return }
-        let changed: Void? = try? changeUsers { (scenario, users) throws(ProviderChangeError) in
-            if let index = users.positions[userID] { scenario.users[index].credentialState = .authorized }
+        guard let user = snapshot.user(id: userID), Self.reauthorizes(user) else { return }
+        let publish = publishesFleetUser.withLock { $0 }
+        if publish != nil { _ = refreshUsersFromFleet() }
+        let changed: Bool? = try? changeUsers { (scenario, users) throws(ProviderChangeError) in
+            guard let index = users.positions[userID], Self.reauthorizes(scenario.users[index]) else { return false }
+            scenario.users[index].credentialState = .authorized
+            return true
         }
-        guard changed != nil, let publish = publishesFleetUser.withLock({ $0 }) else { return }
+        guard changed == true, let publish else { return }
         publish(userID)
+    }
+
+    private static func reauthorizes(_ user: UserProfile) -> Bool {
+        user.credentialState == .revoked || user.credentialState == .notFound
     }
 
     /// The position of the user named by id (O(1)), or else by `sub` in any team or email.
