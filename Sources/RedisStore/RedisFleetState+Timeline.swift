@@ -3,9 +3,11 @@ import SIWACore
 
 /// The fleet's timeline run (`FleetTimelineRun`): `<prefix>tlrun` holds `<generation> <start>`, and
 /// `<prefix>tl:<generation>` (hash) each request-triggered entry's count (`c:<index>`) and every fired
-/// entry (`f:<index>`). A fired entry is claimed with `HSETNX`, so exactly one replica fires it and
-/// notifies. The run's hash is dropped a week after its last use, like fault counters, so runs left
-/// behind by resets stay bounded (docs/limits.md).
+/// entry (`f:<index>`, its place in the firing order, from the counter `seq`). An entry is claimed in one
+/// script that sets `f:<index>` only when it is absent, so exactly one replica fires it and notifies, and
+/// a replica that joins later replays the fired entries in the order they fired. The run's hash is
+/// dropped a week after its last use, like fault counters, so runs left behind by resets stay bounded
+/// (docs/limits.md).
 extension RedisFleetState {
     var timelineRunKey: String { prefix + "tlrun" }
 
@@ -23,21 +25,37 @@ extension RedisFleetState {
         return ARGV[2]
         """
 
-    /// ARGV: hash key, TTL, then per entry: index, threshold. Returns per entry: count, claimed (1/0).
-    static let countTimelineScript = """
-        local reply = {}
-        for i = 3, #ARGV, 2 do
-            local count = redis.call('HINCRBY', ARGV[1], 'c:' .. ARGV[i], 1)
-            local claimed = 0
-            if count >= tonumber(ARGV[i + 1]) then
-                claimed = redis.call('HSETNX', ARGV[1], 'f:' .. ARGV[i], 1)
-            end
-            reply[#reply + 1] = count
-            reply[#reply + 1] = claimed
+    /// Claims entry `index` in hash `key`: 1 when this call fired it (recording its place in the order).
+    static let claimFunction = """
+        local function claim(key, index)
+            if redis.call('HEXISTS', key, 'f:' .. index) == 1 then return 0 end
+            redis.call('HSET', key, 'f:' .. index, redis.call('HINCRBY', key, 'seq', 1))
+            return 1
         end
-        redis.call('EXPIRE', ARGV[1], ARGV[2])
-        return reply
         """
+
+    /// ARGV: hash key, TTL, then per entry: index, threshold. Returns per entry: count, claimed (1/0).
+    static let countTimelineScript =
+        claimFunction + "\n" + """
+            local reply = {}
+            for i = 3, #ARGV, 2 do
+                local count = redis.call('HINCRBY', ARGV[1], 'c:' .. ARGV[i], 1)
+                local claimed = 0
+                if count >= tonumber(ARGV[i + 1]) then claimed = claim(ARGV[1], ARGV[i]) end
+                reply[#reply + 1] = count
+                reply[#reply + 1] = claimed
+            end
+            redis.call('EXPIRE', ARGV[1], ARGV[2])
+            return reply
+            """
+
+    /// ARGV: hash key, TTL, index. Returns 1 when this call fired the entry.
+    static let claimTimelineScript =
+        claimFunction + "\n" + """
+            local claimed = claim(ARGV[1], ARGV[3])
+            redis.call('EXPIRE', ARGV[1], ARGV[2])
+            return claimed
+            """
 
     package func timelineRun(proposing run: FleetTimelineRun, replacing: Bool) throws(StoreUnavailable)
         -> FleetTimelineRun
@@ -53,7 +71,7 @@ extension RedisFleetState {
     }
 
     package func timelineProgress(generation: String) throws(StoreUnavailable)
-        -> (run: FleetTimelineRun?, fired: Set<Int>)
+        -> (run: FleetTimelineRun?, fired: [Int])
     {
         let replies: [RESPValue]
         do {
@@ -68,10 +86,7 @@ extension RedisFleetState {
             throw StoreUnavailable("the timeline progress answered \(replies)")
         }
         if case .error(let message) = replies[0] { throw StoreUnavailable("GET answered \(message)") }
-        let fired = Set(
-            RedisGrantStore.fields(elements[...]).keys.compactMap { field -> Int? in
-                field.hasPrefix("f:") ? Int(field.dropFirst(2)).flatMap { $0 >= 0 ? $0 : nil } : nil
-            })
+        let fired = firingOrder(RedisGrantStore.fields(elements[...]))
         guard let text = replies[0].string else { return (nil, fired) }
         guard let run = FleetTimelineRun(text: text) else {
             untrusted.ignored("the timeline run", text, because: "not '<hex generation> <start 1970-9999 in ms>'")
@@ -102,19 +117,25 @@ extension RedisFleetState {
     }
 
     package func claimTimelineEntry(generation: String, index: Int) throws(StoreUnavailable) -> Bool {
-        let key = timelineKey(generation)
-        let replies: [RESPValue]
-        do {
-            replies = try client.send([
-                ["HSETNX", key, "f:\(index)", "1"].map { Array($0.utf8) },
-                ["EXPIRE", key, String(Self.counterTTLSeconds)].map { Array($0.utf8) },
-            ])
-        } catch {
-            throw StoreUnavailable(error.message)
-        }
-        guard let claimed = replies.first?.integer else {
-            throw StoreUnavailable("HSETNX answered \(replies.first.map { "\($0)" } ?? "nothing")")
-        }
+        let ttl = String(Self.counterTTLSeconds)
+        let reply = try call(["EVAL", Self.claimTimelineScript, "0", timelineKey(generation), ttl, String(index)])
+        guard let claimed = reply.integer else { throw StoreUnavailable("claiming timeline entry answered \(reply)") }
         return claimed == 1
+    }
+
+    /// The fired entries of a run's hash in the order they fired. A place that is not a count from 1
+    /// (damage, or a run written before places were kept) sorts after every real place, by index.
+    func firingOrder(_ fields: [String: String]) -> [Int] {
+        var fired: [(place: Int, index: Int)] = []
+        for (field, value) in fields where field.hasPrefix("f:") {
+            guard let index = Int(field.dropFirst(2)), index >= 0 else { continue }
+            guard value.count <= 18, let place = Int(value), place >= 1 else {
+                untrusted.ignored("the place of fired timeline entry \(index)", value, because: "not a count from 1")
+                fired.append((.max, index))
+                continue
+            }
+            fired.append((place, index))
+        }
+        return fired.sorted { ($0.place, $0.index) < ($1.place, $1.index) }.map(\.index)
     }
 }

@@ -56,7 +56,9 @@ import Testing
                 == [FleetTimelineCount(count: 2, claimed: true), FleetTimelineCount(count: 2, claimed: false)])
         #expect(try state.claimTimelineEntry(generation: first.generation, index: 5))
         #expect(try !state.claimTimelineEntry(generation: first.generation, index: 5), "claimed once")
-        #expect(try state.timelineProgress(generation: first.generation) == (first, [0, 3, 5]))
+        #expect(
+            try state.timelineProgress(generation: first.generation) == (first, [3, 0, 5]),
+            "in the order they fired, which a replica joining later replays")
         #expect(try state.timelineProgress(generation: late.generation).fired.isEmpty, "runs do not share entries")
         // A reset starts a new run over the old one.
         #expect(try state.timelineRun(proposing: late, replacing: true) == late)

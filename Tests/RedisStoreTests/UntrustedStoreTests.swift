@@ -51,6 +51,19 @@ import Testing
         #expect(fresh == FleetFaultOutcome(firing: 0, counts: [(1, 1)]))
     }
 
+    /// A fired entry's place in the firing order that is not a count from 1 keeps the entry fired but
+    /// orders it after every entry with a real place (by index), logged once.
+    @Test(.enabled(if: RedisServerBinary.found)) func aDamagedFiringPlaceSortsLastAndIsLoggedOnce() throws {
+        let (state, prefix, log) = try Self.state()
+        _ = try SharedRedis.client().send(["HSET", prefix + "tl:abc", "f:4", "-9223372036854775808", "f:2", "x"])
+        #expect(try state.claimTimelineEntry(generation: "abc", index: 7))
+        #expect(try state.claimTimelineEntry(generation: "abc", index: 1))
+        #expect(try state.timelineProgress(generation: "abc").fired == [7, 1, 2, 4])
+        #expect(try state.timelineProgress(generation: "abc").fired == [7, 1, 2, 4])
+        #expect(log.all.filter { $0.contains("fired timeline entry 4") }.count == 1, "\(log.all)")
+        #expect(log.all.filter { $0.contains("fired timeline entry 2") }.count == 1, "\(log.all)")
+    }
+
     @Test(.enabled(if: RedisServerBinary.found)) func aDamagedTimelineCountIsIgnoredAndLogged() throws {
         let (state, prefix, log) = try Self.state()
         _ = try SharedRedis.client().send(["HSET", prefix + "tl:abc", "c:1", "-50"])

@@ -11,7 +11,7 @@ import Testing
 /// older time. `FleetSync.exclusively` makes a change and its publication one step against the poll.
 @Suite struct FleetChangeOrderTests {
     @Test func aPollHoldingAnOlderStateDoesNotUndoAChangeMadeMeanwhile() throws {
-        let shared = HeldReadFleetState(TestStore.fleetState())
+        let shared = SteeredFleetState(TestStore.fleetState())
         try FleetSyncTests.fleet(shared) { (a, b) throws in
             let start = b.clock.nowMilliseconds
             #expect(try a.call("POST", "/mock/clock", ["advance": "6m"]).status == 200)
@@ -44,16 +44,20 @@ import Testing
     }
 }
 
-/// A fleet state that can hold one `read()` after taking its snapshot, until released.
-final class HeldReadFleetState: FleetState {
+/// A fleet state that can hold one `read()` after taking its snapshot, until released, and refuse user
+/// publications as an unreachable store would.
+final class SteeredFleetState: FleetState {
     let base: any FleetState
     private let hold = Mutex(false)
+    private let refusals = Mutex(0)
     private let held = DispatchSemaphore(value: 0)
     private let release = DispatchSemaphore(value: 0)
 
     init(_ base: any FleetState) { self.base = base }
 
     func holdNextRead() { hold.withLock { $0 = true } }
+    /// The next `count` calls of `publishUser` throw `StoreUnavailable`.
+    func refuseUserPublications(_ count: Int) { refusals.withLock { $0 = count } }
     func waitUntilReadIsHeld() { held.wait() }
     func releaseRead() { release.signal() }
 
@@ -73,7 +77,12 @@ final class HeldReadFleetState: FleetState {
     }
     func currentStamp() throws(StoreUnavailable) -> String? { try base.currentStamp() }
     func publishUser(id: String, text: String) throws(StoreUnavailable) -> FleetCursor {
-        try base.publishUser(id: id, text: text)
+        let refused = refusals.withLock { refusals in
+            defer { refusals = max(0, refusals - 1) }
+            return refusals > 0
+        }
+        if refused { throw StoreUnavailable("connection refused") }
+        return try base.publishUser(id: id, text: text)
     }
     func userChanges(after cursor: FleetCursor?, limit: Int) throws(StoreUnavailable) -> (
         cursor: FleetCursor?, changes: [(id: String, text: String)]
@@ -87,7 +96,7 @@ final class HeldReadFleetState: FleetState {
     func timelineRun(proposing run: FleetTimelineRun, replacing: Bool) throws(StoreUnavailable) -> FleetTimelineRun {
         try base.timelineRun(proposing: run, replacing: replacing)
     }
-    func timelineProgress(generation: String) throws(StoreUnavailable) -> (run: FleetTimelineRun?, fired: Set<Int>) {
+    func timelineProgress(generation: String) throws(StoreUnavailable) -> (run: FleetTimelineRun?, fired: [Int]) {
         try base.timelineProgress(generation: generation)
     }
     func countTimeline(generation: String, entries: [TimelineEngine.Pending]) throws(StoreUnavailable)

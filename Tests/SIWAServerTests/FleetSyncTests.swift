@@ -160,7 +160,7 @@ final class UnreachableFleetState: FleetState {
     func timelineRun(proposing run: FleetTimelineRun, replacing: Bool) throws(StoreUnavailable) -> FleetTimelineRun {
         throw StoreUnavailable("connection refused")
     }
-    func timelineProgress(generation: String) throws(StoreUnavailable) -> (run: FleetTimelineRun?, fired: Set<Int>) {
+    func timelineProgress(generation: String) throws(StoreUnavailable) -> (run: FleetTimelineRun?, fired: [Int]) {
         throw StoreUnavailable("connection refused")
     }
     func countTimeline(generation: String, entries: [TimelineEngine.Pending]) throws(StoreUnavailable)

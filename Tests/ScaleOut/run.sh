@@ -45,9 +45,6 @@ python3 bench/load/run.py --binary "$binary" --lb --seconds 12 --settle 0 --kill
 grep -E '^(PASS|FAIL|load:)' "$dir/load-lb.log"
 # With every fault, Redis SIGKILL included: the 503 right after a restart that kept it out was a restarted
 # Redis answering -LOADING, which counted as healthy (fixed: bench/RESULTS.md, issue #21).
-# --skip timeline: after a Redis kill, a replica started later serves a user as a timeline entry changed them
-# while the fleet served them unchanged (open, issue #21:
-# Tests/ScaleOut/sequences/open/timeline-entry-applied-by-a-replica-started-later.json); the long runs keep it.
-python3 Tests/ScaleOut/differential.py --binary "$binary" --seconds 25 --length 100 --skip timeline
+python3 Tests/ScaleOut/differential.py --binary "$binary" --seconds 25 --length 100
 # A restarted Redis still reading a 3-million-key snapshot answers -LOADING: health 503 until it serves.
 python3 Tests/ScaleOut/loading.py --binary "$binary"

@@ -23,6 +23,8 @@ package final class FleetSync: Sendable {
     /// a change and its publication, which then published the older state — a clock advance answered 200
     /// was lost (found by the differential test, bench/RESULTS.md).
     private let topicChange = Mutex<Void>(())
+    /// Users this replica changed by itself whose publication failed; `pullUsers` publishes them first.
+    private let unpublished = Mutex<Set<String>>([])
     /// User changes applied per poll at most; the next poll continues.
     static let userChangesPerPoll = 1000
 
@@ -32,16 +34,30 @@ package final class FleetSync: Sendable {
         self.log = log
         // Weak: the provider outlives nothing here, and this object holds the provider.
         provider.followFleetUsers { [weak self] in (try? self?.pullUsers()) != nil }
-        // A sign-in that re-authorized a revoked user: published like a control-API change. If the store
-        // cannot take it, the sign-in stands here and the log says the others keep the old state.
+        // A sign-in that re-authorized a revoked user, or a timeline entry this replica fired: published
+        // like a control-API change. If the store cannot take it, the change stands here and is published
+        // again, with the user's state then, at the next poll that reaches the store.
         provider.publishOwnUserChanges { [weak self] id in
             guard let self else { return }
             do throws(StoreUnavailable) {
-                try self.state.publishUser(
-                    id: id, text: FleetUserState(id: id, profile: self.provider.snapshot.user(id: id)).text)
+                try self.publishOwnChange(of: id)
             } catch {
-                self.log("fleet: user '\(id)' re-authorized by a sign-in here could not be published: \(error)")
+                unpublished.withLock { _ = $0.insert(id) }
+                self.log(
+                    "fleet: user '\(id)' changed here could not be published yet (\(error)); retrying at the next poll")
             }
+        }
+    }
+
+    private func publishOwnChange(of id: String) throws(StoreUnavailable) {
+        try state.publishUser(id: id, text: FleetUserState(id: id, profile: provider.snapshot.user(id: id)).text)
+    }
+
+    /// Publishes the users whose own change could not be published before (`publishOwnUserChanges`).
+    private func publishPendingChanges() throws(StoreUnavailable) {
+        for id in unpublished.withLock({ $0 }).sorted() {
+            try publishOwnChange(of: id)
+            unpublished.withLock { _ = $0.remove(id) }
         }
     }
 
@@ -99,7 +115,10 @@ package final class FleetSync: Sendable {
     /// ids applied. One script round trip when nothing changed.
     @discardableResult
     package func pullUsers() throws(StoreUnavailable) -> [String] {
-        try pulling.withLock { _ throws(StoreUnavailable) in try pullUsersNow() }
+        try pulling.withLock { _ throws(StoreUnavailable) in
+            try publishPendingChanges()
+            return try pullUsersNow()
+        }
     }
 
     private func pullUsersNow() throws(StoreUnavailable) -> [String] {

@@ -55,13 +55,14 @@ final class TimelineStage: Sendable {
     var currentMembership: Membership { membership.withLock { $0 } }
 
     /// Before a request: fires the time-triggered entries that are due. `mayWait`: the caller may wait
-    /// on the shared store (not an event loop); otherwise the fleet's entries wait for `poll`.
+    /// on the shared store (not an event loop); otherwise the fleet's entries wait for `poll` (claiming
+    /// an entry is a store round trip).
     func beforeRequest(nowMilliseconds now: Int64, mayWait: Bool) {
         switch fleetRun(mayWait: mayWait) {
         case .local:
             apply(engine.dueEntries(nowMilliseconds: now), leading: true)
         case .joined(let run):
-            settleDue(nowMilliseconds: now, run: run)
+            if mayWait { settleDue(nowMilliseconds: now, run: run) }
         case .joining:
             return
         }
@@ -100,7 +101,7 @@ final class TimelineStage: Sendable {
             adopt(newer)
             return
         }
-        for index in progress.fired.sorted() {
+        for index in progress.fired {
             if let fired = engine.markFired(index) { apply([fired], leading: false) }
         }
         settleDue(nowMilliseconds: provider.clock.nowMilliseconds, run: run)
@@ -195,9 +196,10 @@ final class TimelineStage: Sendable {
 
     private func apply(_ entries: [TimelineEngine.Fired], leading: Bool) {
         for entry in entries {
-            provider.apply(entry.actions, faults: faults, send: notify, asFollower: !leading).forEach(log)
-            guard leading, fleet != nil, currentMembership != .local, entry.actions.contains(where: \.changesKeys)
-            else { continue }
+            let shared = fleet != nil && currentMembership != .local
+            let role: TimelineRole = shared ? (leading ? .leading : .following) : .alone
+            provider.apply(entry.actions, faults: faults, send: notify, role: role).forEach(log)
+            guard role == .leading, entry.actions.contains(where: \.changesKeys) else { continue }
             do throws(StoreUnavailable) {
                 try publishKeys()
             } catch {

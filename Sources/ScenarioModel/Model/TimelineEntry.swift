@@ -44,6 +44,14 @@ package enum TimelineAction: Sendable, Equatable {
         }
     }
 
+    /// Whether the action changes a user (their profile or their account's existence).
+    package var changesUsers: Bool {
+        switch self {
+        case .updateUser, .deleteUser: true
+        default: false
+        }
+    }
+
     /// One line for the log: `update_user alice`, `retire_key Pb7Yt1ZcQ9`, …
     package var summary: String {
         switch self {

@@ -14,8 +14,15 @@ import Testing
         let b: MockServer
         let clock: ManualClock
         let schedulers: [BackgroundScheduler]
+        /// Starts another replica of the same scenario on the same clock and state, as a replica started
+        /// later (or restarted) does: it takes the fleet's clock, keys and users, then its timeline run.
+        let join: () throws -> MockServer
 
         func settle() -> Bool { schedulers.allSatisfy { $0.waitUntilIdle() } }
+
+        func forwarding(_ server: MockServer) -> Bool? {
+            server.apple.provider.snapshot.user(id: "alice")?.emailForwardingEnabled
+        }
 
         func revoked(_ server: MockServer) -> Bool {
             server.apple.provider.snapshot.user(id: "alice")?.credentialState == .revoked
@@ -37,13 +44,22 @@ import Testing
         let schedulers = [
             BackgroundScheduler(clock: ManualSchedulerClock()), BackgroundScheduler(clock: ManualSchedulerClock()),
         ]
-        defer { schedulers.forEach { $0.stop() } }
-        let servers = try schedulers.map { scheduler in
+        let late = BackgroundScheduler(clock: ManualSchedulerClock())
+        defer { (schedulers + [late]).forEach { $0.stop() } }
+        func replica(_ scheduler: BackgroundScheduler) throws -> MockServer {
             try MockServer(
                 configuration: .init(publicURL: "http://127.0.0.1:8080", scenario: scenario, clock: clock),
                 options: MockServer.ControlOptions(scheduler: scheduler, storeWorkers: storeWorkers, fleetState: state))
         }
-        try body(Fleet(a: servers[0], b: servers[1], clock: clock, schedulers: schedulers))
+        let servers = try schedulers.map(replica)
+        let join = { () throws -> MockServer in
+            let server = try replica(late)
+            _ = try server.fleet?.pull()
+            _ = try server.fleet?.pullUsers()
+            try server.pollTimeline()
+            return server
+        }
+        try body(Fleet(a: servers[0], b: servers[1], clock: clock, schedulers: schedulers, join: join))
     }
 
     static let refresh = RequestBuilder.form(
@@ -149,6 +165,83 @@ import Testing
             #expect(kids(fleet.b) == ["Aj3F8kLq2X"], "B followed without making the key itself")
             #expect(try fleet.b.fleet?.pull() == [.keys])
             #expect(kids(fleet.b) == ["Aj3F8kLq2X", "Pb7Yt1ZcQ9"], "B took A's key set")
+        }
+    }
+
+    /// Entry 1 fires before entry 0; a replica started afterwards ends where the fleet is, not where
+    /// replaying the entries in index order leads (found by the differential test:
+    /// Tests/ScaleOut/sequences/timeline-entries-replayed-in-index-order.json).
+    @Test func aLateReplicaFollowsEntriesInTheOrderTheyFired() throws {
+        let receiver = try NotificationReceiver()
+        defer { receiver.stop() }
+        let timeline = """
+
+              - after: 2 POST /auth/token with grant_type=refresh_token
+                do: [{update_user: {user: alice, email_forwarding: true}}]
+              - after: 1 POST /auth/token with grant_type=refresh_token
+                do: [{update_user: {user: alice, email_forwarding: false}}]
+            """
+        try Self.fleet(timeline: timeline, receiver: receiver) { fleet throws in
+            _ = fleet.a.respond(to: Self.refresh)
+            #expect(fleet.forwarding(fleet.a) == false, "entry 1 fired first")
+            _ = fleet.b.respond(to: Self.refresh)
+            #expect(fleet.forwarding(fleet.b) == true, "entry 0 fired second")
+            try fleet.a.pollTimeline()
+            #expect(fleet.forwarding(fleet.a) == true, "A follows the entry B fired")
+            let late = try fleet.join()
+            #expect(late.timeline.firedCount == 2)
+            #expect(fleet.forwarding(late) == true, "the late replica ends where the fleet is")
+        }
+    }
+
+    /// A control-API change made after an entry fired is not undone by a replica that joins later and
+    /// follows the entry (found by the differential test:
+    /// Tests/ScaleOut/sequences/timeline-entry-applied-by-a-replica-started-later.json).
+    @Test func aLateReplicaKeepsAChangeMadeAfterAnEntryFired() throws {
+        let receiver = try NotificationReceiver()
+        defer { receiver.stop() }
+        let timeline = """
+
+              - after: 1 POST /auth/token with grant_type=refresh_token
+                do: [{update_user: {user: alice, email_forwarding: false}}]
+            """
+        try Self.fleet(timeline: timeline, receiver: receiver) { fleet throws in
+            _ = fleet.a.respond(to: Self.refresh)
+            #expect(fleet.forwarding(fleet.a) == false, "A fired the entry")
+            let patch = HTTPRequest(
+                method: "PATCH", target: "/mock/users/alice",
+                headers: HTTPHeaders([("Host", "127.0.0.1"), ("Content-Type", "application/json")]),
+                body: Array(#"{"email_forwarding": true}"#.utf8))
+            let patched = fleet.b.respond(to: patch)
+            #expect(patched.status == 200, "\(patched.status)")
+            try fleet.a.fleet?.pullUsers()
+            #expect(fleet.forwarding(fleet.a) == true && fleet.forwarding(fleet.b) == true)
+            let late = try fleet.join()
+            #expect(fleet.forwarding(late) == true, "the change after the entry stands at the late replica")
+        }
+    }
+
+    /// The replica that fired an entry publishes the users it changed; when the store refuses that, it
+    /// publishes them again at its next poll, so the others do not keep the old state for good.
+    @Test func aUserChangeTheStoreRefusedIsPublishedAtTheNextPoll() throws {
+        let receiver = try NotificationReceiver()
+        defer { receiver.stop() }
+        let timeline = """
+
+              - after: 1 POST /auth/token with grant_type=refresh_token
+                do: [{update_user: {user: alice, email_forwarding: false}}]
+            """
+        let state = SteeredFleetState(TestStore.fleetState())
+        try Self.fleet(timeline: timeline, receiver: receiver, state: state) { fleet throws in
+            state.refuseUserPublications(1)
+            _ = fleet.a.respond(to: Self.refresh)
+            #expect(fleet.forwarding(fleet.a) == false, "A fired the entry")
+            try fleet.b.pollTimeline()
+            try fleet.b.fleet?.pullUsers()
+            #expect(fleet.forwarding(fleet.b) == true, "the fleet was not told yet")
+            try fleet.a.fleet?.pullUsers()
+            try fleet.b.fleet?.pullUsers()
+            #expect(fleet.forwarding(fleet.b) == false, "A's next poll published it")
         }
     }
 

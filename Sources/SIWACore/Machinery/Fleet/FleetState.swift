@@ -38,8 +38,9 @@ package protocol FleetState: AnyObject, Sendable {
     func timelineRun(proposing run: FleetTimelineRun, replacing: Bool) throws(StoreUnavailable) -> FleetTimelineRun
 
     /// The fleet's current run (nil: none, e.g. just reset) and the entries of run `generation` that
-    /// have fired anywhere in the fleet.
-    func timelineProgress(generation: String) throws(StoreUnavailable) -> (run: FleetTimelineRun?, fired: Set<Int>)
+    /// have fired anywhere in the fleet, in the order they fired (a replica that joins later replays
+    /// them in that order: an entry that undoes another's change must come after it).
+    func timelineProgress(generation: String) throws(StoreUnavailable) -> (run: FleetTimelineRun?, fired: [Int])
 
     /// Counts one request against request-triggered entries of run `generation`, in one atomic step:
     /// per entry the fleet-wide count after it, and whether this call fired the entry.
@@ -151,7 +152,7 @@ package final class LocalFleetState: FleetState {
         timeline.timelineRun(proposing: run, replacing: replacing)
     }
 
-    package func timelineProgress(generation: String) -> (run: FleetTimelineRun?, fired: Set<Int>) {
+    package func timelineProgress(generation: String) -> (run: FleetTimelineRun?, fired: [Int]) {
         timeline.timelineProgress(generation: generation)
     }
 

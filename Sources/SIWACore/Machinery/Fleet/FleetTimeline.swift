@@ -50,9 +50,16 @@ package struct FleetTimelineCount: Sendable, Equatable {
 final class LocalFleetTimeline: Sendable {
     struct State {
         var run: FleetTimelineRun?
-        /// Per generation: request counts and fired entries.
+        /// Per generation: request counts and fired entries, in firing order.
         var counts: [String: [Int: Int]] = [:]
-        var fired: [String: Set<Int>] = [:]
+        var fired: [String: [Int]] = [:]
+
+        /// Records entry `index` of `generation` as fired; false when it already was.
+        mutating func claim(_ index: Int, generation: String) -> Bool {
+            if fired[generation]?.contains(index) == true { return false }
+            fired[generation, default: []].append(index)
+            return true
+        }
     }
 
     let state = Mutex(State())
@@ -64,7 +71,7 @@ final class LocalFleetTimeline: Sendable {
         }
     }
 
-    func timelineProgress(generation: String) -> (run: FleetTimelineRun?, fired: Set<Int>) {
+    func timelineProgress(generation: String) -> (run: FleetTimelineRun?, fired: [Int]) {
         state.withLock { ($0.run, $0.fired[generation] ?? []) }
     }
 
@@ -73,14 +80,13 @@ final class LocalFleetTimeline: Sendable {
             entries.map { entry in
                 let count = (state.counts[generation]?[entry.index] ?? 0) + 1
                 state.counts[generation, default: [:]][entry.index] = count
-                let claimed =
-                    count >= entry.threshold && state.fired[generation, default: []].insert(entry.index).inserted
+                let claimed = count >= entry.threshold && state.claim(entry.index, generation: generation)
                 return FleetTimelineCount(count: count, claimed: claimed)
             }
         }
     }
 
     func claimTimelineEntry(generation: String, index: Int) -> Bool {
-        state.withLock { $0.fired[generation, default: []].insert(index).inserted }
+        state.withLock { $0.claim(index, generation: generation) }
     }
 }

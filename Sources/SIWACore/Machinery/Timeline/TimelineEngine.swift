@@ -169,38 +169,30 @@ extension AppleIdentityProvider {
     ///
     /// - Parameters:
     ///   - send: delivers prepared notifications (`notify` actions).
-    ///   - asFollower: another replica of the fleet fired this entry and did what goes beyond this
-    ///     replica (docs/scale-out.md): users change here without ending grants in the shared store
-    ///     again and without user events, `notify` sends nothing, and key actions are skipped (the
-    ///     leader publishes its key set, which every replica takes: a generated key is one key);
-    ///     fault switches, each replica's own, change as usual.
+    ///   - role: whether this replica is alone, fired the entry for the fleet, or follows another
+    ///     replica that did (`TimelineRole`).
     /// - Returns: one line per action: `applied …` or `failed …: reason`.
     package func apply(
         _ actions: [TimelineAction], faults: FaultEngine, send: ([PreparedNotification]) -> Void = { _ in },
-        asFollower: Bool = false
+        role: TimelineRole = .alone
     ) -> [String] {
-        actions.map { action in
-            if asFollower, action.changesKeys {
+        let publish = role == .leading ? publishesFleetUser.withLock { $0 } : nil
+        if role != .alone, actions.contains(where: \.changesUsers) { _ = refreshUsersFromFleet() }
+        return actions.map { action in
+            if role == .following, action.changesKeys {
                 return "timeline: \(action.summary) comes with the key set the replica that fired it publishes"
+            }
+            if role == .following, action.changesUsers {
+                return "timeline: applied \(action.summary) as the replica that fired it shares it"
             }
             do throws(ProviderChangeError) {
                 switch action {
                 case .updateUser(let user, let change):
-                    if asFollower {
-                        guard let found = self.user(named: user) else {
-                            throw .unknownUser(user, among: snapshot.scenario.users.map(\.id))
-                        }
-                        try applyFleetUser(FleetUserState(id: found.id, profile: change.applied(to: found)))
-                    } else {
-                        try updateUser(user, change)
-                    }
+                    let changed = try updateUser(user, change)
+                    publish?(changed.id)
                 case .deleteUser(let user):
-                    if asFollower {
-                        guard let found = self.user(named: user) else { return "timeline: applied \(action.summary)" }
-                        try applyFleetUser(FleetUserState(id: found.id, profile: nil))
-                    } else {
-                        try deleteAccount(user)
-                    }
+                    let removed = try deleteAccount(user)
+                    publish?(removed.id)
                 case .rotateKey(let key): try addSigningKey(key)
                 case .signWith(let kid): try signWithKey(kid: kid)
                 case .publishKey(let kid): try publishKey(kid: kid)
@@ -210,7 +202,7 @@ extension AppleIdentityProvider {
                         throw ProviderChangeError(.notFound, field: "fault", "unknown fault '\(id)'")
                     }
                 case .notify(let kind, let user, let clientID):
-                    if asFollower { return "timeline: \(action.summary) sent by the replica that fired it" }
+                    if role == .following { return "timeline: \(action.summary) sent by the replica that fired it" }
                     send(try prepareNotifications(kind: kind, user: user, clientID: clientID))
                 case .stopFault(let id):
                     if !faults.setEnabled(id: id, false) {
