@@ -66,6 +66,27 @@ import Testing
         #expect(keys.teamKeys["ABCDE12345"]?["KEY1234567"] != nil)
     }
 
+    /// The built-in keys publish their JWKS from the Swift-read moduli and are parsed on first use; the
+    /// bytes are the ones OpenSSL's keys give, and any other key is parsed (and checked) at load.
+    @Test func builtInKeysAreParsedOnFirstUseWithTheSameJWKS() throws {
+        let deferred = try ScenarioKeys(loading: .builtIn)
+        #expect(!deferred.isParsed)
+        let openSSL = JWKS(
+            keys: try Scenario.builtIn.signingKeys.publishedKeys.map {
+                try RSAPrivateKey(pem: $0.privateKeyPEM).publicKey.jwk(kid: $0.kid)
+            }
+        )
+        #expect(deferred.jwksBytes == openSSL.serialized())
+        _ = deferred.signingKey
+        #expect(deferred.isParsed)
+
+        var scenario = Scenario.builtIn
+        scenario.signingKeys.keys[2].privateKeyPEM = try RSAPrivateKey.generate().pemPKCS8()
+        let eager = try ScenarioKeys(loading: scenario)
+        #expect(eager.isParsed)
+        #expect(eager.jwksBytes != deferred.jwksBytes)
+    }
+
     @Test func badPEMIsReportedWithItsPath() {
         var scenario = Scenario.builtIn
         scenario.signingKeys.keys[1].privateKeyPEM = "-----BEGIN PRIVATE KEY-----\nnope\n-----END PRIVATE KEY-----"

@@ -187,6 +187,10 @@ struct ServeCommand: Command {
             Console().out("siwa-mock listening on \(scheme)://\(Self.urlHost(host)):\(server.port)")
         }
         if let smtpServer { Console().out("siwa-mock smtp listening on \(Self.urlHost(host)):\(smtpServer.port)") }
+        // The built-in scenario's keys are parsed by OpenSSL on first use (`ScenarioKeys`): do it now, off the
+        // loops and after the ready line, so neither the start-up nor the first signature waits for it.
+        let provider = mockHost.mock.apple.provider
+        mockHost.scheduler.schedule { provider.keys.parseNow() }
         let signal = SignalWaiter.waitForTermination { [watcher] in
             guard let watcher else { return log.note("received SIGHUP: no --scenario to reload, ignoring it") }
             log.note("received SIGHUP: reloading \(watcher.path)")

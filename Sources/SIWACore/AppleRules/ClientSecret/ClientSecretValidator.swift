@@ -14,13 +14,15 @@ package struct ClientSecretValidator: Sendable {
     package static let audience = "https://appleid.apple.com"
 
     private let scenario: Scenario
-    private let teamKeys: [String: [String: P256PublicKey]]
+    /// Read per check: the built-in scenario's keys are parsed on first use (`ScenarioKeys`).
+    private let keys: ScenarioKeys
+    private var teamKeys: [String: [String: P256PublicKey]] { keys.teamKeys }
     private let clock: any SIWAClock
     private let cache: ClientSecretCache
 
     package init(scenario: Scenario, keys: ScenarioKeys, clock: any SIWAClock, cacheCapacity: Int = 4096) {
         self.scenario = scenario
-        self.teamKeys = keys.teamKeys
+        self.keys = keys
         self.clock = clock
         self.cache = ClientSecretCache(capacity: cacheCapacity)
     }

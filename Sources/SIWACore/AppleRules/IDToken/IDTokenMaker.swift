@@ -14,12 +14,14 @@ import ScenarioModel
 package struct IDTokenMaker: Sendable {
     package let settings: ScenarioSettings
     package let keyID: String
-    private let key: RSAPrivateKey
+    /// Read at signing time: the built-in scenario's keys are parsed on first use (`ScenarioKeys`).
+    private let keys: ScenarioKeys
+    private var key: RSAPrivateKey { keys.signingKey }
 
     package init(settings: ScenarioSettings, keys: ScenarioKeys) {
         self.settings = settings
         self.keyID = keys.signingKID
-        self.key = keys.signingKey
+        self.keys = keys
     }
 
     /// Which token travels with the id_token, for the matching hash claim.
