@@ -316,8 +316,9 @@ cp "$work/wrk.log" "$out_dir/wrk.log"
 
 # --- the five ratios of issue #26, each against its reference measured in this run ------------------
 say "# ratios (load average now: $(cut -d' ' -f1-3 /proc/loadavg))"
-# The profile figure is the ratio when there is one: it is one process at one moment, so neither the
-# machine's speed nor a neighbour's load between two measurements moves it; the CPU rounds are printed with it.
+# The profile figure is the ratio when there is one: both sides are one process at one moment, so the
+# machine's speed and a neighbour's load between two measurements do not enter it (a neighbour's cache
+# pressure still moves it by ~0.02 at load 3); the CPU rounds are printed with it.
 if [[ "$profile_ratio" != "n/a" ]]; then
     say "RATIO token_cpu_beyond_signature ${profile_ratio} (CPU per redemption beyond one RS256 signature / that signature's CPU, from the share of siwa-mock's samples in libcrypto: median of ${#profile_ratios[@]} profiles, range ${profile_min}..${profile_max}; CPU rounds against rsa_sign_cpu: median ${beyond_median} of ${#round_ratios[@]}, range ${beyond_min}..${beyond_max}) target<=0.05 $(verdict "$profile_ratio" 0.05 le)"
 else
