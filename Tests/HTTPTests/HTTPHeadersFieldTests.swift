@@ -9,6 +9,10 @@ import Testing
         ("Application/X-WWW-Form-URLEncoded; charset=UTF-8", "application/x-www-form-urlencoded"),
         (" \tapplication/json \t;charset=utf-8", "application/json"),
         ("text/html", "text/html"),
+        ("  ", ""),
+        (";charset=utf-8", ""),
+        ("TEXT/Plain\t", "text/plain"),
+        ("application/ÉTÉ ; x=1", "application/été"),
     ])
     func mediaTypeDropsParametersAndCase(field: String, expected: String) {
         #expect(HTTPHeaders([("content-type", field)]).mediaType == expected)

@@ -59,6 +59,9 @@ package final class RequestPipeline: HTTPResponder {
     /// one RSA generation, 70–470 ms). They run on `backgroundWaits`, at most
     /// `backgroundWaitLane.limit` at once, and answer when done (docs/control-api.md), never "retry".
     static let waitsOnBackgroundWork: Set<String> = ["POST /mock/keys/rotate", "PUT /mock/scenario"]
+    /// Their paths, looked at first so other requests build no "METHOD path" string.
+    static let waitsOnBackgroundWorkPaths = Set(
+        waitsOnBackgroundWork.compactMap { $0.split(separator: " ").last.map(String.init) })
     static let backgroundWaitLane = BackgroundScheduler.Lane("control-waits", limit: 2)
 
     package func respond(to request: HTTPRequest) -> HTTPResponse {
@@ -68,7 +71,9 @@ package final class RequestPipeline: HTTPResponder {
                 return .deferred(pending)
             }
         }
-        if let backgroundWaits, Self.waitsOnBackgroundWork.contains("\(request.method.rawValue) \(request.path)") {
+        if let backgroundWaits, Self.waitsOnBackgroundWorkPaths.contains(request.path),
+            Self.waitsOnBackgroundWork.contains("\(request.method.rawValue) \(request.path)")
+        {
             let pending = DeferredResponse()
             if backgroundWaits.schedule(
                 lane: Self.backgroundWaitLane, { pending.fulfill(self.respondHere(to: request, offLoop: true)) })
