@@ -474,7 +474,7 @@ class System:
         """Per replica, how many timeline actions its log says it applied (or failed): each replica applies
         every fired entry, the one that fired it and the others following (docs/scale-out.md)."""
         return [sum(1 for line in process.log_path.read_text(errors="replace").splitlines()
-                    if "timeline: applied " in line or "timeline: failed " in line)
+                    if any(kind in line for kind in ("timeline: applied ", "timeline: failed ", "timeline: followed ")))
                 for process in self.processes()]
 
     def end_grants_of(self, user: str) -> None:

@@ -27,16 +27,18 @@ extension ControlEndpoints {
     }
 
     /// Runs a change of one user through the control API, then publishes the user's resulting state
-    /// (absolute; a deletion as such). When the store cannot take it, the user is put back and the answer
+    /// (absolute; a deletion as such), with no poll applying another replica's state in between. When the store cannot take it, the user is put back and the answer
     /// is 503; effects on grants (tokens ended by a revocation) are in the shared store already and stay.
     func sharingUser(_ name: String, _ change: () throws(ControlFailure) -> HTTPResponse)
         throws(ControlFailure) -> HTTPResponse
     {
-        guard fleet != nil else { return try change() }
-        let before = provider.user(named: name)
-        let response = try change()
-        try publishUser(before?.id ?? name, before: before)
-        return response
+        guard let fleet else { return try change() }
+        return try fleet.changingUsers { () throws(ControlFailure) -> HTTPResponse in
+            let before = provider.user(named: name)
+            let response = try change()
+            try publishUser(before?.id ?? name, before: before)
+            return response
+        }
     }
 
     /// Publishes the user's state after a local change (`POST`, `PATCH`, `DELETE /mock/users`).

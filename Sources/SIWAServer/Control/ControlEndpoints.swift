@@ -140,6 +140,7 @@ package struct ControlEndpoints: Sendable {
     /// Returns how many journal entries and notification records were dropped.
     package func reset(restartScript: () -> Void) -> (journal: Int, notifications: Int) {
         provider.reset()
+        fleet?.forgetUnpublishedChanges()
         restartScript()
         return (journal.clear(), notifications.clearRecords())
     }

@@ -23,7 +23,9 @@ package final class FleetSync: Sendable {
     /// a change and its publication, which then published the older state — a clock advance answered 200
     /// was lost (found by the differential test, bench/RESULTS.md).
     private let topicChange = Mutex<Void>(())
-    /// Users this replica changed by itself whose publication failed; `pullUsers` publishes them first.
+    /// Users this replica changed by itself whose publication failed; the next pull that reaches the store
+    /// publishes them unless the fleet changed them since (the pull reads every change after the cursor,
+    /// which a failed pull does not move).
     private let unpublished = Mutex<Set<String>>([])
     /// User changes applied per poll at most; the next poll continues.
     static let userChangesPerPoll = 1000
@@ -34,17 +36,29 @@ package final class FleetSync: Sendable {
         self.log = log
         // Weak: the provider outlives nothing here, and this object holds the provider.
         provider.followFleetUsers { [weak self] in (try? self?.pullUsers()) != nil }
-        // A sign-in that re-authorized a revoked user, or a timeline entry this replica fired: published
-        // like a control-API change. If the store cannot take it, the change stands here and is published
-        // again, with the user's state then, at the next poll that reaches the store.
-        provider.publishOwnUserChanges { [weak self] id in
-            guard let self else { return }
-            do throws(StoreUnavailable) {
-                try self.publishOwnChange(of: id)
-            } catch {
-                unpublished.withLock { _ = $0.insert(id) }
-                self.log(
-                    "fleet: user '\(id)' changed here could not be published yet (\(error)); retrying at the next poll")
+        // A sign-in that re-authorized a revoked user, or a timeline entry this replica fired: made on the
+        // fleet's latest state of the user and published like a control-API change, as one step against
+        // the poll (`changingUsers`). If the store cannot take it, the change stands here and is published
+        // at a later poll, unless the fleet changed the user meanwhile.
+        provider.shareOwnUserChanges { [weak self] change in
+            guard let self else {
+                _ = change()
+                return
+            }
+            self.pulling.withLock { _ in
+                if (try? self.pullUsersAndPublishPending()) == nil {
+                    self.log(
+                        "fleet: a user change made here starts from this replica's users (the store cannot be read)")
+                }
+                guard let id = change() else { return }
+                do throws(StoreUnavailable) {
+                    try self.publishOwnChange(of: id)
+                } catch {
+                    self.unpublished.withLock { _ = $0.insert(id) }
+                    self.log(
+                        "fleet: user '\(id)' changed here could not be published yet (\(error)); retrying at the next poll"
+                    )
+                }
             }
         }
     }
@@ -53,12 +67,35 @@ package final class FleetSync: Sendable {
         try state.publishUser(id: id, text: FleetUserState(id: id, profile: provider.snapshot.user(id: id)).text)
     }
 
-    /// Publishes the users whose own change could not be published before (`publishOwnUserChanges`).
-    private func publishPendingChanges() throws(StoreUnavailable) {
-        for id in unpublished.withLock({ $0 }).sorted() {
-            try publishOwnChange(of: id)
-            unpublished.withLock { _ = $0.remove(id) }
+    /// After a pull: publishes the users whose own change could not be published before, except those
+    /// the fleet changed since (`seen`: their newer state was just applied here; publishing ours would
+    /// undo it). A failure leaves them for the next poll and does not stop the pull.
+    private func publishPendingChanges(seen: Set<String>) {
+        for id in unpublished.withLock({ $0.sorted() }) {
+            if seen.contains(id) {
+                unpublished.withLock { _ = $0.remove(id) }
+                log(
+                    "fleet: user '\(id)' changed here was changed by another replica before it was published; kept theirs"
+                )
+                continue
+            }
+            do throws(StoreUnavailable) {
+                try publishOwnChange(of: id)
+                unpublished.withLock { _ = $0.remove(id) }
+            } catch {
+                return
+            }
         }
+    }
+
+    /// Forgets changes waiting to be published (`POST /mock/reset`: the store was cleared, the users reset).
+    package func forgetUnpublishedChanges() { unpublished.withLock { $0.removeAll() } }
+
+    /// Runs `body` (a control-API user change and its publication, `ControlEndpoints.sharingUser`) with no
+    /// poll applying another replica's state between the change and its publication: the publication
+    /// would otherwise carry that state instead of the change, which was then lost fleet-wide.
+    package func changingUsers<Result, E: Error>(_ body: () throws(E) -> Result) throws(E) -> Result {
+        try pulling.withLock { _ throws(E) -> Result in try body() }
     }
 
     /// Undoes a local change of `topic` that could not be published: the state before it, restored.
@@ -115,16 +152,23 @@ package final class FleetSync: Sendable {
     /// ids applied. One script round trip when nothing changed.
     @discardableResult
     package func pullUsers() throws(StoreUnavailable) -> [String] {
-        try pulling.withLock { _ throws(StoreUnavailable) in
-            try publishPendingChanges()
-            return try pullUsersNow()
-        }
+        try pulling.withLock { _ throws(StoreUnavailable) in try pullUsersAndPublishPending() }
     }
 
-    private func pullUsersNow() throws(StoreUnavailable) -> [String] {
+    /// `pullUsersNow`, then the changes of this replica still to be published (`publishPendingChanges`).
+    private func pullUsersAndPublishPending() throws(StoreUnavailable) -> [String] {
+        let (applied, seen) = try pullUsersNow()
+        publishPendingChanges(seen: seen)
+        return applied
+    }
+
+    /// The ids applied, and every id the fleet published a state of since the last pull.
+    private func pullUsersNow() throws(StoreUnavailable) -> (applied: [String], seen: Set<String>) {
         let (cursor, changes) = try state.userChanges(after: userCursor.withLock { $0 }, limit: Self.userChangesPerPoll)
         var applied: [String] = []
+        var seen: Set<String> = []
         for (id, text) in changes {
+            seen.insert(id)
             guard let user = FleetUserState(id: id, text: text) else {
                 log("fleet: the state of user '\(id)' published by another replica cannot be read; kept ours")
                 continue
@@ -138,7 +182,7 @@ package final class FleetSync: Sendable {
             }
         }
         userCursor.withLock { $0 = cursor }
-        return applied
+        return (applied, seen)
     }
 
     /// Applies what other replicas published since the last call; returns the topics applied. Cheap

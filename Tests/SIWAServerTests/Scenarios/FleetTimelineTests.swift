@@ -245,6 +245,38 @@ import Testing
         }
     }
 
+    /// A change waiting to be published is dropped when another replica changed the user meanwhile (its
+    /// acknowledged change must not be overwritten), and a publication the store keeps refusing does not
+    /// stop this replica from taking the fleet's user changes.
+    @Test func aChangeWaitingToBePublishedYieldsToALaterChangeAndNeverBlocksThePull() throws {
+        let receiver = try NotificationReceiver()
+        defer { receiver.stop() }
+        let timeline = """
+
+              - after: 1 POST /auth/token with grant_type=refresh_token
+                do: [{update_user: {user: alice, email_forwarding: false}}]
+            """
+        let state = SteeredFleetState(TestStore.fleetState())
+        try Self.fleet(timeline: timeline, receiver: receiver, state: state) { fleet throws in
+            state.refuseUserPublications(1)
+            _ = fleet.a.respond(to: Self.refresh)
+            #expect(fleet.forwarding(fleet.a) == false, "A fired the entry; its publication was refused")
+            state.refuseUserPublications(1)
+            #expect(throws: Never.self, "the retry failing does not fail the pull") { try fleet.a.fleet?.pullUsers() }
+            let patch = HTTPRequest(
+                method: "PATCH", target: "/mock/users/alice",
+                headers: HTTPHeaders([("Host", "127.0.0.1"), ("Content-Type", "application/json")]),
+                body: Array(#"{"first_name": "Alicia"}"#.utf8))
+            #expect(fleet.b.respond(to: patch).status == 200)
+            try fleet.a.fleet?.pullUsers()
+            try fleet.b.fleet?.pullUsers()
+            for server in [fleet.a, fleet.b] {
+                let alice = server.apple.provider.snapshot.user(id: "alice")
+                #expect(alice?.name.firstName == "Alicia", "B's acknowledged change stands everywhere")
+            }
+        }
+    }
+
     @Test func aResetStartsANewRunForTheFleet() throws {
         let receiver = try NotificationReceiver()
         defer { receiver.stop() }

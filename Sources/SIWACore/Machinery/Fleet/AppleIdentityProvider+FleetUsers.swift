@@ -9,10 +9,21 @@ extension AppleIdentityProvider {
         fleetUsers.withLock { $0 = pull }
     }
 
-    /// Installs what publishes a user change this replica made by itself, not through the control API
-    /// (which publishes its own): the re-authorization of a revoked user by a new sign-in.
-    package func publishOwnUserChanges(_ publish: @escaping @Sendable (_ id: String) -> Void) {
-        publishesFleetUser.withLock { $0 = publish }
+    /// Installs what runs a user change this replica makes by itself, not through the control API (which
+    /// publishes its own): the re-authorization of a revoked user by a new sign-in, a timeline entry this
+    /// replica fired. It takes the fleet's user changes, runs `change` (which returns the id of the user it
+    /// changed, or nil) and publishes that user, as one step against the fleet's user poll.
+    package func shareOwnUserChanges(_ share: @escaping @Sendable (_ change: () -> String?) -> Void) {
+        sharesOwnUserChange.withLock { $0 = share }
+    }
+
+    /// Runs `change` as `shareOwnUserChanges` installed, or just runs it without a shared store.
+    func shareOwnUserChange(_ change: () -> String?) {
+        guard let share = sharesOwnUserChange.withLock({ $0 }) else {
+            _ = change()
+            return
+        }
+        share(change)
     }
 
     /// Takes the fleet's user changes now (one store round trip); false without a shared store or when

@@ -22,9 +22,10 @@ package final class AppleIdentityProvider: Sendable {
     let keySupply = Mutex<SigningKeySupply?>(nil)
     /// Takes the fleet's user changes now (`followFleetUsers`); nil without a shared store.
     let fleetUsers = Mutex<(@Sendable () -> Bool)?>(nil)
-    /// Publishes a user this replica changed by itself (a sign-in that re-authorized them) to the fleet,
-    /// given the user's id; nil without a shared store.
-    let publishesFleetUser = Mutex<(@Sendable (String) -> Void)?>(nil)
+    /// Runs a user change this replica decides by itself (a sign-in that re-authorized them, a timeline
+    /// entry it fired) on the fleet's latest state and publishes it (`shareOwnUserChanges`); nil without
+    /// a shared store.
+    let sharesOwnUserChange = Mutex<(@Sendable (_ change: () -> String?) -> Void)?>(nil)
     /// Makes the grant store of each new state; nil keeps it in memory (`IdentityStore`).
     let storeFactory: GrantStoreFactory?
 

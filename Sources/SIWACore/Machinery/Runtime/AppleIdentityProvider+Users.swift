@@ -126,15 +126,16 @@ extension AppleIdentityProvider {
     /// one that served the sign-in (docs/scale-out.md).
     func noteSignIn(userID: String) {
         guard let user = snapshot.user(id: userID), Self.reauthorizes(user) else { return }
-        let publish = publishesFleetUser.withLock { $0 }
-        if publish != nil { _ = refreshUsersFromFleet() }
-        let changed: Bool? = try? changeUsers { (scenario, users) throws(ProviderChangeError) in
-            guard let index = users.positions[userID], Self.reauthorizes(scenario.users[index]) else { return false }
-            scenario.users[index].credentialState = .authorized
-            return true
+        shareOwnUserChange {
+            let changed: Bool? = try? changeUsers { (scenario, users) throws(ProviderChangeError) in
+                guard let index = users.positions[userID], Self.reauthorizes(scenario.users[index]) else {
+                    return false
+                }
+                scenario.users[index].credentialState = .authorized
+                return true
+            }
+            return changed == true ? userID : nil
         }
-        guard changed == true, let publish else { return }
-        publish(userID)
     }
 
     private static func reauthorizes(_ user: UserProfile) -> Bool {

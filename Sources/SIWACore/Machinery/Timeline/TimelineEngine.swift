@@ -171,28 +171,32 @@ extension AppleIdentityProvider {
     ///   - send: delivers prepared notifications (`notify` actions).
     ///   - role: whether this replica is alone, fired the entry for the fleet, or follows another
     ///     replica that did (`TimelineRole`).
-    /// - Returns: one line per action: `applied …` or `failed …: reason`.
+    /// - Returns: one line per action: `applied …`, `failed …: reason`, or for a follower's user change
+    ///   `followed …`.
     package func apply(
         _ actions: [TimelineAction], faults: FaultEngine, send: ([PreparedNotification]) -> Void = { _ in },
         role: TimelineRole = .alone
     ) -> [String] {
-        let publish = role == .leading ? publishesFleetUser.withLock { $0 } : nil
-        if role != .alone, actions.contains(where: \.changesUsers) { _ = refreshUsersFromFleet() }
+        // A follower takes the users now: the replica that fired the entry published them right after
+        // its claim, which this replica just saw (else the next user poll brings them).
+        if role == .following, actions.contains(where: \.changesUsers) { _ = refreshUsersFromFleet() }
         return actions.map { action in
             if role == .following, action.changesKeys {
                 return "timeline: \(action.summary) comes with the key set the replica that fired it publishes"
             }
             if role == .following, action.changesUsers {
-                return "timeline: applied \(action.summary) as the replica that fired it shares it"
+                return "timeline: followed \(action.summary): the replica that fired it publishes the user"
             }
             do throws(ProviderChangeError) {
                 switch action {
                 case .updateUser(let user, let change):
-                    let changed = try updateUser(user, change)
-                    publish?(changed.id)
+                    try changeUser(shared: role == .leading) { () throws(ProviderChangeError) in
+                        try updateUser(user, change).id
+                    }
                 case .deleteUser(let user):
-                    let removed = try deleteAccount(user)
-                    publish?(removed.id)
+                    try changeUser(shared: role == .leading) { () throws(ProviderChangeError) in
+                        try deleteAccount(user).id
+                    }
                 case .rotateKey(let key): try addSigningKey(key)
                 case .signWith(let kid): try signWithKey(kid: kid)
                 case .publishKey(let kid): try publishKey(kid: kid)
@@ -214,5 +218,23 @@ extension AppleIdentityProvider {
                 return "timeline: failed \(action.summary): \(error)"
             }
         }
+    }
+
+    /// Runs a timeline entry's user change; `shared`: on the fleet's latest state of the user, published
+    /// after (`shareOwnUserChange`).
+    private func changeUser(
+        shared: Bool, _ change: () throws(ProviderChangeError) -> String
+    ) throws(ProviderChangeError) {
+        guard shared else {
+            _ = try change()
+            return
+        }
+        var outcome: Result<String, ProviderChangeError>?
+        shareOwnUserChange {
+            let result = Result { () throws(ProviderChangeError) in try change() }
+            outcome = result
+            return try? result.get()
+        }
+        _ = try outcome?.get()
     }
 }
