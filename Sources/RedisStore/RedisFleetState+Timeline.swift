@@ -123,6 +123,43 @@ extension RedisFleetState {
         return claimed == 1
     }
 
+    /// ARGV: hash key, TTL, index. Marks the entry finished (`d:<index>`).
+    static let finishTimelineScript = """
+        redis.call('HSET', ARGV[1], 'd:' .. ARGV[3], 1)
+        redis.call('EXPIRE', ARGV[1], ARGV[2])
+        return 1
+        """
+
+    /// ARGV: hash key, index. 1 when an entry with an earlier place than the entry's has no `d:` mark.
+    static let unfinishedScript = """
+        local mine = tonumber(redis.call('HGET', ARGV[1], 'f:' .. ARGV[2]))
+        if not mine then return 0 end
+        local all = redis.call('HGETALL', ARGV[1])
+        for i = 1, #all, 2 do
+            if string.sub(all[i], 1, 2) == 'f:' then
+                local place = tonumber(all[i + 1])
+                if place and place < mine and redis.call('HEXISTS', ARGV[1], 'd:' .. string.sub(all[i], 3)) == 0 then
+                    return 1
+                end
+            end
+        end
+        return 0
+        """
+
+    package func finishTimelineEntry(generation: String, index: Int) throws(StoreUnavailable) {
+        let ttl = String(Self.counterTTLSeconds)
+        let reply = try call(["EVAL", Self.finishTimelineScript, "0", timelineKey(generation), ttl, String(index)])
+        guard reply.integer == 1 else { throw StoreUnavailable("finishing timeline entry answered \(reply)") }
+    }
+
+    package func timelineEntriesUnfinished(generation: String, before index: Int) throws(StoreUnavailable) -> Bool {
+        let reply = try call(["EVAL", Self.unfinishedScript, "0", timelineKey(generation), String(index)])
+        guard let unfinished = reply.integer else {
+            throw StoreUnavailable("the timeline's unfinished entries answered \(reply)")
+        }
+        return unfinished == 1
+    }
+
     /// The fired entries of a run's hash in the order they fired. A place that is not a count from 1
     /// (damage, or a run written before places were kept) sorts after every real place, by index.
     func firingOrder(_ fields: [String: String]) -> [Int] {

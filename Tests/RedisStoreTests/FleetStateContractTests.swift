@@ -67,6 +67,26 @@ import Testing
         if kind == .redis { #expect(try state.timelineProgress(generation: late.generation).run == nil) }
     }
 
+    /// The user changes of entries are made in the order they fired, also when two replicas fired them a
+    /// moment apart: an entry waits while one fired before it is unfinished.
+    @Test(arguments: StoreKind.tested)
+    func anEntryIsUnfinishedUntilEveryEntryFiredBeforeItFinished(_ kind: StoreKind) throws {
+        let (state, removeAll) = try Self.make(kind)
+        let run = FleetTimelineRun.new(startMilliseconds: 1_000)
+        #expect(try state.claimTimelineEntry(generation: run.generation, index: 3))
+        #expect(try state.claimTimelineEntry(generation: run.generation, index: 0))
+        #expect(try state.claimTimelineEntry(generation: run.generation, index: 7))
+        #expect(try !state.timelineEntriesUnfinished(generation: run.generation, before: 3), "the first waits for none")
+        #expect(try state.timelineEntriesUnfinished(generation: run.generation, before: 0), "3 fired before 0")
+        try state.finishTimelineEntry(generation: run.generation, index: 3)
+        #expect(try !state.timelineEntriesUnfinished(generation: run.generation, before: 0))
+        #expect(try state.timelineEntriesUnfinished(generation: run.generation, before: 7), "0 is unfinished")
+        try state.finishTimelineEntry(generation: run.generation, index: 0)
+        #expect(try !state.timelineEntriesUnfinished(generation: run.generation, before: 7))
+        #expect(try !state.timelineEntriesUnfinished(generation: run.generation, before: 5), "not fired: no wait")
+        try removeAll()
+    }
+
     @Test(arguments: StoreKind.tested)
     func aHundredConcurrentCountsClaimAnEntryExactlyOnce(_ kind: StoreKind) throws {
         let (state, removeAll) = try Self.make(kind)

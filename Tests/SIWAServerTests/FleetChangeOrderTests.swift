@@ -107,4 +107,10 @@ final class SteeredFleetState: FleetState {
     func claimTimelineEntry(generation: String, index: Int) throws(StoreUnavailable) -> Bool {
         try base.claimTimelineEntry(generation: generation, index: index)
     }
+    func finishTimelineEntry(generation: String, index: Int) throws(StoreUnavailable) {
+        try base.finishTimelineEntry(generation: generation, index: index)
+    }
+    func timelineEntriesUnfinished(generation: String, before index: Int) throws(StoreUnavailable) -> Bool {
+        try base.timelineEntriesUnfinished(generation: generation, before: index)
+    }
 }

@@ -171,4 +171,10 @@ final class UnreachableFleetState: FleetState {
     func claimTimelineEntry(generation: String, index: Int) throws(StoreUnavailable) -> Bool {
         throw StoreUnavailable("connection refused")
     }
+    func finishTimelineEntry(generation: String, index: Int) throws(StoreUnavailable) {
+        throw StoreUnavailable("connection refused")
+    }
+    func timelineEntriesUnfinished(generation: String, before index: Int) throws(StoreUnavailable) -> Bool {
+        throw StoreUnavailable("connection refused")
+    }
 }

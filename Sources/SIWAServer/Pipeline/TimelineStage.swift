@@ -1,4 +1,5 @@
 import Background
+import Glibc
 import SIWACore
 import ScenarioModel
 import Synchronization
@@ -160,6 +161,37 @@ final class TimelineStage: Sendable {
         log("timeline: following the fleet's run \(run.generation)")
     }
 
+    /// How long a replica that fired an entry waits for the entries fired before it to be finished
+    /// elsewhere (a replica stopped between its claim and its changes holds the others this long).
+    static let earlierEntriesWait = (polls: 100, microsecondsApart: UInt32(10_000))
+
+    /// Waits, at most one second, until every entry that fired before entry `index` has made its changes
+    /// (another replica may have fired it a moment before): its user changes are then made on theirs, as
+    /// on a single replica (found by the differential test:
+    /// Tests/ScaleOut/sequences/timeline-entries-due-together-fired-by-two-replicas.json).
+    private func waitForEarlierEntries(before index: Int, in run: FleetTimelineRun) {
+        guard let fleet else { return }
+        for _ in 0..<Self.earlierEntriesWait.polls {
+            do throws(StoreUnavailable) {
+                guard try fleet.timelineEntriesUnfinished(generation: run.generation, before: index) else { return }
+            } catch {
+                log("timeline: entry \(index) does not wait for earlier entries: \(error)")
+                return
+            }
+            usleep(Self.earlierEntriesWait.microsecondsApart)
+        }
+        log("timeline: entry \(index) waited 1 s for earlier entries to finish at other replicas; applying it now")
+    }
+
+    /// Marks entry `index` finished for the fleet (entries fired after it stop waiting for it).
+    private func finish(_ index: Int, in run: FleetTimelineRun) {
+        do throws(StoreUnavailable) {
+            try fleet?.finishTimelineEntry(generation: run.generation, index: index)
+        } catch {
+            log("timeline: entry \(index) is applied but the fleet cannot be told (\(error)); later entries wait 1 s")
+        }
+    }
+
     /// Fires due time triggers, each claimed fleet-wide: the claimant leads, the others follow. When the
     /// store cannot be reached, the entry and those after it wait for the next try.
     private func settleDue(nowMilliseconds now: Int64, run: FleetTimelineRun) {
@@ -168,7 +200,7 @@ final class TimelineStage: Sendable {
         for (position, entry) in due.enumerated() {
             do throws(StoreUnavailable) {
                 let leading = try fleet.claimTimelineEntry(generation: run.generation, index: entry.index)
-                apply([entry], leading: leading)
+                apply([entry], leading: leading, run: run)
             } catch {
                 for waiting in due[position...] { engine.unmarkFired(waiting.index) }
                 log("timeline: entry \(entry.index) waits: the shared store cannot settle who fires it (\(error))")
@@ -187,18 +219,22 @@ final class TimelineStage: Sendable {
         do throws(StoreUnavailable) {
             let counts = try fleet.countTimeline(generation: run.generation, entries: pending)
             for (entry, counted) in zip(pending, counts) where counted.count >= entry.threshold {
-                if let fired = engine.markFired(entry.index) { apply([fired], leading: counted.claimed) }
+                if let fired = engine.markFired(entry.index) { apply([fired], leading: counted.claimed, run: run) }
             }
         } catch {
             log("timeline: a request was not counted: \(error)")
         }
     }
 
-    private func apply(_ entries: [TimelineEngine.Fired], leading: Bool) {
+    private func apply(_ entries: [TimelineEngine.Fired], leading: Bool, run: FleetTimelineRun? = nil) {
         for entry in entries {
             let shared = fleet != nil && currentMembership != .local
             let role: TimelineRole = shared ? (leading ? .leading : .following) : .alone
+            if role == .leading, let run, entry.actions.contains(where: \.changesUsers) {
+                waitForEarlierEntries(before: entry.index, in: run)
+            }
             provider.apply(entry.actions, faults: faults, send: notify, role: role).forEach(log)
+            if role == .leading, let run { finish(entry.index, in: run) }
             guard role == .leading, entry.actions.contains(where: \.changesKeys) else { continue }
             do throws(StoreUnavailable) {
                 try publishKeys()

@@ -50,6 +50,15 @@ package protocol FleetState: AnyObject, Sendable {
     /// Claims the firing of entry `index` of run `generation`: true for exactly one caller in the fleet
     /// (that replica notifies; the others follow).
     func claimTimelineEntry(generation: String, index: Int) throws(StoreUnavailable) -> Bool
+
+    /// Records that the replica that fired entry `index` of run `generation` has made (and published) its
+    /// changes.
+    func finishTimelineEntry(generation: String, index: Int) throws(StoreUnavailable)
+
+    /// Whether an entry of run `generation` that fired before entry `index` has not finished yet
+    /// (`finishTimelineEntry`): the user changes of entries are made in the order they fired, also when
+    /// two replicas fired them a moment apart.
+    func timelineEntriesUnfinished(generation: String, before index: Int) throws(StoreUnavailable) -> Bool
 }
 
 /// A position in the fleet's user-change order: a version within an epoch (a random value made when
@@ -162,5 +171,13 @@ package final class LocalFleetState: FleetState {
 
     package func claimTimelineEntry(generation: String, index: Int) -> Bool {
         timeline.claimTimelineEntry(generation: generation, index: index)
+    }
+
+    package func finishTimelineEntry(generation: String, index: Int) {
+        timeline.finishTimelineEntry(generation: generation, index: index)
+    }
+
+    package func timelineEntriesUnfinished(generation: String, before index: Int) -> Bool {
+        timeline.timelineEntriesUnfinished(generation: generation, before: index)
     }
 }

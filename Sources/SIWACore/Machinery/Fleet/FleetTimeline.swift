@@ -53,6 +53,8 @@ final class LocalFleetTimeline: Sendable {
         /// Per generation: request counts and fired entries, in firing order.
         var counts: [String: [Int: Int]] = [:]
         var fired: [String: [Int]] = [:]
+        /// Per generation: fired entries whose changes were made (`finishTimelineEntry`).
+        var finished: [String: Set<Int>] = [:]
 
         /// Records entry `index` of `generation` as fired; false when it already was.
         mutating func claim(_ index: Int, generation: String) -> Bool {
@@ -88,5 +90,18 @@ final class LocalFleetTimeline: Sendable {
 
     func claimTimelineEntry(generation: String, index: Int) -> Bool {
         state.withLock { $0.claim(index, generation: generation) }
+    }
+
+    func finishTimelineEntry(generation: String, index: Int) {
+        state.withLock { _ = $0.finished[generation, default: []].insert(index) }
+    }
+
+    func timelineEntriesUnfinished(generation: String, before index: Int) -> Bool {
+        state.withLock { state in
+            let fired = state.fired[generation] ?? []
+            guard let position = fired.firstIndex(of: index) else { return false }
+            let finished = state.finished[generation] ?? []
+            return fired[..<position].contains { !finished.contains($0) }
+        }
     }
 }
