@@ -77,6 +77,19 @@ import Testing
               - notify: {type: consent-revoked, user: alice}
         """
 
+    static let forwardingOffAtFirstRefresh = """
+
+          - after: 1 POST /auth/token with grant_type=refresh_token
+            do: [{update_user: {user: alice, email_forwarding: false}}]
+        """
+
+    /// `PATCH /mock/users/alice` with a JSON body.
+    static func patchAlice(_ json: String) -> HTTPRequest {
+        HTTPRequest(
+            method: "PATCH", target: "/mock/users/alice",
+            headers: HTTPHeaders([("Host", "127.0.0.1"), ("Content-Type", "application/json")]), body: Array(json.utf8))
+    }
+
     @Test func requestTriggersCountAcrossReplicasAndFireOnce() throws {
         let receiver = try NotificationReceiver()
         defer { receiver.stop() }
@@ -200,19 +213,10 @@ import Testing
     @Test func aLateReplicaKeepsAChangeMadeAfterAnEntryFired() throws {
         let receiver = try NotificationReceiver()
         defer { receiver.stop() }
-        let timeline = """
-
-              - after: 1 POST /auth/token with grant_type=refresh_token
-                do: [{update_user: {user: alice, email_forwarding: false}}]
-            """
-        try Self.fleet(timeline: timeline, receiver: receiver) { fleet throws in
+        try Self.fleet(timeline: Self.forwardingOffAtFirstRefresh, receiver: receiver) { fleet throws in
             _ = fleet.a.respond(to: Self.refresh)
             #expect(fleet.forwarding(fleet.a) == false, "A fired the entry")
-            let patch = HTTPRequest(
-                method: "PATCH", target: "/mock/users/alice",
-                headers: HTTPHeaders([("Host", "127.0.0.1"), ("Content-Type", "application/json")]),
-                body: Array(#"{"email_forwarding": true}"#.utf8))
-            let patched = fleet.b.respond(to: patch)
+            let patched = fleet.b.respond(to: Self.patchAlice(#"{"email_forwarding": true}"#))
             #expect(patched.status == 200, "\(patched.status)")
             try fleet.a.fleet?.pullUsers()
             #expect(fleet.forwarding(fleet.a) == true && fleet.forwarding(fleet.b) == true)
@@ -226,13 +230,8 @@ import Testing
     @Test func aUserChangeTheStoreRefusedIsPublishedAtTheNextPoll() throws {
         let receiver = try NotificationReceiver()
         defer { receiver.stop() }
-        let timeline = """
-
-              - after: 1 POST /auth/token with grant_type=refresh_token
-                do: [{update_user: {user: alice, email_forwarding: false}}]
-            """
         let state = SteeredFleetState(TestStore.fleetState())
-        try Self.fleet(timeline: timeline, receiver: receiver, state: state) { fleet throws in
+        try Self.fleet(timeline: Self.forwardingOffAtFirstRefresh, receiver: receiver, state: state) { fleet throws in
             state.refuseUserPublications(1)
             _ = fleet.a.respond(to: Self.refresh)
             #expect(fleet.forwarding(fleet.a) == false, "A fired the entry")
@@ -251,23 +250,14 @@ import Testing
     @Test func aChangeWaitingToBePublishedYieldsToALaterChangeAndNeverBlocksThePull() throws {
         let receiver = try NotificationReceiver()
         defer { receiver.stop() }
-        let timeline = """
-
-              - after: 1 POST /auth/token with grant_type=refresh_token
-                do: [{update_user: {user: alice, email_forwarding: false}}]
-            """
         let state = SteeredFleetState(TestStore.fleetState())
-        try Self.fleet(timeline: timeline, receiver: receiver, state: state) { fleet throws in
+        try Self.fleet(timeline: Self.forwardingOffAtFirstRefresh, receiver: receiver, state: state) { fleet throws in
             state.refuseUserPublications(1)
             _ = fleet.a.respond(to: Self.refresh)
             #expect(fleet.forwarding(fleet.a) == false, "A fired the entry; its publication was refused")
             state.refuseUserPublications(1)
             #expect(throws: Never.self, "the retry failing does not fail the pull") { try fleet.a.fleet?.pullUsers() }
-            let patch = HTTPRequest(
-                method: "PATCH", target: "/mock/users/alice",
-                headers: HTTPHeaders([("Host", "127.0.0.1"), ("Content-Type", "application/json")]),
-                body: Array(#"{"first_name": "Alicia"}"#.utf8))
-            #expect(fleet.b.respond(to: patch).status == 200)
+            #expect(fleet.b.respond(to: Self.patchAlice(#"{"first_name": "Alicia"}"#)).status == 200)
             try fleet.a.fleet?.pullUsers()
             try fleet.b.fleet?.pullUsers()
             for server in [fleet.a, fleet.b] {
