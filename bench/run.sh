@@ -23,6 +23,9 @@ command -v nginx >/dev/null || [[ -x /usr/sbin/nginx ]] || need+=(nginx)
 command -v cc >/dev/null || need+=(gcc libc6-dev)
 [[ -f /usr/include/openssl/evp.h ]] || need+=(libssl-dev)
 command -v curl >/dev/null || need+=(curl)
+# The fifth ratio (Redis / in-memory redemptions, bench/store.sh) needs a redis-server: a fresh machine
+# has none, and without it that ratio printed n/a.
+command -v redis-server >/dev/null || need+=(redis-server)
 if [[ ${#need[@]} -gt 0 ]]; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
 fi
