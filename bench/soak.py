@@ -20,7 +20,10 @@ own handling times (from its request log) and the machine's load average. Checks
   - throughput and p99 of the last 10 minutes within 10 % of the first 10 (degradation direction:
     the last window may be faster), and server CPU per request likewise (with --short the windows
     are 30 s, and p99 may also grow by --p99-slack-ms, 3 ms by default: a short window's p99 of a
-    few ms moves that much with a neighbour's burst on a shared machine);
+    few ms moves that much with a neighbour's burst on a shared machine; and a growth of the clients'
+    p99 fails only if the server's own p99, from its request log, grew beyond the same limit too: on
+    two shared cores the clients' p99 also measures how the two Python clients were scheduled, while a
+    slower server shows in both);
   - RSS levels off (the last window is at most --rss-growth-mib above the highest RSS of the first
     half) below --rss-bound-mib (docs/limits.md "Soak");
   - in open-loop mode the clients keep their schedule (no request sent more than --max-lag-ms late).
@@ -463,12 +466,17 @@ def main() -> int:
         # grows with the store also raises CPU per request, checked below without slack.
         slack = args.p99_slack_ms if args.p99_slack_ms is not None else (3.0 if args.short else 0.0)
         p99_limit = (1 + tol) * first["p99_ms"] + slack
+        server_p99_limit = (1 + tol) * first["server_p99_ms"] + slack
+        # --short: the clients' p99 fails only together with the server's own (see the module's docstring).
+        p99_ok = last["p99_ms"] <= p99_limit or (args.short and last["server_p99_ms"] <= server_p99_limit)
+        server_note = (f"; server {last['server_p99_ms']} vs {first['server_p99_ms']} ms, limit "
+                       f"{server_p99_limit:.2f}" if args.short else "")
         checks = {
             f"0 unexpected errors ({errors} in {requests} requests)": errors == 0 and requests > 0,
             f"throughput: last window ≥ {1 - tol:.2f} × first ({last['requests_per_s']} vs {first['requests_per_s']} req/s)":
                 last["requests_per_s"] >= (1 - tol) * first["requests_per_s"],
-            f"p99: last window ≤ {1 + tol:.2f} × first + {slack:g} ms ({last['p99_ms']} vs {first['p99_ms']} ms)":
-                last["p99_ms"] <= p99_limit,
+            f"p99: last window ≤ {1 + tol:.2f} × first + {slack:g} ms ({last['p99_ms']} vs {first['p99_ms']} ms"
+            f"{server_note})": p99_ok,
             f"server CPU per request: last ≤ {1 + tol:.2f} × first ({last['cpu_us_per_request']} vs "
             f"{first['cpu_us_per_request']} µs)": last["cpu_us_per_request"] <= (1 + tol) * first["cpu_us_per_request"],
             f"RSS levels off: last window ≤ first half's peak + {args.rss_growth_mib:g} MiB "
