@@ -11,9 +11,10 @@ import PackageDescription
 //                    │                   ▼
 //                    ├─────────► EventLoop ─► CSys   (sockets, epoll loops, timers, TLS on streams, stream
 //                    │                └──► TLS ─► JOSE, COpenSSL      sessions, the listener, the client socket)
-//                    └─────────► Background   (the one thread pool and timer helper; no dependencies)
+//                    └─────────► Background   (the one thread pool and timer helper)
 //   siwa-mock ─► RedisStore ─► SIWACore, RESP ─► EventLoop   (GrantStore in Redis over the RESP client)
 //   KindedErrors (the one error shape, `KindedError`) sits below JOSE, TLS, EventLoop and RESP.
+//   Locking (the one lock type, `Lock`) sits below every module that shares state between threads.
 // TLS uses JOSE's OpenSSL support layer (error queue, memory BIOs, the PEM key reader) through `package`
 // access; only JOSE and TLS import COpenSSL, and no OpenSSL type is in a public signature.
 // SIWACore and the networking modules never import each other; only EventLoop makes socket syscalls
@@ -38,7 +39,10 @@ let package = Package(
             providers: [.apt(["libssl-dev"])]
         ),
         .target(name: "CSys"),
-        .target(name: "Background", swiftSettings: swiftSettings),
+        // The one lock type (`Lock`), on glibc's adaptive mutex rather than the toolchain's priority-
+        // inheritance `Mutex` (Sources/Locking/Lock.swift says why); no dependencies.
+        .target(name: "Locking", swiftSettings: swiftSettings),
+        .target(name: "Background", dependencies: ["Locking"], swiftSettings: swiftSettings),
         .target(name: "JSON", swiftSettings: swiftSettings),
         .target(name: "KindedErrors", swiftSettings: swiftSettings),
         .target(name: "JOSE", dependencies: ["COpenSSL", "JSON", "KindedErrors"], swiftSettings: swiftSettings),
@@ -48,28 +52,32 @@ let package = Package(
         // Sockets, the epoll loops and their timers, TLS on streams, the listener, `StreamSession` (what
         // SMTP runs on) and the blocking client socket: everything below a protocol. The only module that
         // makes socket syscalls.
-        .target(name: "EventLoop", dependencies: ["CSys", "TLS", "KindedErrors"], swiftSettings: swiftSettings),
+        .target(
+            name: "EventLoop", dependencies: ["CSys", "TLS", "KindedErrors", "Locking"], swiftSettings: swiftSettings),
         // HTTP/1.1 on the event loop: parser, request/response values, forms, serialization, the per-connection
         // session the loop drives, and the client.
-        .target(name: "HTTP", dependencies: ["EventLoop", "TLS"], swiftSettings: swiftSettings),
+        .target(name: "HTTP", dependencies: ["EventLoop", "TLS", "Locking"], swiftSettings: swiftSettings),
         // The Redis client (RESP parser, connection pool) on the event loop's client socket.
-        .target(name: "RESP", dependencies: ["EventLoop", "KindedErrors"], swiftSettings: swiftSettings),
+        .target(name: "RESP", dependencies: ["EventLoop", "KindedErrors", "Locking"], swiftSettings: swiftSettings),
         // The scenario model and its loader: a new scenario switch goes here (Model/ for the value,
         // Loading/ for its key). The only module that reads ScenarioFormat's nodes; it imports no SIWACore.
-        .target(name: "ScenarioModel", dependencies: ["JOSE", "ScenarioFormat"], swiftSettings: swiftSettings),
+        .target(
+            name: "ScenarioModel", dependencies: ["JOSE", "ScenarioFormat", "Locking"], swiftSettings: swiftSettings),
         // Apple's rules (AppleRules/: a new Apple rule goes here) and the mock's machinery (Machinery/:
         // provider, runtime changes, faults, timeline, fleet, injected clock and randomness).
         .target(
-            name: "SIWACore", dependencies: ["ScenarioModel", "JOSE", "JSON", "ScenarioFormat"],
+            name: "SIWACore", dependencies: ["ScenarioModel", "JOSE", "JSON", "ScenarioFormat", "Locking"],
             swiftSettings: swiftSettings
         ),
         // The shared state store of docs/scale-out.md: SIWACore's GrantStore over RESP's Redis client.
-        .target(name: "RedisStore", dependencies: ["SIWACore", "ScenarioModel", "RESP"], swiftSettings: swiftSettings),
+        .target(
+            name: "RedisStore", dependencies: ["SIWACore", "ScenarioModel", "RESP", "Locking"],
+            swiftSettings: swiftSettings),
         .target(
             name: "SIWAServer",
             dependencies: [
                 "SIWACore", "ScenarioModel", "HTTP", "EventLoop", "SMTP", "Background", "JOSE", "JSON",
-                "ScenarioFormat", "CSys",
+                "ScenarioFormat", "CSys", "Locking",
             ],
             swiftSettings: swiftSettings
         ),
@@ -79,6 +87,7 @@ let package = Package(
             name: "SIWAMockTesting",
             dependencies: [
                 "SIWAServer", "SIWACore", "ScenarioModel", "HTTP", "EventLoop", "JOSE", "JSON", "ScenarioFormat",
+                "Locking",
             ],
             swiftSettings: swiftSettings
         ),
@@ -86,7 +95,7 @@ let package = Package(
             name: "siwa-mock",
             dependencies: [
                 "SIWAServer", "SIWACore", "ScenarioModel", "HTTP", "EventLoop", "RESP", "Background", "TLS", "JOSE",
-                "JSON", "ScenarioFormat", "CSys", "RedisStore",
+                "JSON", "ScenarioFormat", "CSys", "RedisStore", "Locking",
             ],
             swiftSettings: swiftSettings,
             // The binary the README builds (`swift build -c release`) is the fast one: the Swift runtime
@@ -118,6 +127,7 @@ let package = Package(
         .testTarget(name: "SMTPTests", dependencies: ["SMTP"], swiftSettings: swiftSettings),
         .testTarget(name: "TLSTests", dependencies: ["TLS", "JOSE"], swiftSettings: swiftSettings),
         .testTarget(name: "BackgroundTests", dependencies: ["Background"], swiftSettings: swiftSettings),
+        .testTarget(name: "LockingTests", dependencies: ["Locking"], swiftSettings: swiftSettings),
         .testTarget(
             name: "SIWACoreTests",
             dependencies: ["SIWACore", "ScenarioModel", "JOSE", "JSON", "SIWATestSupport"],

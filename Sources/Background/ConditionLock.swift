@@ -4,7 +4,7 @@
 
 /// A pthread mutex with condition variables (one by default) whose timed waits use `CLOCK_MONOTONIC`.
 ///
-/// `Synchronization.Mutex` has no condition variable; the scheduler's threads need one to sleep until
+/// `Locking.Lock` (the project's lock for values) has no condition variable; the scheduler's threads need one to sleep until
 /// a job is due or new work arrives, and a second one for callers waiting until the pool is idle, so
 /// that a new job wakes one pool thread instead of every sleeper.
 final class ConditionLock: @unchecked Sendable {

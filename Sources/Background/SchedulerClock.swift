@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 #if canImport(Glibc)
     import Glibc
@@ -41,10 +41,10 @@ public final class ManualSchedulerClock: SchedulerClock {
         var callbacks: [@Sendable () -> Void] = []
     }
 
-    private let state: Mutex<State>
+    private let state: Lock<State>
 
     public init(milliseconds: Int64 = 0) {
-        state = Mutex(State(now: milliseconds))
+        state = Lock(State(now: milliseconds))
     }
 
     public var nowMilliseconds: Int64 { state.withLock { $0.now } }

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// A response that another thread finishes: a responder that must wait (a round trip to a shared
 /// store) answers `HTTPResponse.deferred(_:)` at once, does the work on a worker thread and calls
@@ -17,9 +17,9 @@ public final class DeferredResponse: Sendable, Equatable {
         case delivered
     }
 
-    private let state = Mutex<State>(.pending(nil))
+    private let state = Lock<State>(.pending(nil))
     /// What `cancel()` runs (at most once), and whether it came.
-    private let cancellation = Mutex<(handler: (@Sendable () -> Void)?, cancelled: Bool)>((nil, false))
+    private let cancellation = Lock<(handler: (@Sendable () -> Void)?, cancelled: Bool)>((nil, false))
 
     public init() {}
 

@@ -1,5 +1,5 @@
 import EventLoop
-import Synchronization
+import Locking
 
 /// A Redis client for many threads: a small pool of connections (one per thread using it at a time,
 /// idle ones kept up to `maximumIdle`), one deadline per operation (connect, login, write and every
@@ -16,9 +16,9 @@ public final class RedisClient: Sendable {
     public let endpoint: RedisEndpoint
     let timeoutMilliseconds: Int
     let maximumIdle: Int
-    let idle = Mutex<[RedisConnection]>([])
-    let health = Mutex(Health())
-    let counters = Mutex(Counters())
+    let idle = Lock<[RedisConnection]>([])
+    let health = Lock(Health())
+    let counters = Lock(Counters())
     let limits: RESPParser.Limits
 
     struct Health {

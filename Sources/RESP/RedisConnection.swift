@@ -7,7 +7,7 @@ import EventLoop
 /// Used by one thread at a time: `RedisClient` hands it over through its lock.
 final class RedisConnection: @unchecked Sendable {
     // @unchecked: mutable parser and socket state, but only the thread that took the connection from
-    // `RedisClient`'s pool touches it until it gives it back (the Mutex hand-over orders the accesses).
+    // `RedisClient`'s pool touches it until it gives it back (the `Lock` hand-over orders the accesses).
     let socket: ClientConnection
     var parser: RESPParser
     let endpoint: RedisEndpoint

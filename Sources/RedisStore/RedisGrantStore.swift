@@ -1,7 +1,7 @@
+import Locking
 import RESP
 import SIWACore
 import ScenarioModel
-import Synchronization
 
 /// Consents, codes and tokens in Redis, shared by every replica that uses the same Redis and key
 /// prefix (docs/scale-out.md). Each operation is one round trip: a Lua script for anything that reads
@@ -15,7 +15,7 @@ package final class RedisGrantStore: GrantStore {
     let codeLifetime: Int64
     let accessTokenLifetime: Int64
     /// Script name → SHA1 as Redis reported it (`SCRIPT LOAD`); reloaded after `NOSCRIPT`.
-    let scriptHashes = Mutex<[String: String]>([:])
+    let scriptHashes = Lock<[String: String]>([:])
 
     /// Real seconds an entry outlives its mock-clock deadline before Redis drops it.
     static let collectionGraceSeconds: Int64 = 3_600

@@ -1,5 +1,5 @@
+import Locking
 import SIWACore
-import Synchronization
 
 /// The authorization failure a test scripted: the next `remaining` sheet requests (of `client`, or of
 /// any app) end with `code`. One script at a time, so it never grows.
@@ -10,7 +10,7 @@ final class AuthorizationScript: Sendable {
         var client: String?
     }
 
-    private let state = Mutex<Failure?>(nil)
+    private let state = Lock<Failure?>(nil)
 
     func set(_ failure: Failure?) { state.withLock { $0 = failure } }
 

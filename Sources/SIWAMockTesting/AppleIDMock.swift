@@ -2,9 +2,9 @@ import EventLoop
 import Foundation
 import HTTP
 import JOSE
+import Locking
 import SIWACore
 import SIWAServer
-import Synchronization
 
 /// Sign in with Apple's server, in your test process.
 ///
@@ -37,7 +37,7 @@ public final class AppleIDMock: Sendable {
     let deliveries: DeliveryFeed
     let revocations: RevocationFeed
     let script = AuthorizationScript()
-    private let stopped = Mutex(false)
+    private let stopped = Lock(false)
 
     var provider: AppleIdentityProvider { host.mock.apple.provider }
 
@@ -147,7 +147,7 @@ public final class AppleIDMock: Sendable {
 
 /// The mock's log lines, kept in memory (at most `capacity`, oldest dropped).
 final class LogBuffer: Sendable {
-    private let state = Mutex<[String]>([])
+    private let state = Lock<[String]>([])
     let capacity = 1000
 
     @Sendable func append(_ line: String) {

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// `ASAuthorizationCredential`: what a successful request hands the app. Cast it as the framework's
 /// callers do: `authorization.credential as? AppleIDCredential`.
@@ -191,7 +191,7 @@ public final class AppleIDRequest: AuthorizationRequest {
     }
 
     public let provider: AppleIDProvider
-    private let storage = Mutex(Settings())
+    private let storage = Lock(Settings())
 
     init(provider: AppleIDProvider) { self.provider = provider }
 

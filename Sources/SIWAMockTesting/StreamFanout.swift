@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// Hands each element to every open stream that wants it (`notifications()`, `credentialRevocations(client:)`).
 /// Each stream buffers its newest `capacity` unread elements; ``finish()`` ends every stream, and streams
@@ -12,7 +12,7 @@ final class StreamFanout<Element: Sendable>: Sendable {
     }
 
     /// Open streams by number, and the next number; `open` is nil once finished.
-    private let state = Mutex<(open: [Int: Subscriber]?, next: Int)>(([:], 0))
+    private let state = Lock<(open: [Int: Subscriber]?, next: Int)>(([:], 0))
     private let capacity: Int
 
     init(capacity: Int) {

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// What other threads post to parked connections (`EpollLoop.park`), waiting for their loop; posting
 /// wakes the loop's epoll.
@@ -9,7 +9,7 @@ final class LoopInbox: Sendable {
         var payload: any Sendable
     }
 
-    private let state = Mutex<(items: [Item], closed: Bool)>(([], false))
+    private let state = Lock<(items: [Item], closed: Bool)>(([], false))
     private let wakeFD: Int32
 
     init(wakeFD: Int32) { self.wakeFD = wakeFD }

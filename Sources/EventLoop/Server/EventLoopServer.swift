@@ -1,6 +1,6 @@
 import CSys
 import Glibc
-import Synchronization
+import Locking
 
 /// A server on event loops, speaking HTTP (the HTTP module's initializer) or a stream protocol (SMTP).
 /// `start()` binds and returns; `shutdown()` stops accepting, finishes in-flight exchanges and returns
@@ -19,7 +19,7 @@ public final class EventLoopServer: @unchecked Sendable {
     }
 
     let context: ServerContext
-    let state = Mutex(RunState())
+    let state = Lock(RunState())
 
     /// A server speaking `service`'s protocol (the HTTP module's service for HTTP).
     package init(

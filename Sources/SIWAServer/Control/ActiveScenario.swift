@@ -1,7 +1,7 @@
 import JOSE
 import JSON
+import Locking
 import SIWACore
-import Synchronization
 
 /// Which scenario is active, for `GET /mock/scenario`: where it came from (`built-in`, a file path,
 /// `PUT /mock/scenario`), its text and that text's SHA-256, and when it was loaded (mock clock).
@@ -35,10 +35,10 @@ package final class ActiveScenario: Sendable {
         }
     }
 
-    private let current: Mutex<Record>
+    private let current: Lock<Record>
 
     package init(_ record: Record) {
-        current = Mutex(record)
+        current = Lock(record)
     }
 
     package var record: Record { current.withLock { $0 } }

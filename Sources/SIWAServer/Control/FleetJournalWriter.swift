@@ -1,7 +1,7 @@
 import Background
 import JSON
+import Locking
 import SIWACore
-import Synchronization
 
 /// Copies this replica's journal entries to the fleet journal (`--shared-journal`, docs/scale-out.md
 /// "The fleet journal"). `RequestJournal` hands each entry to `enqueue` (O(1) under a lock, on the
@@ -40,9 +40,9 @@ package final class FleetJournalWriter: Sendable {
         }
     }
 
-    let state = Mutex(State())
+    let state = Lock(State())
     /// Held for a whole flush: the tick and a reader's flush never send two batches at once.
-    let sending = Mutex(())
+    let sending = Lock(())
 
     package init(journal: any FleetJournal, replica: String) {
         self.journal = journal
@@ -106,7 +106,7 @@ package final class FleetJournalWriter: Sendable {
     }
 
     /// What the writer's log has said: whether an outage is going on, and how many drops it reported.
-    let reported = Mutex((outage: false, dropped: 0))
+    let reported = Lock((outage: false, dropped: 0))
 
     /// One flush, logging the first failure of an outage, the recovery, and entries dropped since the
     /// last report (once per tick at most, never per entry).

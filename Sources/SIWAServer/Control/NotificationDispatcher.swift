@@ -2,8 +2,8 @@ import Background
 import EventLoop
 import HTTP
 import JSON
+import Locking
 import SIWACore
-import Synchronization
 
 /// Delivers server-to-server notifications on the background scheduler, retrying non-200 answers and
 /// failed attempts with doubling delays up to `maxAttempts` (Apple retries; its schedule is unpublished).
@@ -48,7 +48,7 @@ package final class NotificationDispatcher: Sendable {
     /// The longest wait before a retry, however many attempts came before.
     static let maximumRetryDelayMilliseconds: Int64 = 3_600_000
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
     let provider: AppleIdentityProvider
     let journal: RequestJournal
     let scheduler: BackgroundScheduler

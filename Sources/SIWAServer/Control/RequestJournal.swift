@@ -1,6 +1,6 @@
 import JSON
+import Locking
 import SIWACore
-import Synchronization
 
 /// One request the mock received (or one notification delivery attempt it made).
 package struct JournalEntry: Sendable, Equatable {
@@ -117,7 +117,7 @@ package final class RequestJournal: Sendable {
         var ordered: [JournalEntry] { Array(ring[head...] + ring[..<head]) }
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
     package let capacity: Int
     /// With `--shared-journal`: receives every entry for the fleet journal (`GET /mock/requests?scope=fleet`).
     package let fleet: FleetJournalWriter?

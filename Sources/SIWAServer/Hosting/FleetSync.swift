@@ -1,6 +1,6 @@
+import Locking
 import SIWACore
 import ScenarioModel
-import Synchronization
 
 /// Keeps this replica's clock and signing keys in step with the fleet (docs/scale-out.md, "What is
 /// shared"). The control API publishes the absolute state after a local change (`publish`); a
@@ -12,21 +12,21 @@ package final class FleetSync: Sendable {
     let provider: AppleIdentityProvider
     let log: @Sendable (String) -> Void
     /// The stamp last polled, and per topic the stamp this replica applied or published.
-    private let seen = Mutex<(poll: String?, topics: [FleetTopic: String])>((nil, [:]))
+    private let seen = Lock<(poll: String?, topics: [FleetTopic: String])>((nil, [:]))
     /// Where this replica is in the fleet's user changes.
-    private let userCursor = Mutex<FleetCursor?>(nil)
+    private let userCursor = Lock<FleetCursor?>(nil)
     /// Held for a whole `pullUsers`: the poll and a request's refresh never apply an older read after a
     /// newer one.
-    private let pulling = Mutex<Void>(())
+    private let pulling = Lock<Void>(())
     /// Held while a local clock or key change is made and published (`exclusively`), and while a poll
     /// reads and applies published states (`pull`): a poll can no longer put an older state back between
     /// a change and its publication, which then published the older state — a clock advance answered 200
     /// was lost (found by the differential test, bench/RESULTS.md).
-    private let topicChange = Mutex<Void>(())
+    private let topicChange = Lock<Void>(())
     /// Users this replica changed by itself whose publication failed; the next pull that reaches the store
     /// publishes them unless the fleet changed them since (the pull reads every change after the cursor,
     /// which a failed pull does not move).
-    private let unpublished = Mutex<Set<String>>([])
+    private let unpublished = Lock<Set<String>>([])
     /// User changes applied per poll at most; the next poll continues.
     static let userChangesPerPoll = 1000
 

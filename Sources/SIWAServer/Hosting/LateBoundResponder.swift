@@ -1,12 +1,12 @@
 import HTTP
-import Synchronization
+import Locking
 
 /// Forwards to a responder that is installed after the listener is bound: the public URL in the
 /// discovery document depends on the port the kernel picked for `--port 0`.
 package final class LateBoundResponder: HTTPResponder {
     package init() {}
 
-    private let target = Mutex<(any HTTPResponder)?>(nil)
+    private let target = Lock<(any HTTPResponder)?>(nil)
 
     package func install(_ responder: any HTTPResponder) {
         target.withLock { $0 = responder }

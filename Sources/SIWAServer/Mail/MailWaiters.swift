@@ -1,5 +1,5 @@
 import Background
-import Synchronization
+import Locking
 
 /// Requests parked by `GET /mock/mail?wait=` until a message they match is stored, or their wait ends
 /// (docs/relay-mail.md, "Waiting for mail"). At most `limit` are parked at once (docs/limits.md); each
@@ -30,7 +30,7 @@ package final class MailWaiters: Sendable {
         var armedTicks: Set<Int64> = []
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
     /// The most requests parked at once.
     package let limit: Int
 

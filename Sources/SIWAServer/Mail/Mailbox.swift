@@ -1,5 +1,5 @@
+import Locking
 import SIWACore
-import Synchronization
 
 /// What the relay delivered and refused, newest last, bounded in entries and bytes (oldest dropped,
 /// docs/limits.md), plus the per-address daily counters behind Apple's 100-a-day limit (kept apart
@@ -22,7 +22,7 @@ package final class Mailbox: Sendable {
         var dropped = 0
     }
 
-    let state = Mutex(State())
+    let state = Lock(State())
     package let limits: Limits
     /// Requests waiting for a message (`GET /mock/mail?wait=`), woken as records are stored.
     package let waiters: MailWaiters

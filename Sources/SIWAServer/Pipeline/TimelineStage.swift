@@ -1,8 +1,8 @@
 import Background
 import Glibc
+import Locking
 import SIWACore
 import ScenarioModel
-import Synchronization
 
 /// The scenario's timeline around Apple's endpoints (`FaultStage` runs it): due time triggers before a
 /// request, request triggers after it.
@@ -33,7 +33,7 @@ final class TimelineStage: Sendable {
     let notify: @Sendable ([PreparedNotification]) -> Void
     /// Publishes this replica's key set to the fleet after an entry it led changed keys.
     let publishKeys: @Sendable () throws(StoreUnavailable) -> Void
-    private let membership: Mutex<Membership>
+    private let membership: Lock<Membership>
 
     init(
         engine: TimelineEngine, provider: AppleIdentityProvider, faults: FaultEngine, fleet: (any FleetState)?,
@@ -49,7 +49,7 @@ final class TimelineStage: Sendable {
         self.background = background
         self.log = log
         self.notify = notify
-        membership = Mutex(fleet == nil ? .local : .joining)
+        membership = Lock(fleet == nil ? .local : .joining)
     }
 
     /// Where this replica's timeline stands with the fleet.

@@ -1,5 +1,5 @@
 import JOSE
-import Synchronization
+import Locking
 
 /// A scenario's key material parsed once: the id_token signer, the serialized JWKS and each team's
 /// client-secret public keys. Rebuild it when the key set changes (rotation), never per request.
@@ -127,10 +127,10 @@ private struct ParsedKeys: Sendable {
 /// Parsed keys, or the built-in PEMs to parse on first use (under a lock: one parse, shared by the
 /// snapshots and threads that hold this `ScenarioKeys`).
 private final class KeyMaterial: Sendable {
-    private let state: Mutex<(source: KeySource?, parsed: ParsedKeys?)>
+    private let state: Lock<(source: KeySource?, parsed: ParsedKeys?)>
 
-    init(parsed: ParsedKeys) { state = Mutex((nil, parsed)) }
-    init(deferring source: KeySource) { state = Mutex((source, nil)) }
+    init(parsed: ParsedKeys) { state = Lock((nil, parsed)) }
+    init(deferring source: KeySource) { state = Lock((source, nil)) }
 
     var isParsed: Bool { state.withLock { $0.parsed != nil } }
 

@@ -1,7 +1,7 @@
 import Background
+import Locking
 import SIWACore
 import SIWAServer
-import Synchronization
 
 /// Reloads the scenario when its file changes: compares the file's stamp about once a second on the
 /// background scheduler. A file that fails to load is logged with every positioned error and the old
@@ -14,7 +14,7 @@ final class ScenarioWatcher: Sendable {
     let server: MockServer
     let log: RequestLog
     let intervalMilliseconds: Int64
-    private let last: Mutex<ScenarioFile.Stamp?>
+    private let last: Lock<ScenarioFile.Stamp?>
 
     /// - Parameter loadedStamp: `ScenarioFile.stamp(path)` taken just before the file was read.
     init(
@@ -25,7 +25,7 @@ final class ScenarioWatcher: Sendable {
         self.server = server
         self.log = log
         self.intervalMilliseconds = intervalMilliseconds
-        last = Mutex(loadedStamp)
+        last = Lock(loadedStamp)
     }
 
     /// Checks the file every interval on `scheduler`.

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// Secrets whose signature already verified, keyed by the SHA-256 of the secret text.
 ///
@@ -6,11 +6,11 @@ import Synchronization
 /// everything (a cold cache only costs one ES256 verification per secret, ~0.08 ms).
 final class ClientSecretCache: Sendable {
     private let capacity: Int
-    private let entries: Mutex<[[UInt8]: ClientSecretClaims]>
+    private let entries: Lock<[[UInt8]: ClientSecretClaims]>
 
     init(capacity: Int) {
         self.capacity = max(1, capacity)
-        self.entries = Mutex([:])
+        self.entries = Lock([:])
     }
 
     func lookup(_ digest: [UInt8], now: Int64) -> ClientSecretClaims? {

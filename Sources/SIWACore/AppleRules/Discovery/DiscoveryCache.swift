@@ -1,10 +1,10 @@
-import Synchronization
+import Locking
 
 /// The serialized discovery document of one provider snapshot, computed on first use. A snapshot
 /// belongs to one scenario, so a scenario that changes `issuer` (`PUT /mock/scenario`, a reload)
 /// brings a new cache and the document follows it.
 final class DiscoveryCache: Sendable {
-    private let cached = Mutex<(publicURL: String, bytes: [UInt8])?>(nil)
+    private let cached = Lock<(publicURL: String, bytes: [UInt8])?>(nil)
 
     /// The document for `publicURL` and `issuer` (the server has one public URL, so this computes once).
     func bytes(publicURL: String, issuer: String) -> [UInt8] {

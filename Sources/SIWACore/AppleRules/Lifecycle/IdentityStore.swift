@@ -1,5 +1,5 @@
+import Locking
 import ScenarioModel
-import Synchronization
 
 /// The one owner of the fake IdP's mutable state: consents, authorization codes, access and refresh
 /// tokens. Every operation takes `now` from the caller and runs under one lock, so concurrent
@@ -45,14 +45,14 @@ package final class IdentityStore: Sendable {
         var nextSequence: UInt64 = 0
     }
 
-    let state: Mutex<State>
+    let state: Lock<State>
     let identifiers: IdentifierGenerator
     let codeLifetime: Int64
     let accessTokenLifetime: Int64
     let limits: Limits
 
     package init(settings: ScenarioSettings, identifiers: IdentifierGenerator, limits: Limits = Limits()) {
-        self.state = Mutex(State())
+        self.state = Lock(State())
         self.identifiers = identifiers
         self.codeLifetime = settings.codeLifetimeSeconds
         self.accessTokenLifetime = settings.accessTokenLifetimeSeconds

@@ -1,5 +1,5 @@
 import JOSE
-import Synchronization
+import Locking
 
 #if canImport(Glibc)
     import Glibc
@@ -45,7 +45,7 @@ extension RandomSource {
 /// value still cost ~0.5 µs each. Every value is handed out once.
 ///
 /// Each thread draws from a pool of its own (a thread-local slot, no lock): with a shared store, up to
-/// eight store workers mint tokens at once, and one pool behind a `Mutex` had them spinning in its lock
+/// eight store workers mint tokens at once, and one pool behind a lock had them spinning in its lock
 /// for ~40 % of a Redis-store redemption's CPU (bench/RESULTS.md, "Redis throughput").
 package final class SystemRandomSource: RandomSource {
     final class Pool {
@@ -89,10 +89,10 @@ package final class SystemRandomSource: RandomSource {
 /// Not cryptographically secure: only for tests that inject it. Never fed a scenario's `seed:` — that
 /// made every replica of a fleet mint the same codes and tokens (docs/scale-out.md).
 package final class SeededRandomSource: RandomSource {
-    private let generator: Mutex<SplitMix64>
+    private let generator: Lock<SplitMix64>
 
     package init(seed: UInt64) {
-        generator = Mutex(SplitMix64(seed: seed))
+        generator = Lock(SplitMix64(seed: seed))
     }
 
     package func next() -> UInt64 {

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 #if canImport(Glibc)
     import Glibc
@@ -29,16 +29,16 @@ extension SIWAClock {
 ///
 /// Thread-safe; shared by the server and the control API.
 package final class ManualClock: SIWAClock {
-    private let milliseconds: Mutex<Int64>
+    private let milliseconds: Lock<Int64>
 
     /// Starts frozen at `seconds` since the epoch.
     package init(seconds: Int64) {
-        milliseconds = Mutex(seconds * 1000)
+        milliseconds = Lock(seconds * 1000)
     }
 
     /// Starts frozen at `milliseconds` since the epoch.
     package init(milliseconds: Int64) {
-        self.milliseconds = Mutex(milliseconds)
+        self.milliseconds = Lock(milliseconds)
     }
 
     package var nowMilliseconds: Int64 { milliseconds.withLock { $0 } }

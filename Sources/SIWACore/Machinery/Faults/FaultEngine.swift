@@ -1,5 +1,5 @@
+import Locking
 import ScenarioModel
-import Synchronization
 
 /// The fault rules of the running scenario with their counters: one owner of that state, deciding per
 /// request which rule (if any) fires. Pure logic — the HTTP layer turns a decision into bytes.
@@ -19,7 +19,7 @@ package final class FaultEngine: Sendable {
         var startMilliseconds: Int64
     }
 
-    private let state: Mutex<State>
+    private let state: Lock<State>
     /// With a shared store: where rules with `times` or `after` are counted fleet-wide (`decideShared`).
     package let fleet: (any FleetState)?
 
@@ -31,7 +31,7 @@ package final class FaultEngine: Sendable {
         rules: [FaultRule] = [], seed: UInt64? = nil, startMilliseconds: Int64 = 0, fleet: (any FleetState)? = nil
     ) {
         self.fleet = fleet
-        state = Mutex(
+        state = Lock(
             State(
                 rules: rules.map { RuleState(rule: $0) }, random: Self.initialRandom(seed),
                 startMilliseconds: startMilliseconds))

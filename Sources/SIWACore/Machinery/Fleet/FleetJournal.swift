@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// The fleet's shared request journal (`--shared-journal`, docs/scale-out.md "The fleet journal"): one
 /// ordered, capped log of every replica's journal entries, each a JSON text. Opt-in: without it the
@@ -24,7 +24,7 @@ package final class LocalFleetJournal: FleetJournal {
         var last = 0
     }
 
-    let state = Mutex(State())
+    let state = Lock(State())
     package let capacity: Int
 
     package init(capacity: Int = 10_000) {

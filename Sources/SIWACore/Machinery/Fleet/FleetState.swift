@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// Runtime state the replicas of one fleet share beyond grants (docs/scale-out.md, "What is shared"):
 /// one absolute state per topic, last writer wins, so applying a state twice changes nothing. No I/O
@@ -104,10 +104,10 @@ package struct FleetSnapshot: Sendable, Equatable {
 
 /// The fleet of one: states kept in this process. Tests share one between several mocks to play a fleet.
 package final class LocalFleetState: FleetState {
-    private let state = Mutex<(counter: Int, snapshot: FleetSnapshot)>((0, FleetSnapshot(stamp: nil, topics: [:])))
-    private let faultCounters = Mutex<[String: (matched: Int, fired: Int)]>([:])
+    private let state = Lock<(counter: Int, snapshot: FleetSnapshot)>((0, FleetSnapshot(stamp: nil, topics: [:])))
+    private let faultCounters = Lock<[String: (matched: Int, fired: Int)]>([:])
     /// Each changed user's latest state and the version of that change.
-    private let users = Mutex<(version: Int64, states: [String: (version: Int64, text: String)])>((0, [:]))
+    private let users = Lock<(version: Int64, states: [String: (version: Int64, text: String)])>((0, [:]))
     private let timeline = LocalFleetTimeline()
 
     package init() {}

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// One run of the scenario's timeline shared by a fleet (docs/scale-out.md, "What is shared"): a
 /// generation that names the run's counters and fired entries, and the mock-clock reading time
@@ -64,7 +64,7 @@ final class LocalFleetTimeline: Sendable {
         }
     }
 
-    let state = Mutex(State())
+    let state = Lock(State())
 
     func timelineRun(proposing run: FleetTimelineRun, replacing: Bool) -> FleetTimelineRun {
         state.withLock { state in

@@ -1,11 +1,11 @@
-import Synchronization
+import Locking
 
 /// Reports values read back from the shared store that fail validation (docs/scale-out.md, "Redis is
 /// not trusted"): the value is ignored and each distinct report is logged once, so a bad key polled
 /// every 250 ms does not flood the log. At most `capacity` distinct reports are remembered.
 package final class UntrustedValueLog: Sendable {
     let log: @Sendable (String) -> Void
-    let reported = Mutex<Set<String>>([])
+    let reported = Lock<Set<String>>([])
     let capacity: Int
 
     package init(capacity: Int = 256, log: @escaping @Sendable (String) -> Void) {

@@ -1,31 +1,31 @@
 import JOSE
+import Locking
 import ScenarioModel
-import Synchronization
 
 /// Apple's server rules joined up: the scenario, its parsed keys, the clock, the state store, the
 /// client-secret validator and the id_token maker. Endpoint logic lives in extensions
 /// (`+Token`, `+Revoke`, `+Authorize`, `+Migration`); runtime changes (control API, timeline) in
 /// `Runtime/`. The HTTP layer only decodes requests and renders results.
 ///
-/// Thread-safe: the current `ProviderSnapshot` is owned by one `Mutex`; every runtime change builds a
+/// Thread-safe: the current `ProviderSnapshot` is owned by one `Lock`; every runtime change builds a
 /// complete new snapshot and swaps it in under that lock, so it is applied entirely or not at all.
 package final class AppleIdentityProvider: Sendable {
     package let clock: any SIWAClock
-    let runtime: Mutex<RuntimeState>
+    let runtime: Lock<RuntimeState>
     let limits: IdentityStore.Limits
     /// The injected random source, if any (kept so `reset()` can rebuild identifiers the same way).
     let injectedRandom: (any RandomSource)?
     /// `clock.nowMilliseconds` at construction (what `reset()` sets a `ManualClock` back to).
     let initialClockMilliseconds: Int64
-    let observers: Mutex<[@Sendable (UserEvent) -> Void]>
+    let observers: Lock<[@Sendable (UserEvent) -> Void]>
     /// Where `rotateSigningKey` takes keys from; nil generates on the calling thread (tests, tools).
-    let keySupply = Mutex<SigningKeySupply?>(nil)
+    let keySupply = Lock<SigningKeySupply?>(nil)
     /// Takes the fleet's user changes now (`followFleetUsers`); nil without a shared store.
-    let fleetUsers = Mutex<(@Sendable () -> Bool)?>(nil)
+    let fleetUsers = Lock<(@Sendable () -> Bool)?>(nil)
     /// Runs a user change this replica decides by itself (a sign-in that re-authorized them, a timeline
     /// entry it fired) on the fleet's latest state and publishes it (`shareOwnUserChanges`); nil without
     /// a shared store.
-    let sharesOwnUserChange = Mutex<(@Sendable (_ change: () -> String?) -> Void)?>(nil)
+    let sharesOwnUserChange = Lock<(@Sendable (_ change: () -> String?) -> Void)?>(nil)
     /// Makes the grant store of each new state; nil keeps it in memory (`IdentityStore`).
     let storeFactory: GrantStoreFactory?
 
@@ -50,11 +50,11 @@ package final class AppleIdentityProvider: Sendable {
         self.limits = limits
         self.injectedRandom = random
         self.initialClockMilliseconds = clock.nowMilliseconds
-        self.observers = Mutex([])
+        self.observers = Lock([])
         let snapshot = try Self.makeSnapshot(
             scenario: scenario, clock: clock, random: random, limits: limits, storeFactory: storeFactory,
             clearing: false)
-        self.runtime = Mutex(RuntimeState(snapshot: snapshot, initialScenario: scenario))
+        self.runtime = Lock(RuntimeState(snapshot: snapshot, initialScenario: scenario))
     }
 
     /// A fresh snapshot with the injected (or system) random source and the store `storeFactory` makes

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// A clock the control API can move: advance, set, freeze and thaw (`/mock/clock`, docs/control-api.md).
 package protocol ControllableClock: SIWAClock {
@@ -23,7 +23,7 @@ package final class AdjustableClock: ControllableClock {
         var frozenAt: Int64?
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
     private let base: SystemClock
 
     package init(base: SystemClock = SystemClock()) {

@@ -1,6 +1,6 @@
 import JOSE
+import Locking
 import ScenarioModel
-import Synchronization
 
 /// RSA-2048 signing keys generated ahead of time, so that no event-loop thread ever generates one
 /// (70–470 ms each: twelve keys generated on a loop stalled health checks for 2–4 s, issue #11).
@@ -17,11 +17,11 @@ import Synchronization
 package final class SigningKeySupply: SigningKeySource {
     /// Keys kept ready (each PKCS#8 PEM is ~1.7 kB).
     package let capacity: Int
-    private let ready: Mutex<[String]>
+    private let ready: Lock<[String]>
     /// Set by the first `take()`: from then on `refill()` keeps `capacity` keys ready.
-    private let demanded: Mutex<Bool>
+    private let demanded: Lock<Bool>
     /// Set by `stop()`: `refill()` makes no further key.
-    private let stopped: Mutex<Bool>
+    private let stopped: Lock<Bool>
     private let generate: @Sendable () -> String?
 
     /// - Parameters:
@@ -29,9 +29,9 @@ package final class SigningKeySupply: SigningKeySource {
     ///   - generate: makes one key's PEM (tests inject a fixed key to count calls).
     package init(capacity: Int = 4, generate: @escaping @Sendable () -> String? = SigningKeySupply.freshKeyPEM) {
         self.capacity = min(max(capacity, 1), 16)
-        self.ready = Mutex([])
-        self.demanded = Mutex(false)
-        self.stopped = Mutex(false)
+        self.ready = Lock([])
+        self.demanded = Lock(false)
+        self.stopped = Lock(false)
         self.generate = generate
     }
 

@@ -1,5 +1,5 @@
+import Locking
 import ScenarioModel
-import Synchronization
 
 /// Runs a scenario's timeline lazily: time triggers are checked on each request against the mock
 /// clock (no timer thread), request triggers count matching requests after they are answered.
@@ -17,10 +17,10 @@ package final class TimelineEngine: Sendable {
         var startMilliseconds: Int64
     }
 
-    private let state: Mutex<State>
+    private let state: Lock<State>
 
     package init(entries: [TimelineEntry] = [], startMilliseconds: Int64 = 0) {
-        state = Mutex(State(entries: entries.map { EntryState(entry: $0) }, startMilliseconds: startMilliseconds))
+        state = Lock(State(entries: entries.map { EntryState(entry: $0) }, startMilliseconds: startMilliseconds))
     }
 
     /// Replaces the script and its progress (scenario reload).
