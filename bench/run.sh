@@ -87,6 +87,9 @@ stop_mock() { kill -TERM "$MOCK_PID"; wait "$MOCK_PID" || true; }
 say "# siwa-mock bench $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(uname -m), $cores cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs))"
 say "# binary: $binary"
 say "# load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
+# The hypervisor's share of the cores over the whole run ("steal" in /proc/stat), printed with the ratios:
+# on a shared VM it is the largest source of spread between runs (bench/RESULTS.md, 2026-12-03 16:50).
+run_ticks="$(awk '/^cpu / { t = 0; for (i = 2; i <= 9; i++) t += $i; print $9, t }' /proc/stat)"
 
 # --- 1. GET /auth/keys vs nginx serving the same bytes ------------------------------------------
 start_mock base
@@ -309,6 +312,8 @@ if command -v redis-server >/dev/null; then
     sed 's/^/store: /' "$work/store.log" | tee -a "$report"
     memory_rps="$(awk '/^memory: token/ { print $4 }' "$work/store.log")"
     redis_rps="$(awk '/^redis: token/ { print $4 }' "$work/store.log")"
+    memory_steal="$(sed -nE 's/^memory: token.*host steal ([0-9?]+) %.*/\1/p' "$work/store.log")"
+    redis_steal="$(sed -nE 's/^redis: token.*host steal ([0-9?]+) %.*/\1/p' "$work/store.log")"
 else
     memory_rps=0 redis_rps=0
     say "store: redis-server is not installed; the Redis ratio is n/a"
@@ -318,7 +323,9 @@ say "# raw wrk output: bench/out/wrk.log"
 cp "$work/wrk.log" "$out_dir/wrk.log"
 
 # --- the five ratios of issue #26, each against its reference measured in this run ------------------
-say "# ratios (load average now: $(cut -d' ' -f1-3 /proc/loadavg))"
+run_steal="$(read -r s0 t0 <<< "$run_ticks"; awk -v s0="$s0" -v t0="$t0" \
+    '/^cpu / { t = 0; for (i = 2; i <= 9; i++) t += $i; if (t > t0) printf "%.0f", 100 * ($9 - s0) / (t - t0); else print "?" }' /proc/stat)"
+say "# ratios (load average now: $(cut -d' ' -f1-3 /proc/loadavg); host steal ${run_steal} % of the cores' time during the run)"
 # The profile figure is the ratio when there is one: both sides are one process at one moment, so the
 # machine's speed and a neighbour's load between two measurements do not enter it (a neighbour's cache
 # pressure still moves it by ~0.02 at load 3); the CPU rounds are printed with it.
@@ -334,4 +341,4 @@ say "RATIO idle_rss ${r} (VmRSS after one request of each kind / 12 MiB: ${rss_m
 r="$(awk -v a="$keys_ratio_no_logs" -v b="$keys_ratio_with_logs" 'BEGIN { printf "%.2f", (a < b ? a : b) }')"
 say "RATIO keys ${r} (/auth/keys req/s siwa-mock / nginx, the lower of no logs ${keys_ratio_no_logs} and with logs ${keys_ratio_with_logs}) target>=1.50 $(verdict "$r" 1.5 ge)"
 r="$(ratio "${redis_rps:-0}" "${memory_rps:-0}")"
-say "RATIO redis ${r} (token redemptions/s with --store redis / in memory: ${redis_rps:-?} vs ${memory_rps:-?}) target>=0.80 $(verdict "$r" 0.8 ge)"
+say "RATIO redis ${r} (token redemptions/s with --store redis / in memory: ${redis_rps:-?} vs ${memory_rps:-?}; host steal ${redis_steal:-?} % vs ${memory_steal:-?} %) target>=0.80 $(verdict "$r" 0.8 ge)"
