@@ -16,7 +16,9 @@
 /// spin) is not in this toolchain. glibc's `PTHREAD_MUTEX_ADAPTIVE_NP` spins briefly while the owner
 /// runs on another core, then sleeps on a plain futex, and lets a running thread take a freed lock.
 ///
-/// Not recursive; a thread that takes the lock again inside `withLock` deadlocks, as with `Mutex`.
+/// Not recursive: a thread that takes the lock again inside `withLock` is a bug. Debug builds (the tests,
+/// TSan) use an error-checking mutex and trap there, as `Mutex` does; release builds, whose mutex only
+/// spins and sleeps, would deadlock.
 public struct Lock<Value>: ~Copyable, @unchecked Sendable {
     // @unchecked: `value` is only read or written between `pthread_mutex_lock` and `unlock` on
     // `mutex`, whose acquire and release order those accesses across threads; values go in and out
@@ -29,7 +31,11 @@ public struct Lock<Value>: ~Copyable, @unchecked Sendable {
         mutex = .allocate(capacity: 1)
         var attributes = pthread_mutexattr_t()
         pthread_mutexattr_init(&attributes)
-        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ADAPTIVE_NP))
+        #if DEBUG
+            pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ERRORCHECK))
+        #else
+            pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ADAPTIVE_NP))
+        #endif
         pthread_mutex_init(mutex, &attributes)
         pthread_mutexattr_destroy(&attributes)
         value = .allocate(capacity: 1)
@@ -47,7 +53,8 @@ public struct Lock<Value>: ~Copyable, @unchecked Sendable {
     public borrowing func withLock<Result: ~Copyable, E: Error>(
         _ body: (inout sending Value) throws(E) -> sending Result
     ) throws(E) -> sending Result {
-        pthread_mutex_lock(mutex)
+        let locked = pthread_mutex_lock(mutex)
+        precondition(locked == 0, "Lock: taken again by the thread that holds it (error \(locked))")
         defer { pthread_mutex_unlock(mutex) }
         return try body(&value.pointee)
     }

@@ -44,6 +44,9 @@ private func runOnThreads(_ count: Int, _ body: @escaping @Sendable () -> Void) 
     barrier.deallocate()
 }
 
+/// Whether this test process runs under ThreadSanitizer (`swift test --sanitize=thread`).
+private let underThreadSanitizer = dlsym(dlopen(nil, RTLD_NOW), "__tsan_init") != nil
+
 private struct Refusal: Error, Equatable { let step: Int }
 
 @Suite struct LockTests {
@@ -64,6 +67,18 @@ private struct Refusal: Error, Equatable { let step: Int }
         }
         #expect(counter.withLock { $0 } == threads * rounds)
     }
+
+    #if DEBUG
+        /// Re-entry is a bug that debug builds trap on, as `Mutex` does, instead of hanging. Not under
+        /// ThreadSanitizer, which reports the double lock itself (`Tests/TSan/run.sh` fails on any report).
+        @Test(.enabled(if: !underThreadSanitizer, "ThreadSanitizer reports a double lock itself"))
+        func takingTheLockAgainOnTheSameThreadTraps() async {
+            await #expect(processExitsWith: .failure) {
+                let lock = Lock(0)
+                lock.withLock { _ in lock.withLock { $0 += 1 } }
+            }
+        }
+    #endif
 
     @Test func theResultOfTheBodyIsReturned() {
         let names = Lock(["a"])
