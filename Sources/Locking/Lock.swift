@@ -1,7 +1,5 @@
 #if canImport(Glibc)
     import Glibc
-#elseif canImport(Musl)
-    import Musl
 #endif
 
 /// A value behind a lock: the project's one lock type, used as `Synchronization.Mutex` is
@@ -9,9 +7,10 @@
 ///
 /// Why not `Mutex`: on Linux the toolchain's `Mutex` (Swift 6.3) takes `FUTEX_LOCK_PI`, whose kernel
 /// path hands the lock from one waiter to the next and never spins in user space. Under contention
-/// every waiter sleeps in the kernel and the lock is passed on in a convoy; with eight store workers
-/// and two event loops on two cores, a redemption on a shared store spent about a third more CPU and
-/// waited with the cores idle (bench/RESULTS.md, 2026-12-03 "The lock"). Swift's own fix
+/// every waiter sleeps in the kernel and the lock is passed on in a convoy. With eight store workers
+/// and two event loops on two cores, handing requests to the store workers cost a median 22 % of the
+/// in-memory rate and at worst two thirds, with the cores idle; with this lock, nothing measurable
+/// (bench/RESULTS.md, "issue #26's fourth pass"). Swift's own fix
 /// (https://github.com/swiftlang/swift/issues/88440, pull request 88523: a plain futex with a short
 /// spin) is not in this toolchain. glibc's `PTHREAD_MUTEX_ADAPTIVE_NP` spins briefly while the owner
 /// runs on another core, then sleeps on a plain futex, and lets a running thread take a freed lock.
