@@ -88,7 +88,7 @@ say "# siwa-mock bench $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(uname -m), $cores cor
 say "# binary: $binary"
 say "# load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
 # The hypervisor's share of the cores over the whole run ("steal" in /proc/stat), printed with the ratios:
-# on a shared VM it is the largest source of spread between runs (bench/RESULTS.md, 2026-12-03 16:50).
+# on a shared VM it is the largest source of spread between runs (bench/RESULTS.md, "issue #26's fourth pass").
 run_ticks="$(awk '/^cpu / { t = 0; for (i = 2; i <= 9; i++) t += $i; print $9, t }' /proc/stat)"
 
 # --- 1. GET /auth/keys vs nginx serving the same bytes ------------------------------------------
