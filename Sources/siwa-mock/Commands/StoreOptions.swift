@@ -66,7 +66,8 @@ enum StoreOptions {
     /// networks, where each container has its own).
     static func replicaName(port: Int) -> String {
         var buffer = [CChar](repeating: 0, count: 256)
-        let host = gethostname(&buffer, buffer.count - 1) == 0 ? String(cString: buffer) : "localhost"
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "localhost:\(port)" }
+        let host = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         return "\(host):\(port)"
     }
 }

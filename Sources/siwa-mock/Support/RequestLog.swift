@@ -115,21 +115,12 @@ struct RequestLog: Sendable {
         }
     }
 
-    /// RFC 3339 UTC with milliseconds, without Foundation (startup cost matters: bench/RESULTS.md,
-    /// exec → first 200).
+    /// RFC 3339 UTC with milliseconds (`TimeText`; not libc's `gmtime_r`, whose first call reads
+    /// /etc/localtime on the first request's path).
     static func timestamp() -> String {
         var spec = timespec()
         clock_gettime(CLOCK_REALTIME, &spec)
-        var seconds = spec.tv_sec
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        func pad(_ value: Int32, _ width: Int) -> String {
-            let text = String(value)
-            return String(repeating: "0", count: max(0, width - text.count)) + text
-        }
-        return "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2))T"
-            + "\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2))."
-            + "\(pad(Int32(spec.tv_nsec / 1_000_000), 3))Z"
+        return TimeText.rfc3339(milliseconds: Int64(spec.tv_sec) * 1000 + Int64(spec.tv_nsec / 1_000_000))
     }
 }
 
