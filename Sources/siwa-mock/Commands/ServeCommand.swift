@@ -11,6 +11,8 @@ import TLS
 /// over plain HTTP, HTTPS (`--tls`, impersonating appleid.apple.com with a local CA) or both.
 struct ServeCommand: Command {
     static let name = "serve"
+    /// How long after the ready line the deferred built-in keys are parsed (see `run`).
+    static let keyParseDelayMilliseconds: Int64 = 25
     static let abstract = "Serve Apple's Sign in with Apple endpoints (the default subcommand)."
     static let discussion: String? = """
         When ready it prints `siwa-mock listening on http://HOST:PORT` to stdout, and with --tls one more
@@ -187,10 +189,13 @@ struct ServeCommand: Command {
             Console().out("siwa-mock listening on \(scheme)://\(Self.urlHost(host)):\(server.port)")
         }
         if let smtpServer { Console().out("siwa-mock smtp listening on \(Self.urlHost(host)):\(smtpServer.port)") }
-        // The built-in scenario's keys are parsed by OpenSSL on first use (`ScenarioKeys`): do it now, off the
-        // loops and after the ready line, so neither the start-up nor the first signature waits for it.
+        // The built-in scenario's keys are parsed by OpenSSL on first use (`ScenarioKeys`): do it soon, off the
+        // loops, so the first signature does not wait for it either. Not at once: the parse is ~1 ms of CPU,
+        // and on two cores it slowed the first answers while it ran (exec to the first 200 on /auth/keys:
+        // 9.1 ms with it, 8.3 ms without; bench/RESULTS.md, "issue #26's fifth pass"). A token request in
+        // the first `keyParseDelayMilliseconds` parses the keys itself, once.
         let provider = mockHost.mock.apple.provider
-        mockHost.scheduler.schedule { provider.keys.parseNow() }
+        mockHost.scheduler.schedule(after: Self.keyParseDelayMilliseconds) { provider.keys.parseNow() }
         let signal = SignalWaiter.waitForTermination { [watcher] in
             guard let watcher else { return log.note("received SIGHUP: no --scenario to reload, ignoring it") }
             log.note("received SIGHUP: reloading \(watcher.path)")
