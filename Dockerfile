@@ -1,5 +1,6 @@
-# siwa-mock as a container: the static Swift binary on an empty (scratch) base with only what it links
-# (glibc, OpenSSL 3, libstdc++), the CA certificates and a non-root user: about 21 MB. docs/container.md has the
+# siwa-mock as a container: the release binary on an empty (scratch) base with only what it links (nothing
+# when it is fully static, as Package.swift links it where the static archives are installed; else glibc,
+# OpenSSL 3 and libstdc++), the CA certificates and a non-root user: 17–21 MB. docs/container.md has the
 # details; the three ways to build it:
 #
 #   docker build -t siwa-mock .                                      # default: compiled in the official
@@ -49,7 +50,8 @@ RUN set -eu; \
         && rm -rf /var/lib/apt/lists/*; \
     fi; \
     if command -v strip >/dev/null; then strip siwa-mock; fi; \
-    if ! ldd siwa-mock >ldd.txt 2>&1 || grep -q 'not found' ldd.txt || ! ./siwa-mock --version >/dev/null; then \
+    ldd siwa-mock >ldd.txt 2>&1 || grep -q 'not a dynamic executable' ldd.txt || echo "ldd failed" >>ldd.txt; \
+    if grep -q -e 'not found' -e 'ldd failed' ldd.txt || ! ./siwa-mock --version >/dev/null; then \
         cat ldd.txt >&2; \
         echo "error: siwa-mock does not run on $(. /etc/os-release; echo "$PRETTY_NAME") (above: what is missing)." >&2; \
         echo "  Build it with --static-swift-stdlib on Debian bookworm (scripts/container-binary.sh), or name" >&2; \

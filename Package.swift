@@ -1,6 +1,10 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+#if os(Linux)
+    import Glibc
+#endif
+
 // Dependency direction (each arrow is an import; none points back):
 //   SIWAMockTesting ─► SIWAServer (the same MockHost wiring as `serve`, in the test process)
 //   siwa-mock ─► SIWAServer ─► SIWACore ─► ScenarioModel ─► JOSE ─► JSON, COpenSSL
@@ -23,6 +27,36 @@ import PackageDescription
 // Access: every module is used only inside this package (the executable, the tests, the fuzz targets), so
 // cross-module internals are `package`, not `public`; only library products meant for other packages are public.
 let swiftSettings: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+
+/// How the README's build (`swift build -c release`) links the binary. Fully static (`-static-executable`,
+/// with the toolchain's lld) where the static archives are installed, as Debian's and Ubuntu's libc6-dev,
+/// libssl-dev and libstdc++-dev install them: no shared library to load and relocate, so a start takes a
+/// third of the time, and 11 MiB idle instead of 15 (bench/RESULTS.md, "issue #26's fifth pass"). glibc's
+/// `files` and `dns` host lookups are built into its static libc since 2.34, so names resolve with no
+/// shared library present (checked in a chroot holding only the binary). Elsewhere (Fedora, RHEL and
+/// Amazon Linux ship those archives in extra packages) the Swift runtime is linked in (`-static-stdlib`)
+/// at a fixed load address (`-no-pie`: ld.so then skips the binary's 30,000 relative relocations).
+let releaseLinkFlags: [String] = {
+    #if os(Linux)
+        #if arch(x86_64)
+            let libraries = "/usr/lib/x86_64-linux-gnu"
+        #elseif arch(arm64)
+            let libraries = "/usr/lib/aarch64-linux-gnu"
+        #else
+            let libraries = "/usr/lib"
+        #endif
+        func present(_ pattern: String) -> Bool {
+            var matches = glob_t()
+            defer { globfree(&matches) }
+            return glob(pattern, 0, nil, &matches) == 0 && matches.gl_pathc > 0
+        }
+        let archives = ["libc.a", "libm.a", "libssl.a", "libcrypto.a"].map { "\(libraries)/\($0)" }
+        if archives.allSatisfy(present) && present("/usr/lib/gcc/*/*/libstdc++.a") {
+            return ["-static-executable", "-use-ld=lld"]
+        }
+    #endif
+    return ["-static-stdlib", "-Xclang-linker", "-no-pie"]
+}()
 
 let package = Package(
     name: "siwa-mock",
@@ -98,9 +132,8 @@ let package = Package(
                 "JSON", "ScenarioFormat", "CSys", "RedisStore", "Locking",
             ],
             swiftSettings: swiftSettings,
-            // The binary the README builds (`swift build -c release`) is the fast one: the Swift runtime
-            // linked in, as `--static-swift-stdlib` does, starts in less time and memory (bench/RESULTS.md).
-            linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]
+            // The binary the README builds (`swift build -c release`) is the fast one: `releaseLinkFlags`.
+            linkerSettings: [.unsafeFlags(releaseLinkFlags, .when(configuration: .release))]
         ),
         .target(
             name: "SIWATestSupport",
