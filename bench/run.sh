@@ -255,9 +255,21 @@ read -r beyond_median beyond_min beyond_max <<<"$(median_range "${round_ratios[@
 # 2 s, the median counts; samples at 2,999 Hz give ~6,000 per round, a share's standard error ~0.005.
 profile_ratios=()
 if command -v perf >/dev/null && perf record -o /dev/null -e cpu-clock -- true >/dev/null 2>&1; then
-    # libcrypto_share PERF_DATA: the share of the samples whose object is libcrypto (all symbols).
-    libcrypto_share() { perf report -i "$1" --stdio --no-children --sort dso -g none 2>/dev/null |
-        awk '/^ *[0-9.]+%/ { sub(/%/, "", $1); if ($2 ~ /^libcrypto/) c += $1; t += $1 } END { if (t > 0) printf "%.4f", c / t }'; }
+    # libcrypto's own symbols, for a binary that links it statically (the README's build on Debian and
+    # Ubuntu: perf then names the binary as the object of every sample, OpenSSL's included).
+    crypto_archive="$(pkg-config --variable=libdir libcrypto 2>/dev/null || echo /usr/lib/x86_64-linux-gnu)/libcrypto.a"
+    : > "$work/libcrypto.symbols"
+    [[ -f "$crypto_archive" ]] && nm --defined-only "$crypto_archive" 2>/dev/null |
+        awk 'NF == 3 && $2 ~ /^[tTwW]$/ { print $3 }' | sort -u > "$work/libcrypto.symbols"
+    # libcrypto_share PERF_DATA: the share of the samples in libcrypto: its object, or one of its symbols.
+    libcrypto_share() { perf report -i "$1" --stdio --no-children --sort dso,sym -g none 2>/dev/null |
+        awk -v symbols="$work/libcrypto.symbols" '
+            BEGIN { while ((getline name < symbols) > 0) crypto[name] = 1 }
+            /^ *[0-9.]+%/ {
+                share = $1; sub(/%/, "", share); symbol = $0; sub(/^.*\] /, "", symbol)
+                if ($2 ~ /^libcrypto/ || symbol in crypto) c += share; t += share
+            }
+            END { if (t > 0) printf "%.4f", c / t }'; }
     # -D 200: the samples start after the key is read and OpenSSL initialised (one signature, not a start).
     perf record -q -D 200 -F 2999 -e cpu-clock -o "$work/sign.perf" -- \
         "$work/rsa_sign_cpu" "$root/scenarios/keys/signing-Aj3F8kLq2X.pem" 2 >/dev/null 2>&1 || true
