@@ -75,7 +75,8 @@ start_mock() {
     MOCK_PID=$!
     pids+=("$MOCK_PID")
     for _ in $(seq 1500); do
-        line="$(head -n1 "$ready")"
+        # The ready file appears when the child's redirection runs: head may look first (set -e).
+        line="$(head -n1 "$ready" 2>/dev/null || true)"
         [[ -n "$line" ]] && break
         sleep 0.01
     done
