@@ -29,10 +29,13 @@ WORKDIR /src
 # `dis[t]` copies dist/ (where scripts/container-binary.sh puts the binary) when it exists and nothing
 # otherwise; a plain `dist` would fail the build when it is missing. Sources and Tests are only compiled
 # in a Swift image (the package manifest names the test targets, so their folders must exist).
-COPY Package.swift dis[t] ./
+# `script[s]/symbol-order.tx[t]` likewise: the start-up code's layout for the static link (Package.swift,
+# scripts/symbol-order.sh), moved back under scripts/ below; a context without it still builds.
+COPY Package.swift dis[t] script[s]/symbol-order.tx[t] ./
 COPY Sources ./Sources
 COPY Tests ./Tests
 RUN set -eu; \
+    if [ -f symbol-order.txt ]; then mkdir -p scripts && mv symbol-order.txt scripts/; fi; \
     if command -v swift >/dev/null; then \
         apt-get update; \
         apt-get install -y --no-install-recommends libssl-dev pkg-config ca-certificates binutils; \
