@@ -6,6 +6,8 @@
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# first_requests: the requests of the idle-RSS figure (shared with scripts/symbol-order.sh).
+source "$here/first_requests.sh"
 root="$(cd "$here/.." && pwd)"
 binary=""
 codes=90000
@@ -307,12 +309,7 @@ say "FIGURE startup_to_first_keys median=${startup_ms} ms, nginx ${nginx_startup
 
 # --- 4. idle RSS after startup and a few requests ----------------------------------------------
 start_mock base
-curl -fsS -o /dev/null "$base/auth/keys"
-curl -fsS -o /dev/null "$base/.well-known/openid-configuration"
-location="$(curl -fsS -o /dev/null -w '%{redirect_url}' "$base/auth/authorize?client_id=com.example.web&redirect_uri=http%3A%2F%2F127.0.0.1%3A8000%2Fcallback&response_type=code&response_mode=query&login_hint=alice")"
-code="$(sed -n 's/.*[?&]code=\([^&#]*\).*/\1/p' <<<"$location")"
-curl -fsS -o /dev/null -d client_id=com.example.web --data-urlencode "client_secret=$secret" \
-    -d grant_type=authorization_code -d "code=$code" -d redirect_uri=http://127.0.0.1:8000/callback "$base/auth/token"
+first_requests "$base" "$secret"
 sleep 0.5
 rss_kb="$(awk '/^VmRSS/ { print $2 }' "/proc/$MOCK_PID/status")"
 rss_mb="$(awk -v k="$rss_kb" 'BEGIN { printf "%.1f", k / 1024 }')"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # scripts/symbol-order.txt: the functions the release binary runs from exec through its first requests
-# (start-up, GET /auth/keys, discovery, a headless authorize and a code redemption), in the order callgrind
-# lists them. Package.swift hands the file to lld (`--symbol-ordering-file`) for the fully static release
+# (start-up, then bench/first_requests.sh: GET /auth/keys, discovery, a headless authorize and a code
+# redemption). Package.swift hands the file to lld (`--symbol-ordering-file`) for the fully static release
 # build, which puts that code together at the start of the text. Why: the kernel maps a binary's text
 # 64 KB around each page fault ("fault-around"), so code spread over 11 MB of text had every start map
 # 9 MB of it; grouped, idle RSS fell from 12.0 to 8.4 MiB (bench/RESULTS.md, "issue #26's fifth pass").
@@ -55,17 +55,15 @@ for _ in $(seq 6000); do grep -q listening "$work/ready" 2>/dev/null && break; s
 base="$(sed -nE 's/^siwa-mock listening on //p' "$work/ready")"
 [[ -n "$base" ]] || { cat "$work/valgrind.log" >&2; echo "error: no ready line under valgrind" >&2; exit 1; }
 # The same requests as bench/run.sh's idle-RSS figure.
-curl -fsS -o /dev/null "$base/auth/keys"
-curl -fsS -o /dev/null "$base/.well-known/openid-configuration"
-location="$(curl -fsS -o /dev/null -w '%{redirect_url}' "$base/auth/authorize?client_id=com.example.web&redirect_uri=http%3A%2F%2F127.0.0.1%3A8000%2Fcallback&response_type=code&response_mode=query&login_hint=alice")"
-code="$(sed -n 's/.*[?&]code=\([^&#]*\).*/\1/p' <<<"$location")"
-curl -fsS -o /dev/null -d client_id=com.example.web --data-urlencode "client_secret=$secret" \
-    -d grant_type=authorization_code -d "code=$code" -d redirect_uri=http://127.0.0.1:8000/callback "$base/auth/token"
+source "$root/bench/first_requests.sh"
+first_requests "$base" "$secret"
 sleep 1
 kill -TERM "$pid"
 wait "$pid" || true
 pid=""
-# Function names in first-listed order; callgrind marks recursion levels with 'N and names code it has
-# no symbol for by address.
-sed -nE "s/^fn=//p" "$work/callgrind.out" | sed -E "s/'[0-9]+$//" | grep -v '^0x' | awk '!seen[$0]++' > "$order"
+# Function names, sorted: what matters is that they are together, and callgrind lists them in an order
+# that changes from run to run (a sorted file changes only where the code does). Callgrind marks recursion
+# levels with 'N and names code it has no symbol for by address.
+sed -nE "s/^fn=//p" "$work/callgrind.out" | sed -E "s/'[0-9]+$//" | grep -v '^0x' | LC_ALL=C sort -u > "$order"
 echo "scripts/symbol-order.txt: $(wc -l < "$order") functions"
+echo "relink to use it (a changed file alone does not): rm -f .build/release/siwa-mock && swift build -c release --product siwa-mock"
