@@ -70,37 +70,7 @@ extension EpollLoop {
         close(connection)
     }
 
-    /// Queues output built by `build`: as it is, or encrypted on a TLS connection.
-    /// Returns false if encryption failed and the connection was closed.
-    package func queue(_ connection: Connection, _ build: (inout [UInt8]) -> Void) -> Bool {
-        guard let tls = connection.tls else {
-            build(&connection.outbound)
-            return true
-        }
-        var plaintext: [UInt8] = []
-        build(&plaintext)
-        do {
-            try tls.write(plaintext)
-        } catch {
-            report(.tlsFailure, connection, error.message)
-            close(connection)
-            return false
-        }
-        tls.takeOutput(into: &connection.outbound)
-        return true
-    }
-
-    /// Before a lingering close: queue TLS close_notify and try once to send it.
-    /// Returns false if the connection was closed.
-    func sendCloseNotify(_ connection: Connection) -> Bool {
-        guard let tls = connection.tls else { return true }
-        tls.close()
-        tls.takeOutput(into: &connection.outbound)
-        if case .closed = flush(connection) { return false }
-        return true
-    }
-
-    func report(_ kind: ConnectionDiagnostic.Kind, _ connection: Connection, _ message: String) {
+    package func report(_ kind: ConnectionDiagnostic.Kind, _ connection: Connection, _ message: String) {
         context.onDiagnostic?(
             ConnectionDiagnostic(kind: kind, remoteAddress: connection.remoteAddress, message: message))
     }

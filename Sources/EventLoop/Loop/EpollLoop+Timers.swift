@@ -29,18 +29,4 @@ extension EpollLoop {
             }
         }
     }
-
-    func fire(_ kind: Connection.DeadlineKind, for connection: Connection) {
-        switch kind {
-        case .idle, .handshake, .header, .body:
-            connection.session.inputTimedOut(connection, on: self)
-        case .writeStall, .linger:
-            close(connection)
-        case .hold:
-            connection.session.holdExpired(connection, on: self)
-            if isOpen(connection) && connection.isReading { connection.session.process(connection, on: self) }
-        case .dribbleTick:
-            dribble(connection)
-        }
-    }
 }

@@ -6,7 +6,7 @@ import Glibc
 /// Everything here runs on the loop's thread; the only cross-thread inputs are the shared atomics in
 /// `ServerContext`, the eventfd that `EventLoopServer.shutdown()` writes to, and posts to parked
 /// connections (`LoopInbox`). The protocol spoken is the service's (`ConnectionService`).
-package final class EpollLoop {
+package final class EpollLoop: ConnectionContext {
     static let readBufferSize = 64 * 1024
     static let maxEvents: Int32 = 256
     /// epoll data values that are not connection descriptors.
@@ -21,7 +21,7 @@ package final class EpollLoop {
     let epollFD: Int32
     let wakeFD: Int32
     /// What other threads posted to parked connections, delivered on wake-up.
-    let inbox: LoopInbox
+    package let inbox: LoopInbox
     var listenerFD: Int32
     /// Connections indexed by descriptor (descriptors are small and dense).
     var connections: [Connection?] = []
@@ -106,6 +106,14 @@ package final class EpollLoop {
 
     /// Set once shutdown began: sessions close idle connections instead of waiting for more input.
     package var isStopping: Bool { stopDeadline != nil }
+
+    package var idleTimeout: Int64 {
+        MonotonicClock.nanoseconds(milliseconds: context.configuration.idleTimeoutMilliseconds)
+    }
+
+    package var handshakeTimeout: Int64 {
+        MonotonicClock.nanoseconds(milliseconds: context.configuration.handshakeTimeoutMilliseconds)
+    }
 
     /// epoll_wait's timeout: until the next timer, listener resume or shutdown deadline.
     func waitTimeoutMilliseconds() -> Int32 {

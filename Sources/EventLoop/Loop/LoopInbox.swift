@@ -1,8 +1,8 @@
 import Locking
 
-/// What other threads post to parked connections (`EpollLoop.park`), waiting for their loop; posting
-/// wakes the loop's epoll.
-final class LoopInbox: Sendable {
+/// What other threads post to parked connections (`ConnectionContext.park`), waiting for their loop;
+/// posting wakes the loop's epoll (an embedded connection has no eventfd: its test delivers the posts).
+package final class LoopInbox: Sendable {
     struct Item {
         var fd: Int32
         var serial: UInt64
@@ -10,9 +10,9 @@ final class LoopInbox: Sendable {
     }
 
     private let state = Lock<(items: [Item], closed: Bool)>(([], false))
-    private let wakeFD: Int32
+    private let wakeFD: Int32?
 
-    init(wakeFD: Int32) { self.wakeFD = wakeFD }
+    init(wakeFD: Int32?) { self.wakeFD = wakeFD }
 
     /// Queues a post for the connection and wakes the loop; dropped once the loop has ended.
     func post(_ item: Item) {
@@ -20,7 +20,7 @@ final class LoopInbox: Sendable {
             guard !state.closed else { return }
             state.items.append(item)
             // Written under the lock, so never after `close()` (the server closes the eventfd later).
-            Syscall.signalEvent(wakeFD)
+            if let wakeFD { Syscall.signalEvent(wakeFD) }
         }
     }
 

@@ -21,25 +21,25 @@ package protocol LoopHandler: AnyObject {
 }
 
 /// One connection's protocol state, driven by its loop on the loop's thread. Every method may queue
-/// output (`EpollLoop.queue`), change the phase, or close the connection.
+/// output (`ConnectionContext.queue`), change the phase, or close the connection.
 package protocol ConnectionSession: AnyObject {
     /// The connection was accepted (and its TLS session attached): a greeting, or nothing.
-    func opened(_ connection: Connection, on loop: EpollLoop)
+    func opened(_ connection: Connection, on loop: any ConnectionContext)
     /// Plaintext from the peer, in order. Returns false if the connection was closed.
-    func receive(_ bytes: UnsafeRawBufferPointer, on connection: Connection, loop: EpollLoop) -> Bool
+    func receive(_ bytes: UnsafeRawBufferPointer, on connection: Connection, loop: any ConnectionContext) -> Bool
     /// Acts on what was received (and on input held while output was pending): called after each read,
     /// when queued output has left, and after a held or parked connection went back to `.reading`.
-    func process(_ connection: Connection, on loop: EpollLoop)
+    func process(_ connection: Connection, on loop: any ConnectionContext)
     /// The read-side deadline (idle, handshake, header or body) passed.
-    func inputTimedOut(_ connection: Connection, on loop: EpollLoop)
+    func inputTimedOut(_ connection: Connection, on loop: any ConnectionContext)
     /// Everything queued has left and the connection goes back to reading or lingering.
-    func outputWritten(_ connection: Connection, on loop: EpollLoop)
+    func outputWritten(_ connection: Connection, on loop: any ConnectionContext)
     /// The deadline of a `.held` connection passed.
-    func holdExpired(_ connection: Connection, on loop: EpollLoop)
-    /// What another thread posted for a `.parked` connection (`EpollLoop.park`).
-    func resume(with payload: any Sendable, _ connection: Connection, on loop: EpollLoop)
+    func holdExpired(_ connection: Connection, on loop: any ConnectionContext)
+    /// What another thread posted for a `.parked` connection (`ConnectionContext.park`).
+    func resume(with payload: any Sendable, _ connection: Connection, on loop: any ConnectionContext)
     /// The peer closed its side, or left, while the connection was `.parked`.
-    func peerLeftWhileParked(_ connection: Connection, on loop: EpollLoop)
+    func peerLeftWhileParked(_ connection: Connection, on loop: any ConnectionContext)
     /// The connection was closed: release anything held for it.
     func closed()
     /// Whether a request or command has partly arrived (a stopping loop lets it finish).

@@ -31,12 +31,12 @@ final class StreamConnectionSession: ConnectionSession {
     init(_ stream: any StreamSession) { self.stream = stream }
 
     /// Sends the greeting.
-    func opened(_ connection: Connection, on loop: EpollLoop) {
+    func opened(_ connection: Connection, on loop: any ConnectionContext) {
         guard apply(stream.open(), to: connection, on: loop) else { return }
         process(connection, on: loop)
     }
 
-    func receive(_ bytes: UnsafeRawBufferPointer, on connection: Connection, loop: EpollLoop) -> Bool {
+    func receive(_ bytes: UnsafeRawBufferPointer, on connection: Connection, loop: any ConnectionContext) -> Bool {
         // After `.close` the session said its last word: later input is dropped.
         if connection.closeAfterWrite { return true }
         return apply(stream.receive(bytes), to: connection, on: loop)
@@ -44,7 +44,7 @@ final class StreamConnectionSession: ConnectionSession {
 
     /// Queues a session's output and carries out what it asks next. Returns false if the connection
     /// was closed.
-    func apply(_ output: StreamOutput, to connection: Connection, on loop: EpollLoop) -> Bool {
+    func apply(_ output: StreamOutput, to connection: Connection, on loop: any ConnectionContext) -> Bool {
         if !output.bytes.isEmpty {
             guard loop.queue(connection, { $0.append(contentsOf: output.bytes) }) else { return false }
         }
@@ -62,15 +62,14 @@ final class StreamConnectionSession: ConnectionSession {
                 loop.close(connection)
                 return false
             }
-            let timeout = loop.context.configuration.handshakeTimeoutMilliseconds
-            loop.setDeadline(connection, loop.now + MonotonicClock.nanoseconds(milliseconds: timeout), .handshake)
+            loop.setDeadline(connection, loop.now + loop.handshakeTimeout, .handshake)
         }
         return true
     }
 
     /// After a read (or a write completed): flush what the session queued, then keep reading, linger
     /// after its last word, or close when the peer has gone.
-    func process(_ connection: Connection, on loop: EpollLoop) {
+    func process(_ connection: Connection, on loop: any ConnectionContext) {
         guard loop.isOpen(connection), connection.isReading else { return }
         if connection.hasPendingOutput {
             // `flushOutput` → `outputWritten` restarts the idle deadline: a reply is progress.
@@ -86,7 +85,7 @@ final class StreamConnectionSession: ConnectionSession {
     }
 
     /// The deadline passed while reading: the session's last words, one attempt to send them, then close.
-    func inputTimedOut(_ connection: Connection, on loop: EpollLoop) {
+    func inputTimedOut(_ connection: Connection, on loop: any ConnectionContext) {
         let handshaking = connection.tls.map { !$0.isHandshakeComplete } ?? false
         if connection.isReading && !handshaking {
             let words = stream.timedOut()
@@ -95,11 +94,11 @@ final class StreamConnectionSession: ConnectionSession {
         loop.close(connection)
     }
 
-    func outputWritten(_ connection: Connection, on loop: EpollLoop) {}
+    func outputWritten(_ connection: Connection, on loop: any ConnectionContext) {}
     /// Never held or parked: a stream session answers at once.
-    func holdExpired(_ connection: Connection, on loop: EpollLoop) {}
-    func resume(with payload: any Sendable, _ connection: Connection, on loop: EpollLoop) {}
-    func peerLeftWhileParked(_ connection: Connection, on loop: EpollLoop) {}
+    func holdExpired(_ connection: Connection, on loop: any ConnectionContext) {}
+    func resume(with payload: any Sendable, _ connection: Connection, on loop: any ConnectionContext) {}
+    func peerLeftWhileParked(_ connection: Connection, on loop: any ConnectionContext) {}
     func closed() {}
     /// A stopping server closes a reading stream connection at once, as it always did.
     var hasPartialInput: Bool { false }

@@ -2,7 +2,7 @@ import EventLoop
 
 extension HTTPSession {
     /// Calls the responder and starts delivering its answer the way `Delivery` says.
-    func respond(_ connection: Connection, to request: HTTPRequest, on loop: EpollLoop) {
+    func respond(_ connection: Connection, to request: HTTPRequest, on loop: any ConnectionContext) {
         let started = handler.onExchanges == nil ? loop.now : MonotonicClock.now()
         let response = handler.responder.respond(to: request)
         deliver(
@@ -14,7 +14,7 @@ extension HTTPSession {
     }
 
     /// Sends a response the way its `Delivery` says (or parks the connection for a deferred one).
-    func deliver(_ response: HTTPResponse, on connection: Connection, loop: EpollLoop, _ request: Pending) {
+    func deliver(_ response: HTTPResponse, on connection: Connection, loop: any ConnectionContext, _ request: Pending) {
         if case .deferred(let awaited) = response.delivery {
             // Only the peer's close is watched (pipelined input waits): it cancels a parked wait.
             let post = loop.park(connection)
@@ -71,7 +71,7 @@ extension HTTPSession {
     }
 
     /// A malformed request: a small plain-text answer with the precise status, then close.
-    func reject(_ connection: Connection, status: HTTPStatus, reason: String, on loop: EpollLoop) {
+    func reject(_ connection: Connection, status: HTTPStatus, reason: String, on loop: any ConnectionContext) {
         exchange = Exchange(method: "-", target: "-", status: status, started: loop.now)
         connection.closeAfterWrite = true
         loop.write(connection) {
@@ -80,7 +80,7 @@ extension HTTPSession {
     }
 
     /// The response another thread finished, for this still-parked connection.
-    func resume(with payload: any Sendable, _ connection: Connection, on loop: EpollLoop) {
+    func resume(with payload: any Sendable, _ connection: Connection, on loop: any ConnectionContext) {
         guard var response = payload as? HTTPResponse, let request = pending else { return }
         awaited = nil
         pending = nil
@@ -89,14 +89,14 @@ extension HTTPSession {
     }
 
     /// The peer closed its side while the response was awaited: a parked wait (a long poll) answers now.
-    func peerLeftWhileParked(_ connection: Connection, on loop: EpollLoop) {
+    func peerLeftWhileParked(_ connection: Connection, on loop: any ConnectionContext) {
         let waiting = awaited
         awaited = nil
         waiting?.cancel()
     }
 
     /// The delay of `Delivery.delayed` is over: send the response normally.
-    func holdExpired(_ connection: Connection, on loop: EpollLoop) {
+    func holdExpired(_ connection: Connection, on loop: any ConnectionContext) {
         guard let held else { return }
         self.held = nil
         send(
@@ -106,7 +106,8 @@ extension HTTPSession {
 
     /// Serializes the whole response into the connection's output (one write) and starts flushing it.
     private func send(
-        _ response: HTTPResponse, on connection: Connection, loop: EpollLoop, includeBody: Bool, keepAliveHeader: Bool
+        _ response: HTTPResponse, on connection: Connection, loop: any ConnectionContext, includeBody: Bool,
+        keepAliveHeader: Bool
     ) {
         let close = connection.closeAfterWrite
         loop.write(connection) {

@@ -42,15 +42,15 @@ final class HTTPSession: ConnectionSession {
 
     var hasPartialInput: Bool { parser.hasPartialRequest }
 
-    func opened(_ connection: Connection, on loop: EpollLoop) {}
+    func opened(_ connection: Connection, on loop: any ConnectionContext) {}
 
-    func receive(_ bytes: UnsafeRawBufferPointer, on connection: Connection, loop: EpollLoop) -> Bool {
+    func receive(_ bytes: UnsafeRawBufferPointer, on connection: Connection, loop: any ConnectionContext) -> Bool {
         parser.append(bytes)
         return true
     }
 
     /// Answers every complete buffered request in order until the connection is busy or needs more bytes.
-    func process(_ connection: Connection, on loop: EpollLoop) {
+    func process(_ connection: Connection, on loop: any ConnectionContext) {
         while loop.isOpen(connection) && connection.isReading {
             switch parser.next() {
             case .needMoreData:
@@ -65,7 +65,7 @@ final class HTTPSession: ConnectionSession {
     }
 
     /// Arms the timeout that matches how far the next request has come, and sends 100 Continue if asked.
-    func waitForMoreData(_ connection: Connection, on loop: EpollLoop) {
+    func waitForMoreData(_ connection: Connection, on loop: any ConnectionContext) {
         if parser.takeContinueRequest() {
             guard loop.sendInterim(connection, Self.continueResponse) else { return }
         }
@@ -83,11 +83,11 @@ final class HTTPSession: ConnectionSession {
     }
 
     /// A request still arriving, or an idle keep-alive connection, ran out of time: close.
-    func inputTimedOut(_ connection: Connection, on loop: EpollLoop) {
+    func inputTimedOut(_ connection: Connection, on loop: any ConnectionContext) {
         loop.close(connection)
     }
 
-    func outputWritten(_ connection: Connection, on loop: EpollLoop) {
+    func outputWritten(_ connection: Connection, on loop: any ConnectionContext) {
         finishExchange(connection, on: loop)
     }
 
@@ -100,7 +100,7 @@ final class HTTPSession: ConnectionSession {
     }
 
     /// Notes the finished exchange; the loop handler hands the batch to `onExchanges` when the pass ends.
-    func finishExchange(_ connection: Connection, on loop: EpollLoop) {
+    func finishExchange(_ connection: Connection, on loop: any ConnectionContext) {
         guard let exchange else { return }
         self.exchange = nil
         guard handler.onExchanges != nil else { return }
