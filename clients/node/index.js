@@ -8,12 +8,15 @@ import { delimiter, join, isAbsolute } from 'node:path';
 
 const READY_PREFIX = 'siwa-mock listening on ';
 const SMTP_READY_PREFIX = 'siwa-mock smtp listening on ';
+const MAX_ANSWER_BYTES = 16 << 20; // a control answer larger than this is refused (docs/test-helpers.md)
 const MAX_WAIT_MS = 60_000; // the server's limit for one GET /mock/mail?wait= (docs/control-api.md)
 export const HINT =
   'build it with `swift build -c release --product siwa-mock` and set SIWA_MOCK_BINARY=.build/release/siwa-mock, ' +
   'put siwa-mock on PATH, or set SIWA_MOCK_URL to a running mock';
 
-export class SiwaMockError extends Error {}
+export class SiwaMockError extends Error {
+  name = 'SiwaMockError';
+}
 
 function executable(path) {
   try {
@@ -195,20 +198,33 @@ export class SiwaMock {
 
   // -- the control API (docs/control-api.md) -----------------------------------------------------
 
-  async request(method, path, body, { timeoutMs } = {}) {
+  /**
+   * A control call; the decoded JSON answer. `timeoutMs` (default 15 s) bounds the whole call, body
+   * included; an answer over 16 MiB is refused, and a redirect is never followed (it would carry the
+   * admin token to wherever it points): each rejects with a SiwaMockError saying so.
+   */
+  async request(method, path, body, { timeoutMs = 15_000 } = {}) {
     const headers = {};
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     if (this.adminToken) headers.Authorization = `Bearer ${this.adminToken}`;
+    const signal = AbortSignal.timeout(timeoutMs);
+    const late = () => new SiwaMockError(`${method} ${this.url}${path}: no complete answer within ${timeoutMs / 1000}s`);
     let response;
+    let text;
     try {
       response = await fetch(this.url + path, {
-        method, headers, body: body === undefined ? undefined : JSON.stringify(body),
-        signal: timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs),
+        method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal, redirect: 'manual',
       });
+      text = await readBounded(response, `${method} ${path}`);
     } catch (error) {
+      if (error instanceof SiwaMockError) throw error;
+      if (signal.aborted) throw late();
       throw new SiwaMockError(`${method} ${this.url}${path}: ${error.cause?.message ?? error.message}; is the mock running? ${HINT}`);
     }
-    const text = await response.text();
+    if (response.status >= 300 && response.status < 400) {
+      throw new SiwaMockError(`${method} ${path} answered ${response.status} (a redirect to ${response.headers.get('location') ?? 'nowhere'}): ` +
+        'not followed, so the admin token stays with the mock');
+    }
     if (!response.ok) throw new SiwaMockError(`${method} ${path} answered ${response.status}: ${text}`);
     return text ? JSON.parse(text) : null;
   }
@@ -268,6 +284,25 @@ export class SiwaMock {
 
   /** Empties the mailbox and the relay's daily counts (`DELETE /mock/mail`). */
   clearMail() { return this.request('DELETE', '/mock/mail'); }
+}
+
+/** The body as text, refused past MAX_ANSWER_BYTES (the reader is cancelled, which closes the connection). */
+async function readBounded(response, call) {
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const chunks = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_ANSWER_BYTES) {
+      await reader.cancel().catch(() => {});
+      throw new SiwaMockError(`${call}: the answer is larger than ${MAX_ANSWER_BYTES >> 20} MiB; refused`);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** A duration in the mock's grammar (`1m30s`, `500ms`; docs/scenarios.md) or milliseconds, in milliseconds. */

@@ -1,6 +1,7 @@
 // The module's own suite, against the real binary (clients/run.sh sets SIWA_MOCK_BINARY).
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { connect } from 'node:net';
@@ -164,5 +165,36 @@ describe('relay mail', () => {
       if (saved === undefined) delete process.env.SIWA_MOCK_SMTP;
       else process.env.SIWA_MOCK_SMTP = saved;
     }
+  });
+});
+
+// A hostile server (clients/spec/hostile_server.py; issue 36, findings 5 and 6).
+describe('a hostile server', () => {
+  let server;
+  let hostile;
+  before(async () => {
+    server = spawn('python3', [fileURLToPath(new URL('../../spec/hostile_server.py', import.meta.url))], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const line = await new Promise((resolve) => server.stdout.once('data', (chunk) => resolve(String(chunk).trim())));
+    assert.match(line, /^hostile listening on /);
+    hostile = new SiwaMock(line.slice('hostile listening on '.length), { adminToken: 't0ken' });
+  });
+  after(() => { server.stdin.end(); });
+
+  test('a server dripping one byte per half second meets the overall deadline', async () => {
+    const began = Date.now();
+    await assert.rejects(hostile.request('GET', '/mock/drip', undefined, { timeoutMs: 1000 }),
+      /^SiwaMockError: GET http:\/\/127\.0\.0\.1:\d+\/mock\/drip: no complete answer within 1s$/);
+    assert.ok(Date.now() - began < 10_000); // a per-read timeout would wait for the server's 20 s of drip
+  });
+
+  test('an endless answer is cut at 16 MiB', async () => {
+    await assert.rejects(hostile.request('GET', '/mock/endless', undefined, { timeoutMs: 30_000 }),
+      /^SiwaMockError: GET \/mock\/endless: the answer is larger than 16 MiB; refused$/);
+  });
+
+  test('a redirect is not followed and the token stays', async () => {
+    await assert.rejects(hostile.request('GET', '/mock/redirect'),
+      /^SiwaMockError: GET \/mock\/redirect answered 302 \(a redirect to http:\/\/127\.0\.0\.1:\d+\/mock\/landing\): not followed/);
+    assert.deepEqual(await hostile.request('GET', '/mock/stolen'), { authorization: [], requests: 0 });
   });
 });

@@ -8,16 +8,18 @@ import re
 import select
 import shutil
 import signal
+import socket
 import subprocess
 import tempfile
+import threading
 import time
-import urllib.error
 import urllib.parse
-import urllib.request
+from http.client import HTTPConnection, HTTPException, HTTPSConnection
 from typing import Any, Iterable, Optional
 
 READY_PREFIX = "siwa-mock listening on "
 SMTP_READY_PREFIX = "siwa-mock smtp listening on "
+MAX_ANSWER_BYTES = 16 << 20  # a control answer larger than this is refused (docs/test-helpers.md)
 MAX_WAIT_MS = 60_000  # the server's limit for one GET /mock/mail?wait= (docs/control-api.md)
 HINT = ("build it with `swift build -c release --product siwa-mock` and set SIWA_MOCK_BINARY=.build/release/siwa-mock, "
         "put siwa-mock on PATH, or set SIWA_MOCK_URL to a running mock")
@@ -192,19 +194,19 @@ class SiwaMock:
     # -- the control API (docs/control-api.md) ----------------------------------------------------------
 
     def request(self, method: str, path: str, body: Any = None, timeout: float = 15) -> Any:
+        """A control call; the decoded JSON answer. `timeout` bounds the whole call (connect, headers and
+        body), not each read; an answer over 16 MiB is refused, and a redirect is never followed (it would
+        carry the admin token to wherever it points): each is a `SiwaMockError` saying so."""
         data = json.dumps(body).encode() if body is not None else None
-        request = urllib.request.Request(self.url + path, data=data, method=method)
-        if data is not None:
-            request.add_header("Content-Type", "application/json")
+        headers = {"Content-Type": "application/json"} if data is not None else {}
         if self.admin_token:
-            request.add_header("Authorization", f"Bearer {self.admin_token}")
-        try:
-            with urllib.request.urlopen(request, timeout=timeout) as response:
-                text = response.read().decode()
-        except urllib.error.HTTPError as error:
-            raise SiwaMockError(f"{method} {path} answered {error.code}: {error.read().decode(errors='replace')}") from None
-        except urllib.error.URLError as error:
-            raise SiwaMockError(f"{method} {self.url}{path}: {error.reason}; is the mock running? {HINT}") from None
+            headers["Authorization"] = f"Bearer {self.admin_token}"
+        status, text, location = _call(self.url, method, path, data, headers, timeout)
+        if 300 <= status < 400:
+            raise SiwaMockError(f"{method} {path} answered {status} (a redirect to {location or 'nowhere'}): "
+                                "not followed, so the admin token stays with the mock")
+        if status // 100 != 2:
+            raise SiwaMockError(f"{method} {path} answered {status}: {text}")
         return json.loads(text) if text else None
 
     def health(self) -> dict:
@@ -292,6 +294,52 @@ class SiwaMock:
     def clear_mail(self) -> Any:
         """Empties the mailbox and the relay's daily counts (`DELETE /mock/mail`)."""
         return self.request("DELETE", "/mock/mail")
+
+
+def _call(base: str, method: str, path: str, data: Optional[bytes], headers: dict, timeout: float) -> tuple:
+    """(status, body text, Location) of one HTTP exchange, bounded in total time and size.
+
+    http.client follows no redirect; the deadline closes the socket from a timer, which ends any read
+    in progress (a server dripping a byte per read never resets a per-read timeout that way).
+    """
+    url = urllib.parse.urlsplit(base)
+    connection_type = HTTPSConnection if url.scheme == "https" else HTTPConnection
+    connection = connection_type(url.hostname, url.port, timeout=timeout)
+    expired = threading.Event()
+
+    def expire() -> None:
+        expired.set()
+        if connection.sock is not None:
+            try:
+                connection.sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    timer = threading.Timer(timeout, expire)
+    timer.daemon = True
+    timer.start()
+    try:
+        connection.request(method, url.path.rstrip("/") + path, body=data, headers=headers)
+        response = connection.getresponse()
+        chunks, size = [], 0
+        while True:
+            chunk = response.read1(65536)
+            if not chunk:
+                break
+            size += len(chunk)
+            if size > MAX_ANSWER_BYTES:
+                raise SiwaMockError(f"{method} {path}: the answer is larger than {MAX_ANSWER_BYTES >> 20} MiB; refused")
+            chunks.append(chunk)
+        if expired.is_set():
+            raise OSError("deadline")
+        return response.status, b"".join(chunks).decode(errors="replace"), response.getheader("Location")
+    except (OSError, HTTPException) as error:
+        if expired.is_set():
+            raise SiwaMockError(f"{method} {base}{path}: no complete answer within {timeout:g}s") from None
+        raise SiwaMockError(f"{method} {base}{path}: {error}; is the mock running? {HINT}") from None
+    finally:
+        timer.cancel()
+        connection.close()
 
 
 def _milliseconds(duration: "str | float") -> int:
