@@ -10,6 +10,7 @@ package siwamocktest
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -32,6 +33,8 @@ const (
 	smtpReadyPrefix = "siwa-mock smtp listening on "
 	// MaxWait is the server's limit for one GET /mock/mail?wait= (docs/control-api.md).
 	MaxWait = 60 * time.Second
+	// MaxAnswerBytes: a control answer larger than this is refused (docs/test-helpers.md).
+	MaxAnswerBytes = 16 << 20
 )
 
 // Hint says how to get a binary; it ends every "not found" error.
@@ -337,14 +340,24 @@ func (m *Mock) request(method, path string, body any, timeout time.Duration) (an
 	if m.AdminToken != "" {
 		request.Header.Set("Authorization", "Bearer "+m.AdminToken)
 	}
-	response, err := (&http.Client{Timeout: timeout}).Do(request)
+	// Client.Timeout bounds the whole exchange, body included; no redirect is followed, since it would
+	// carry the admin token to wherever it points.
+	client := &http.Client{Timeout: timeout, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	response, err := client.Do(request)
 	if err != nil {
-		return nil, fmt.Errorf("%s %s%s: %v; is the mock running? %s", method, m.URL, path, err, Hint)
+		return nil, m.callError(method, path, err, timeout)
 	}
 	defer response.Body.Close()
-	data, err := io.ReadAll(response.Body)
+	data, err := io.ReadAll(io.LimitReader(response.Body, MaxAnswerBytes+1))
 	if err != nil {
-		return nil, err
+		return nil, m.callError(method, path, err, timeout)
+	}
+	if len(data) > MaxAnswerBytes {
+		return nil, fmt.Errorf("%s %s: the answer is larger than %d MiB; refused", method, path, MaxAnswerBytes>>20)
+	}
+	if response.StatusCode/100 == 3 {
+		return nil, fmt.Errorf("%s %s answered %d (a redirect to %s): not followed, so the admin token stays with the mock",
+			method, path, response.StatusCode, orNowhere(response.Header.Get("Location")))
 	}
 	if response.StatusCode/100 != 2 {
 		return nil, fmt.Errorf("%s %s answered %d: %s", method, path, response.StatusCode, data)
@@ -354,6 +367,20 @@ func (m *Mock) request(method, path string, body any, timeout time.Duration) (an
 	}
 	var decoded any
 	return decoded, json.Unmarshal(data, &decoded)
+}
+
+func (m *Mock) callError(method, path string, err error, timeout time.Duration) error {
+	if errors.Is(err, context.DeadlineExceeded) || os.IsTimeout(err) {
+		return fmt.Errorf("%s %s%s: no complete answer within %v", method, m.URL, path, timeout)
+	}
+	return fmt.Errorf("%s %s%s: %v; is the mock running? %s", method, m.URL, path, err, Hint)
+}
+
+func orNowhere(location string) string {
+	if location == "" {
+		return "nowhere"
+	}
+	return location
 }
 
 func (m *Mock) object(method, path string, body any) (map[string]any, error) {

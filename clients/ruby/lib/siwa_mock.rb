@@ -12,6 +12,7 @@ require "uri"
 class SiwaMock
   READY_PREFIX = "siwa-mock listening on ".freeze
   SMTP_READY_PREFIX = "siwa-mock smtp listening on ".freeze
+  MAX_ANSWER_BYTES = 16 << 20 # a control answer larger than this is refused (docs/test-helpers.md)
   MAX_WAIT_MS = 60_000 # the server's limit for one GET /mock/mail?wait= (docs/control-api.md)
   HINT = "build it with `swift build -c release --product siwa-mock` and set SIWA_MOCK_BINARY=.build/release/siwa-mock, " \
          "put siwa-mock on PATH, or set SIWA_MOCK_URL to a running mock".freeze
@@ -167,6 +168,9 @@ class SiwaMock
 
   # -- the control API (docs/control-api.md) -----------------------------------------------------
 
+  # A control call; the decoded JSON answer. `timeout` (seconds) bounds the whole call, body included,
+  # not each read; an answer over 16 MiB is refused, and a redirect is never followed (it would carry
+  # the admin token to wherever it points): each raises SiwaMock::Error saying so.
   def request(method, path, body = nil, timeout: 15)
     uri = URI(@url + path)
     request = Net::HTTPGenericRequest.new(method, !body.nil?, true, uri.request_uri)
@@ -175,13 +179,13 @@ class SiwaMock
       request.body = JSON.generate(body)
     end
     request["Authorization"] = "Bearer #{@admin_token}" if @admin_token
-    begin
-      response = Net::HTTP.start(uri.host, uri.port, open_timeout: 5, read_timeout: timeout) { |http| http.request(request) }
-    rescue SystemCallError, IOError, Timeout::Error => e
-      raise Error, "#{method} #{@url}#{path}: #{e.message}; is the mock running? #{HINT}"
+    response, text = exchange(uri, request, "#{method} #{path}", timeout)
+    if response.code.start_with?("3")
+      raise Error, "#{method} #{path} answered #{response.code} (a redirect to #{response['Location'] || 'nowhere'}): " \
+                   "not followed, so the admin token stays with the mock"
     end
-    raise Error, "#{method} #{path} answered #{response.code}: #{response.body}" unless response.code.start_with?("2")
-    response.body.to_s.empty? ? nil : JSON.parse(response.body)
+    raise Error, "#{method} #{path} answered #{response.code}: #{text}" unless response.code.start_with?("2")
+    text.empty? ? nil : JSON.parse(text)
   end
 
   def health = request("GET", "/mock/health")
@@ -268,6 +272,29 @@ class SiwaMock
   end
 
   private
+
+  # Net::HTTP follows no redirect; its timeouts are per read, so the whole exchange runs under one deadline.
+  def exchange(uri, request, call, timeout)
+    text = +""
+    response = Timeout.timeout(timeout, DeadlineExceeded) do
+      Net::HTTP.start(uri.host, uri.port, use_ssl: uri.scheme == "https", open_timeout: timeout, read_timeout: timeout) do |http|
+        http.request(request) do |answer|
+          answer.read_body do |chunk|
+            text << chunk
+            raise Error, "#{call}: the answer is larger than #{MAX_ANSWER_BYTES >> 20} MiB; refused" if text.bytesize > MAX_ANSWER_BYTES
+          end
+        end
+      end
+    end
+    [response, text.force_encoding(Encoding::UTF_8)]
+  rescue DeadlineExceeded
+    raise Error, "#{request.method} #{@url}#{uri.request_uri}: no complete answer within #{timeout}s"
+  rescue SystemCallError, IOError, Timeout::Error, Net::HTTPBadResponse => e
+    raise Error, "#{request.method} #{@url}#{uri.request_uri}: #{e.message}; is the mock running? #{HINT}"
+  end
+
+  # Raised by the deadline (a class of its own, so a read timeout inside it is told apart).
+  class DeadlineExceeded < StandardError; end
 
   def smtp_address=(address)
     host, _, port = address.strip.rpartition(":")

@@ -10,6 +10,8 @@ import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,6 +22,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -34,6 +39,8 @@ public final class SiwaMock implements AutoCloseable {
     static final String SMTP_READY_PREFIX = "siwa-mock smtp listening on ";
     /** The server's limit for one {@code GET /mock/mail?wait=} (docs/control-api.md). */
     public static final Duration MAX_WAIT = Duration.ofSeconds(60);
+    /** A control answer larger than this is refused (docs/test-helpers.md). */
+    public static final int MAX_ANSWER_BYTES = 16 << 20;
     public static final String HINT =
             "build it with `swift build -c release --product siwa-mock` and set SIWA_MOCK_BINARY=.build/release/siwa-mock, "
                     + "put siwa-mock on PATH, or set SIWA_MOCK_URL to a running mock";
@@ -49,12 +56,17 @@ public final class SiwaMock implements AutoCloseable {
     private String binary;
     private final Process process;
     private final Path logPath;
-    private final String adminToken = System.getenv("SIWA_MOCK_ADMIN_TOKEN");
+    private final String adminToken;
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
     private String smtpHost;
     private int smtpPort;
 
     private SiwaMock(String url, String binary, Process process, Path logPath) {
+        this(url, binary, process, logPath, System.getenv("SIWA_MOCK_ADMIN_TOKEN"));
+    }
+
+    SiwaMock(String url, String binary, Process process, Path logPath, String adminToken) {
+        this.adminToken = adminToken;
         this.url = url.replaceAll("/+$", "");
         this.binary = binary;
         this.process = process;
@@ -331,25 +343,96 @@ public final class SiwaMock implements AutoCloseable {
         return request(method, path, body, Duration.ofSeconds(15));
     }
 
-    private Object request(String method, String path, Object body, Duration timeout) {
+    /**
+     * One exchange, bounded: {@code timeout} covers the whole call (headers and body, not each read), an
+     * answer over {@link #MAX_ANSWER_BYTES} is refused, and a redirect is never followed (the client's
+     * default, {@code Redirect.NEVER}): it would carry the admin token to wherever it points.
+     */
+    Object request(String method, String path, Object body, Duration timeout) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url + path)).timeout(timeout)
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
                         : HttpRequest.BodyPublishers.ofString(Json.write(body)));
         if (body != null) request.header("Content-Type", "application/json");
         if (adminToken != null) request.header("Authorization", "Bearer " + adminToken);
+        String call = method + " " + path;
+        CompletableFuture<HttpResponse<String>> pending = http.sendAsync(request.build(), info -> new Bounded(call));
         HttpResponse<String> response;
         try {
-            response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-        } catch (IOException e) {
-            throw new SiwaMockException(method + " " + url + path + ": " + e + "; is the mock running? " + HINT);
+            response = pending.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            pending.cancel(true);
+            throw new SiwaMockException(method + " " + url + path + ": no complete answer within " + seconds(timeout));
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof SiwaMockException refused) throw refused;
+            if (e.getCause() instanceof HttpTimeoutException) {
+                throw new SiwaMockException(method + " " + url + path + ": no complete answer within " + seconds(timeout));
+            }
+            throw new SiwaMockException(method + " " + url + path + ": " + e.getCause() + "; is the mock running? " + HINT);
         } catch (InterruptedException e) {
+            pending.cancel(true);
             Thread.currentThread().interrupt();
-            throw new SiwaMockException("interrupted: " + method + " " + path);
+            throw new SiwaMockException("interrupted: " + call);
+        }
+        if (response.statusCode() / 100 == 3) {
+            throw new SiwaMockException(call + " answered " + response.statusCode() + " (a redirect to "
+                    + response.headers().firstValue("Location").orElse("nowhere") + "): not followed, so the admin token stays with the mock");
         }
         if (response.statusCode() / 100 != 2) {
-            throw new SiwaMockException(method + " " + path + " answered " + response.statusCode() + ": " + response.body());
+            throw new SiwaMockException(call + " answered " + response.statusCode() + ": " + response.body());
         }
         return response.body().isEmpty() ? null : Json.parse(response.body());
+    }
+
+    private static String seconds(Duration duration) {
+        return duration.toString().substring(2).toLowerCase();
+    }
+
+    /** A body collected up to {@link #MAX_ANSWER_BYTES}; past it the exchange is cancelled and the call refused. */
+    private static final class Bounded implements HttpResponse.BodySubscriber<String> {
+        private final CompletableFuture<String> result = new CompletableFuture<>();
+        private final java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        private final String call;
+        private Flow.Subscription subscription;
+
+        Bounded(String call) {
+            this.call = call;
+        }
+
+        @Override
+        public CompletionStage<String> getBody() {
+            return result;
+        }
+
+        @Override
+        public void onSubscribe(Flow.Subscription subscription) {
+            this.subscription = subscription;
+            subscription.request(Long.MAX_VALUE);
+        }
+
+        @Override
+        public void onNext(List<ByteBuffer> buffers) {
+            for (ByteBuffer buffer : buffers) {
+                if (bytes.size() + buffer.remaining() > MAX_ANSWER_BYTES) {
+                    subscription.cancel();
+                    result.completeExceptionally(new SiwaMockException(
+                            call + ": the answer is larger than " + (MAX_ANSWER_BYTES >> 20) + " MiB; refused"));
+                    return;
+                }
+                byte[] chunk = new byte[buffer.remaining()];
+                buffer.get(chunk);
+                bytes.write(chunk, 0, chunk.length);
+            }
+        }
+
+        @Override
+        public void onError(Throwable error) {
+            result.completeExceptionally(error);
+        }
+
+        @Override
+        public void onComplete() {
+            result.complete(bytes.toString(StandardCharsets.UTF_8));
+        }
     }
 
     @SuppressWarnings("unchecked")
