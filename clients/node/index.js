@@ -167,22 +167,24 @@ export class SiwaMock {
     });
   }
 
-  /** The web flow via `siwa-mock signin`: { token_response, claims (verified), user (first sign-in) }. */
-  async signIn(user = 'alice', { client = 'com.example.web', scopes = [], nonce } = {}) {
+  /**
+   * The web flow via `siwa-mock signin`: { token_response, claims (verified), user (first sign-in) }.
+   * `teamId`, `keyId` and `key` (a .p8 file) sign the client secret with your team's own key, for a
+   * scenario with its own `teams:`; without them, the built-in scenario's published test key.
+   */
+  async signIn(user = 'alice', { client = 'com.example.web', scopes = [], nonce, teamId, keyId, key, ...unknown } = {}) {
+    refuseUnknown('signIn', unknown);
     const args = ['signin', '--url', this.url, '--user', user, '--client', client];
     const list = typeof scopes === 'string' ? [scopes] : scopes;
     if (list.length) args.push('--scope', list.join(' '));
     if (nonce !== undefined) args.push('--nonce', nonce);
-    return JSON.parse(await this.run(args));
+    return JSON.parse(await this.run([...args, ...keyFlags({ teamId, keyId, key })]));
   }
 
   /** An ES256 client secret from `siwa-mock client-secret` (default: the built-in scenario's test key). */
-  async clientSecret(client = 'com.example.web', { teamId, keyId, key } = {}) {
-    const args = ['client-secret', '--client-id', client];
-    if (teamId) args.push('--team-id', teamId);
-    if (keyId) args.push('--key-id', keyId);
-    if (key) args.push('--key', key);
-    return (await this.run(args)).trim();
+  async clientSecret(client = 'com.example.web', { teamId, keyId, key, ...unknown } = {}) {
+    refuseUnknown('clientSecret', unknown);
+    return (await this.run(['client-secret', '--client-id', client, ...keyFlags({ teamId, keyId, key })])).trim();
   }
 
   /** Claims of an id_token that `siwa-mock verify` accepts (signature, iss, aud, exp, iat, nonce). */
@@ -284,6 +286,17 @@ export class SiwaMock {
 
   /** Empties the mailbox and the relay's daily counts (`DELETE /mock/mail`). */
   clearMail() { return this.request('DELETE', '/mock/mail'); }
+}
+
+/** `--team-id`, `--key-id`, `--key` for those given (`signin` and `client-secret` take the same three). */
+function keyFlags({ teamId, keyId, key }) {
+  return [['--team-id', teamId], ['--key-id', keyId], ['--key', key]].flatMap(([flag, value]) => (value ? [flag, value] : []));
+}
+
+/** Options a function does not know are an error, not silently ignored. */
+function refuseUnknown(where, unknown) {
+  const names = Object.keys(unknown);
+  if (names.length) throw new SiwaMockError(`${where}: unknown option${names.length > 1 ? 's' : ''} ${names.join(', ')}`);
 }
 
 /** The body as text, refused past MAX_ANSWER_BYTES (the reader is cancelled, which closes the connection). */

@@ -89,11 +89,8 @@ func Start(t testing.TB, options ...Options) *Mock {
 		opts = options[0]
 	}
 	if running := os.Getenv("SIWA_MOCK_URL"); running != "" {
-		mock := &Mock{URL: strings.TrimRight(running, "/"), Binary: opts.Binary, AdminToken: os.Getenv("SIWA_MOCK_ADMIN_TOKEN")}
-		if err := mock.smtpFromEnvironment(opts.SMTP); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := mock.Health(); err != nil {
+		mock, err := Connect(running, opts)
+		if err != nil {
 			t.Fatal(err)
 		}
 		return mock
@@ -104,6 +101,24 @@ func Start(t testing.TB, options ...Options) *Mock {
 	}
 	t.Cleanup(mock.Stop)
 	return mock
+}
+
+// Connect returns a mock someone else runs (e.g. SIWA_MOCK_URL from docker compose) once it answers
+// GET /mock/health; Stop leaves it running. Of opts, Binary (for SignIn and the other CLI verbs) and SMTP
+// count: its SMTP listener comes from SIWA_MOCK_SMTP.
+func Connect(url string, options ...Options) (*Mock, error) {
+	var opts Options
+	if len(options) > 0 {
+		opts = options[0]
+	}
+	mock := &Mock{URL: strings.TrimRight(url, "/"), Binary: opts.Binary, AdminToken: os.Getenv("SIWA_MOCK_ADMIN_TOKEN")}
+	if err := mock.smtpFromEnvironment(opts.SMTP); err != nil {
+		return nil, err
+	}
+	if _, err := mock.Health(); err != nil {
+		return nil, err
+	}
+	return mock, nil
 }
 
 // smtpFromEnvironment reads SIWA_MOCK_SMTP (HOST:PORT) for a mock someone else runs: its SMTP port
@@ -244,11 +259,31 @@ func (m *Mock) Run(args ...string) (string, error) {
 	return stdout.String(), nil
 }
 
-// SignInOptions are `siwa-mock signin`'s: the client (default com.example.web), scopes (name, email), nonce.
+// SignInOptions are `siwa-mock signin`'s: the client (default com.example.web), scopes (name, email;
+// default none), nonce, and the key the client secret is signed with.
 type SignInOptions struct {
 	Client string
 	Scopes []string
 	Nonce  string
+	KeyOptions
+}
+
+// KeyOptions sign a client secret with your team's own key (a scenario with its own teams:); empty
+// fields are the built-in scenario's published test key (team ABCDE12345, key KEY1234567).
+type KeyOptions struct {
+	TeamID string // the client secret's iss (--team-id)
+	KeyID  string // its kid (--key-id)
+	Key    string // the .p8 file (--key)
+}
+
+func (k KeyOptions) flags() []string {
+	var flags []string
+	for _, pair := range [][2]string{{"--team-id", k.TeamID}, {"--key-id", k.KeyID}, {"--key", k.Key}} {
+		if pair[1] != "" {
+			flags = append(flags, pair[0], pair[1])
+		}
+	}
+	return flags
 }
 
 // SignInResult is what `siwa-mock signin` prints: the token response, the verified claims and, on a
@@ -279,17 +314,21 @@ func (m *Mock) SignIn(user string, options ...SignInOptions) (SignInResult, erro
 		args = append(args, "--nonce", opts.Nonce)
 	}
 	var result SignInResult
-	out, err := m.Run(args...)
+	out, err := m.Run(append(args, opts.flags()...)...)
 	if err != nil {
 		return result, err
 	}
 	return result, json.Unmarshal([]byte(out), &result)
 }
 
-// ClientSecret mints an ES256 client secret with `siwa-mock client-secret` (the built-in scenario's
-// test key; extra flags such as "--team-id", T, "--key-id", K, "--key", FILE choose another).
-func (m *Mock) ClientSecret(client string, flags ...string) (string, error) {
-	out, err := m.Run(append([]string{"client-secret", "--client-id", client}, flags...)...)
+// ClientSecret mints an ES256 client secret with `siwa-mock client-secret`: the built-in scenario's
+// test key, or KeyOptions{TeamID, KeyID, Key} for your team's own.
+func (m *Mock) ClientSecret(client string, key ...KeyOptions) (string, error) {
+	args := []string{"client-secret", "--client-id", client}
+	if len(key) > 0 {
+		args = append(args, key[0].flags()...)
+	}
+	out, err := m.Run(args...)
 	return strings.TrimSpace(out), err
 }
 

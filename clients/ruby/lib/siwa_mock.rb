@@ -139,21 +139,19 @@ class SiwaMock
   end
 
   # The web flow via `siwa-mock signin`: {"token_response", "claims" (verified), "user" (first sign-in)}.
-  def sign_in(user = "alice", client: "com.example.web", scopes: [], nonce: nil)
+  # `team_id`, `key_id` and `key` (a .p8 file) sign the client secret with your team's own key, for a
+  # scenario with its own `teams:`; without them, the built-in scenario's published test key.
+  def sign_in(user = "alice", client: "com.example.web", scopes: [], nonce: nil, team_id: nil, key_id: nil, key: nil)
     args = ["signin", "--url", @url, "--user", user, "--client", client]
     scopes = Array(scopes)
     args += ["--scope", scopes.join(" ")] unless scopes.empty?
     args += ["--nonce", nonce] if nonce
-    JSON.parse(run(*args))
+    JSON.parse(run(*args, *key_flags(team_id, key_id, key)))
   end
 
   # An ES256 client secret from `siwa-mock client-secret` (default: the built-in scenario's test key).
   def client_secret(client = "com.example.web", team_id: nil, key_id: nil, key: nil)
-    args = ["client-secret", "--client-id", client]
-    args += ["--team-id", team_id] if team_id
-    args += ["--key-id", key_id] if key_id
-    args += ["--key", key.to_s] if key
-    run(*args).strip
+    run("client-secret", "--client-id", client, *key_flags(team_id, key_id, key)).strip
   end
 
   # Claims of an id_token that `siwa-mock verify` accepts (signature, iss, aud, exp, iat, nonce).
@@ -272,6 +270,11 @@ class SiwaMock
   end
 
   private
+
+  # `--team-id`, `--key-id`, `--key` for those given (`signin` and `client-secret` take the same three).
+  def key_flags(team_id, key_id, key)
+    { "--team-id" => team_id, "--key-id" => key_id, "--key" => key }.compact.flat_map { |flag, value| [flag, value.to_s] }
+  end
 
   # Net::HTTP follows no redirect; its timeouts are per read, so the whole exchange runs under one deadline.
   def exchange(uri, request, call, timeout)

@@ -160,24 +160,25 @@ class SiwaMock:
         return result.stdout
 
     def sign_in(self, user: str = "alice", client: str = "com.example.web", scopes: Iterable[str] = (),
-                nonce: Optional[str] = None) -> dict:
-        """The web flow via `siwa-mock signin`: {"token_response", "claims" (verified), "user" (first sign-in)}."""
+                nonce: Optional[str] = None, team_id: Optional[str] = None, key_id: Optional[str] = None,
+                key: Optional[str] = None) -> dict:
+        """The web flow via `siwa-mock signin`: {"token_response", "claims" (verified), "user" (first sign-in)}.
+
+        `team_id`, `key_id` and `key` (a .p8 file) sign the client secret with your team's own key, for a
+        scenario with its own `teams:`; without them, the built-in scenario's published test key.
+        """
         args = ["signin", "--url", self.url, "--user", user, "--client", client]
         scopes = [scopes] if isinstance(scopes, str) else list(scopes)
         if scopes:
             args += ["--scope", " ".join(scopes)]
         if nonce is not None:
             args += ["--nonce", nonce]
-        return json.loads(self._run(*args))
+        return json.loads(self._run(*args, *_key_flags(team_id, key_id, key)))
 
     def client_secret(self, client: str = "com.example.web", team_id: Optional[str] = None,
                       key_id: Optional[str] = None, key: Optional[str] = None) -> str:
         """An ES256 client secret from `siwa-mock client-secret` (default: the built-in scenario's test key)."""
-        args = ["client-secret", "--client-id", client]
-        for flag, value in (("--team-id", team_id), ("--key-id", key_id), ("--key", key)):
-            if value is not None:
-                args += [flag, str(value)]
-        return self._run(*args).strip()
+        return self._run("client-secret", "--client-id", client, *_key_flags(team_id, key_id, key)).strip()
 
     def verify(self, id_token: str, audience: Optional[str] = None, nonce: Optional[str] = None) -> dict:
         """Claims of an id_token that `siwa-mock verify` accepts (signature, iss, aud, exp, iat, nonce)."""
@@ -294,6 +295,15 @@ class SiwaMock:
     def clear_mail(self) -> Any:
         """Empties the mailbox and the relay's daily counts (`DELETE /mock/mail`)."""
         return self.request("DELETE", "/mock/mail")
+
+
+def _key_flags(team_id: Optional[str], key_id: Optional[str], key: Optional[str]) -> list:
+    """`--team-id`, `--key-id`, `--key` for those given (`signin` and `client-secret` take the same three)."""
+    flags = []
+    for flag, value in (("--team-id", team_id), ("--key-id", key_id), ("--key", key)):
+        if value is not None:
+            flags += [flag, str(value)]
+    return flags
 
 
 def _call(base: str, method: str, path: str, data: Optional[bytes], headers: dict, timeout: float) -> tuple:

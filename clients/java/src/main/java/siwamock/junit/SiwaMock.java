@@ -290,10 +290,27 @@ public final class SiwaMock implements AutoCloseable {
      * authorization with scopes, the user object Apple posts once. Scopes: "name", "email"; nonce may be null.
      */
     public SignIn signIn(String user, String client, List<String> scopes, String nonce) {
+        return signIn(user, client, scopes, nonce, null, null, null);
+    }
+
+    /**
+     * The same, with the client secret signed by your team's own key (a scenario with its own
+     * {@code teams:}): team id, key id and .p8 file; null for the built-in scenario's published test key.
+     */
+    public SignIn signIn(String user, String client, List<String> scopes, String nonce, String teamId, String keyId, String keyFile) {
         List<String> args = new ArrayList<>(List.of("signin", "--url", url, "--user", user, "--client", client));
         if (!scopes.isEmpty()) args.addAll(List.of("--scope", String.join(" ", scopes)));
         if (nonce != null) args.addAll(List.of("--nonce", nonce));
+        args.addAll(keyFlags(teamId, keyId, keyFile));
         return new SignIn(Json.object(run(args.toArray(new String[0]))));
+    }
+
+    private static List<String> keyFlags(String teamId, String keyId, String keyFile) {
+        List<String> flags = new ArrayList<>();
+        if (teamId != null) flags.addAll(List.of("--team-id", teamId));
+        if (keyId != null) flags.addAll(List.of("--key-id", keyId));
+        if (keyFile != null) flags.addAll(List.of("--key", keyFile));
+        return flags;
     }
 
     /** What {@code siwa-mock signin} printed. */
@@ -319,9 +336,11 @@ public final class SiwaMock implements AutoCloseable {
         return run("client-secret", "--client-id", client).trim();
     }
 
-    /** The same with your own team, key id and .p8 file. */
+    /** The same with your own team, key id and .p8 file (null for the test key's). */
     public String clientSecret(String client, String teamId, String keyId, String keyFile) {
-        return run("client-secret", "--client-id", client, "--team-id", teamId, "--key-id", keyId, "--key", keyFile).trim();
+        List<String> args = new ArrayList<>(List.of("client-secret", "--client-id", client));
+        args.addAll(keyFlags(teamId, keyId, keyFile));
+        return run(args.toArray(new String[0])).trim();
     }
 
     /** Claims of an id_token that {@code siwa-mock verify} accepts; audience and nonce are checked when not null. */
