@@ -4,7 +4,7 @@
 import { spawn, execFile } from 'node:child_process';
 import { accessSync, constants, mkdtempSync, openSync, closeSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join, isAbsolute } from 'node:path';
+import { delimiter, dirname, join, isAbsolute } from 'node:path';
 
 const READY_PREFIX = 'siwa-mock listening on ';
 const SMTP_READY_PREFIX = 'siwa-mock smtp listening on ';
@@ -46,7 +46,7 @@ export class SiwaMock {
     this.url = url.replace(/\/+$/, '');
     this.binary = binary;
     this.child = child;
-    this.logPath = logPath; // the mock's stderr (request logs) when this object started it
+    this.logPath = logPath; // the mock's stderr (request logs) when this object started it; stop() deletes it
     this.adminToken = adminToken ?? process.env.SIWA_MOCK_ADMIN_TOKEN;
     this.smtpHost = undefined; // the relay's SMTP listener: start({ smtp: true }), or $SIWA_MOCK_SMTP
     this.smtpPort = undefined;
@@ -57,7 +57,8 @@ export class SiwaMock {
    * adds the private email relay's SMTP listener (`--smtp-port 0`, docs/relay-mail.md) and also waits for
    * its ready line, `siwa-mock smtp listening on HOST:PORT`: `smtpHost`, `smtpPort`.
    */
-  static async start({ binary, scenario, args = [], timeoutMs = 30_000, smtp = false } = {}) {
+  static async start({ binary, scenario, args = [], timeoutMs = 30_000, smtp = false, ...unknown } = {}) {
+    refuseUnknown('SiwaMock.start', unknown);
     const path = findBinary(binary);
     const command = ['serve', '--host', '127.0.0.1', '--port', '0', ...(scenario ? ['--scenario', scenario] : []),
       ...(smtp ? ['--smtp-port', '0'] : []), ...args];
@@ -137,19 +138,25 @@ export class SiwaMock {
     return process.env.SIWA_MOCK_URL ? SiwaMock.connect(process.env.SIWA_MOCK_URL, options) : SiwaMock.start(options);
   }
 
-  /** SIGTERM to the mock this object started (in-flight requests finish), SIGKILL after 10 s. */
+  /**
+   * SIGTERM to the mock this object started (in-flight requests finish), SIGKILL after 10 s; then its
+   * stderr log (and the directory made for it) is deleted, so a run leaves no files behind.
+   */
   async stop() {
     const child = this.child;
     this.child = undefined;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    await new Promise((resolve) => {
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      child.once('exit', () => {
-        clearTimeout(timer);
-        resolve();
+    if (child && child.exitCode === null && child.signalCode === null) {
+      await new Promise((resolve) => {
+        const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        child.once('exit', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+        child.kill('SIGTERM');
       });
-      child.kill('SIGTERM');
-    });
+    }
+    if (this.logPath) rmSync(dirname(this.logPath), { recursive: true, force: true });
+    this.logPath = undefined;
   }
 
   // -- the binary's own verbs ----------------------------------------------------------------------
@@ -341,11 +348,25 @@ function noMailMessage(filters, waited, records) {
   return text + `the mailbox has ${records.length} record${records.length === 1 ? '' : 's'}${more}: ` + lines.join('; ');
 }
 
+const HOOKS = ['before', 'beforeEach', 'after'];
+
 /**
  * For node:test: a mock started before the suite's tests, reset before each, stopped after them.
- * Call at the top of a test file or inside describe(); use `mock()` in the tests.
+ * Call at the top of a test file or inside describe(); use `mock()` in the tests. `hooks` holds exactly
+ * your runner's `before`, `beforeEach` and `after`; the options of `SiwaMock.start()` go in `options`
+ * (anything else in either is an error, not silently ignored).
  */
 export function useSiwaMock(hooks, options = {}) {
+  const misplaced = Object.keys(hooks ?? {}).filter((key) => !HOOKS.includes(key));
+  if (misplaced.length) {
+    throw new SiwaMockError(`useSiwaMock: ${misplaced.join(', ')} ${misplaced.length > 1 ? 'are not hooks' : 'is not a hook'}; ` +
+      "the first argument holds only your runner's before, beforeEach and after, and options go in the second: " +
+      `useSiwaMock({ before, beforeEach, after }, { ${misplaced.join(', ')} })`);
+  }
+  const missing = HOOKS.filter((key) => typeof hooks?.[key] !== 'function');
+  if (missing.length) throw new SiwaMockError(`useSiwaMock: the hooks lack ${missing.join(', ')} (your runner's functions)`);
+  const { binary, scenario, args, timeoutMs, smtp, ...unknown } = options;
+  refuseUnknown('useSiwaMock', unknown);
   let current;
   hooks.before(async () => { current = await SiwaMock.startOrConnect(options); });
   hooks.beforeEach(async () => { await current.reset(); });

@@ -57,7 +57,7 @@ type Mock struct {
 	URL        string
 	Binary     string
 	AdminToken string
-	LogPath    string // the mock's stderr (request logs) when this Mock started it
+	LogPath    string // the mock's stderr (request logs) when this Mock started it; Stop deletes it
 	SMTPHost   string // the relay's SMTP listener (Options.SMTP, or SIWA_MOCK_SMTP); "" without one
 	SMTPPort   int
 	cmd        *exec.Cmd
@@ -198,7 +198,7 @@ func Launch(opts Options) (*Mock, error) {
 		timeout = 30 * time.Second
 	}
 	failed := func(reason string) error {
-		mock.Stop()
+		mock.stopProcess()
 		stderr, _ := os.ReadFile(log.Name())
 		os.Remove(log.Name())
 		return fmt.Errorf("siwa-mock did not start (%s %s): %s; its stderr:\n%s", path, strings.Join(args, " "), reason, strings.TrimSpace(string(stderr)))
@@ -222,8 +222,17 @@ func Launch(opts Options) (*Mock, error) {
 	}
 }
 
-// Stop sends SIGTERM to the mock this Mock started (in-flight requests finish), SIGKILL after 10 s.
+// Stop sends SIGTERM to the mock this Mock started (in-flight requests finish), SIGKILL after 10 s;
+// then its stderr log is deleted, so a run leaves no files behind.
 func (m *Mock) Stop() {
+	m.stopProcess()
+	if m.LogPath != "" {
+		os.Remove(m.LogPath)
+		m.LogPath = ""
+	}
+}
+
+func (m *Mock) stopProcess() {
 	if m.cmd == nil || m.cmd.Process == nil {
 		return
 	}

@@ -2,10 +2,10 @@
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { connect } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SiwaMock, SiwaMockError, useSiwaMock } from '../index.js';
 
@@ -197,4 +197,21 @@ describe('a hostile server', () => {
       /^SiwaMockError: GET \/mock\/redirect answered 302 \(a redirect to http:\/\/127\.0\.0\.1:\d+\/mock\/landing\): not followed/);
     assert.deepEqual(await hostile.request('GET', '/mock/stolen'), { authorization: [], requests: 0 });
   });
+});
+
+test('stop leaves no files behind', async () => {
+  const mock = await SiwaMock.start();
+  const log = mock.logPath;
+  assert.ok(existsSync(log));
+  await mock.stop();
+  assert.ok(!existsSync(log) && !existsSync(dirname(log)));
+});
+
+test('options cannot be silently ignored', () => {
+  const hooks = { before() {}, beforeEach() {}, after() {} };
+  assert.throws(() => useSiwaMock({ ...hooks, scenario: 'relay.yaml' }),
+    /^SiwaMockError: useSiwaMock: scenario is not a hook; .* useSiwaMock\(\{ before, beforeEach, after \}, \{ scenario \}\)$/);
+  assert.throws(() => useSiwaMock(hooks, { scenery: 'relay.yaml' }), /^SiwaMockError: useSiwaMock: unknown option scenery$/);
+  assert.throws(() => useSiwaMock({ before() {}, after() {} }), /the hooks lack beforeEach/);
+  return assert.rejects(SiwaMock.start({ smpt: true }), /^SiwaMockError: SiwaMock.start: unknown option smpt$/);
 });

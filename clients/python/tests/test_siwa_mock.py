@@ -179,3 +179,11 @@ def test_a_redirect_is_not_followed_and_the_token_stays(hostile):
     with pytest.raises(SiwaMockError, match=r"GET /mock/redirect answered 302 \(a redirect to http://127\.0\.0\.1:\d+/mock/landing\): not followed"):
         hostile.request("GET", "/mock/redirect")
     assert hostile.request("GET", "/mock/stolen") == {"authorization": [], "requests": 0}
+
+
+def test_stop_leaves_no_files_behind():
+    mock = SiwaMock.start()
+    log = Path(mock.log_path)
+    assert log.exists()
+    mock.stop()
+    assert not log.exists() and mock.log_path is None

@@ -118,14 +118,17 @@ class SiwaMock
     @url = url.sub(%r{/+\z}, "")
     @binary = binary
     @pid = pid
-    @log_path = log_path # the mock's stderr (request logs) when this object started it
+    @log_path = log_path # the mock's stderr (request logs) when this object started it; stop deletes it
     @admin_token = admin_token
   end
 
-  # SIGTERM to the mock this object started (in-flight requests finish), SIGKILL after 10 s.
+  # SIGTERM to the mock this object started (in-flight requests finish), SIGKILL after 10 s; then its
+  # stderr log is deleted, so a run leaves no files behind.
   def stop
     self.class.stop_process(@pid) if @pid
     @pid = nil
+    File.delete(@log_path) if @log_path && File.exist?(@log_path)
+    @log_path = nil
   end
 
   # -- the binary's own verbs ---------------------------------------------------------------------

@@ -47,7 +47,7 @@ class SiwaMock:
         self.url = url.rstrip("/")
         self._binary = binary
         self.process = process
-        self.log_path = log_path  # the mock's stderr (request logs) when this object started it
+        self.log_path = log_path  # the mock's stderr (request logs) when this object started it; stop() deletes it
         self.admin_token = admin_token if admin_token is not None else os.environ.get("SIWA_MOCK_ADMIN_TOKEN")
         self.smtp_host: Optional[str] = None  # the relay's SMTP listener (start(smtp=True), or $SIWA_MOCK_SMTP)
         self.smtp_port: Optional[int] = None
@@ -94,7 +94,10 @@ class SiwaMock:
         lines = [line.strip() for line in buffer.decode(errors="replace").split("\n")]
         if not lines[0].startswith(READY_PREFIX):
             cls._kill(process)
-            raise SiwaMockError(f"siwa-mock printed {lines[0]!r} instead of its ready line; its stderr is in {log.name}")
+            with open(log.name, errors="replace") as stderr:
+                output = stderr.read().strip()
+            os.unlink(log.name)
+            raise SiwaMockError(f"siwa-mock printed {lines[0]!r} instead of its ready line; its stderr:\n{output}")
         mock = cls(lines[0][len(READY_PREFIX):], binary=path, process=process, log_path=log.name)
         if smtp:
             address = next(line for line in lines if line.startswith(SMTP_READY_PREFIX))[len(SMTP_READY_PREFIX):]
@@ -124,10 +127,17 @@ class SiwaMock:
         return mock
 
     def stop(self) -> None:
-        """SIGTERM to the mock this object started (in-flight requests finish), SIGKILL after 10 s."""
+        """SIGTERM to the mock this object started (in-flight requests finish), SIGKILL after 10 s; then
+        its stderr log is deleted, so a run leaves no files behind."""
         if self.process is not None:
             self._kill(self.process)
             self.process = None
+        if self.log_path is not None:
+            try:
+                os.unlink(self.log_path)
+            except FileNotFoundError:
+                pass
+            self.log_path = None
 
     @staticmethod
     def _kill(process: subprocess.Popen) -> None:

@@ -99,7 +99,7 @@ public final class SiwaMock implements AutoCloseable {
         smtpHost = address.trim().substring(0, colon);
     }
 
-    /** The mock's stderr (request logs) when this object started it, else null. */
+    /** The mock's stderr (request logs) when this object started it, else null; {@link #close()} deletes it. */
     public Path logPath() {
         return logPath;
     }
@@ -230,10 +230,20 @@ public final class SiwaMock implements AutoCloseable {
         return mock;
     }
 
-    /** SIGTERM to the mock this object started (in-flight requests finish), SIGKILL after 10 s. */
+    /**
+     * SIGTERM to the mock this object started (in-flight requests finish), SIGKILL after 10 s; then its
+     * stderr log is deleted, so a run leaves no files behind.
+     */
     @Override
     public void close() {
         if (process != null) stop(process);
+        if (logPath != null) {
+            try {
+                Files.deleteIfExists(logPath);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
     }
 
     private static void stop(Process process) {
