@@ -9,7 +9,8 @@ import { delimiter, dirname, join, isAbsolute } from 'node:path';
 const READY_PREFIX = 'siwa-mock listening on ';
 const SMTP_READY_PREFIX = 'siwa-mock smtp listening on ';
 const MAX_ANSWER_BYTES = 16 << 20; // a control answer larger than this is refused (docs/test-helpers.md)
-const MAX_WAIT_MS = 60_000; // the server's limit for one GET /mock/mail?wait= (docs/control-api.md)
+const MAX_WAIT_MS = 60_000;
+export const limits = { runTimeoutMs: 60_000 }; // one run of the binary (signIn, clientSecret, verify) // the server's limit for one GET /mock/mail?wait= (docs/control-api.md)
 export const HINT =
   'build it with `swift build -c release --product siwa-mock` and set SIWA_MOCK_BINARY=.build/release/siwa-mock, ' +
   'put siwa-mock on PATH, or set SIWA_MOCK_URL to a running mock';
@@ -165,8 +166,10 @@ export class SiwaMock {
     this.binary ??= findBinary();
     const env = { ...process.env, ...(this.adminToken ? { SIWA_MOCK_ADMIN_TOKEN: this.adminToken } : {}) };
     return new Promise((resolve, reject) => {
-      execFile(this.binary, args, { env, timeout: 60_000, maxBuffer: 16 << 20 }, (error, stdout, stderr) => {
-        if (error) {
+      execFile(this.binary, args, { env, timeout: limits.runTimeoutMs, killSignal: 'SIGKILL', maxBuffer: 16 << 20 }, (error, stdout, stderr) => {
+        if (error?.killed) {
+          reject(new SiwaMockError(`siwa-mock ${args[0]} did not finish within ${limits.runTimeoutMs / 1000}s: ${String(stderr).trim()}`));
+        } else if (error) {
           const status = error.code ?? error.signal;
           reject(new SiwaMockError(`siwa-mock ${args[0]} failed (exit ${status}): ${String(stderr).trim()}`));
         } else resolve(String(stdout));

@@ -3,7 +3,9 @@ package siwamocktest
 
 import (
 	"bufio"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"reflect"
 	"regexp"
 	"strings"
@@ -64,4 +66,19 @@ func TestHostileServer(t *testing.T) {
 			t.Fatalf("the other origin got %v (%v)", stolen, err)
 		}
 	})
+}
+
+func TestARunOfTheBinaryHasADeadline(t *testing.T) {
+	binary := filepath.Join(t.TempDir(), "siwa-mock")
+	if err := os.WriteFile(binary, []byte("#!/bin/sh\nexec sleep 30\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	saved := RunTimeout
+	RunTimeout = time.Second
+	defer func() { RunTimeout = saved }()
+	began := time.Now()
+	_, err := (&Mock{URL: "http://127.0.0.1:9", Binary: binary}).ClientSecret("com.example.web")
+	if err == nil || !strings.HasPrefix(err.Error(), "siwa-mock client-secret did not finish within 1s") || time.Since(began) > 10*time.Second {
+		t.Fatalf("after %v: %v", time.Since(began), err)
+	}
 }

@@ -37,6 +37,9 @@ const (
 	MaxAnswerBytes = 16 << 20
 )
 
+// RunTimeout bounds one run of the binary (SignIn, ClientSecret, Verify), as in the other helpers.
+var RunTimeout = 60 * time.Second
+
 // Hint says how to get a binary; it ends every "not found" error.
 const Hint = "build it with `swift build -c release --product siwa-mock` and set SIWA_MOCK_BINARY=.build/release/siwa-mock, " +
 	"put siwa-mock on PATH, or set SIWA_MOCK_URL to a running mock"
@@ -255,7 +258,9 @@ func (m *Mock) Run(args ...string) (string, error) {
 		}
 		m.Binary = path
 	}
-	cmd := exec.Command(m.Binary, args...)
+	ctx, cancel := context.WithTimeout(context.Background(), RunTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, m.Binary, args...) // killed at the deadline, as the other helpers' runs
 	cmd.Env = os.Environ()
 	if m.AdminToken != "" {
 		cmd.Env = append(cmd.Env, "SIWA_MOCK_ADMIN_TOKEN="+m.AdminToken)
@@ -263,6 +268,9 @@ func (m *Mock) Run(args ...string) (string, error) {
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil {
+			return "", fmt.Errorf("siwa-mock %s did not finish within %v: %s", args[0], RunTimeout, strings.TrimSpace(stderr.String()))
+		}
 		return "", fmt.Errorf("siwa-mock %s failed (%v): %s", args[0], err, strings.TrimSpace(stderr.String()))
 	}
 	return stdout.String(), nil

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { connect } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SiwaMock, SiwaMockError, useSiwaMock } from '../index.js';
+import { limits, SiwaMock, SiwaMockError, useSiwaMock } from '../index.js';
 
 describe('a mock for the suite', () => {
   const mock = useSiwaMock({ before, beforeEach, after });
@@ -214,4 +214,18 @@ test('options cannot be silently ignored', () => {
   assert.throws(() => useSiwaMock(hooks, { scenery: 'relay.yaml' }), /^SiwaMockError: useSiwaMock: unknown option scenery$/);
   assert.throws(() => useSiwaMock({ before() {}, after() {} }), /the hooks lack beforeEach/);
   return assert.rejects(SiwaMock.start({ smpt: true }), /^SiwaMockError: SiwaMock.start: unknown option smpt$/);
+});
+
+test('a run of the binary has a deadline', async () => {
+  const binary = join(mkdtempSync(join(tmpdir(), 'siwa-node-')), 'siwa-mock');
+  writeFileSync(binary, '#!/bin/sh\nexec sleep 30\n', { mode: 0o755 });
+  const saved = limits.runTimeoutMs;
+  limits.runTimeoutMs = 1000;
+  try {
+    const began = Date.now();
+    await assert.rejects(new SiwaMock('http://127.0.0.1:9', { binary }).clientSecret(), /^SiwaMockError: siwa-mock client-secret did not finish within 1s/);
+    assert.ok(Date.now() - began < 10_000);
+  } finally {
+    limits.runTimeoutMs = saved;
+  }
 });

@@ -13,6 +13,7 @@ class SiwaMock
   READY_PREFIX = "siwa-mock listening on ".freeze
   SMTP_READY_PREFIX = "siwa-mock smtp listening on ".freeze
   MAX_ANSWER_BYTES = 16 << 20 # a control answer larger than this is refused (docs/test-helpers.md)
+  RUN_TIMEOUT = 60 # seconds for one run of the binary (sign_in, client_secret, verify)
   MAX_WAIT_MS = 60_000 # the server's limit for one GET /mock/mail?wait= (docs/control-api.md)
   HINT = "build it with `swift build -c release --product siwa-mock` and set SIWA_MOCK_BINARY=.build/release/siwa-mock, " \
          "put siwa-mock on PATH, or set SIWA_MOCK_URL to a running mock".freeze
@@ -136,9 +137,19 @@ class SiwaMock
   def run(*args)
     @binary ||= self.class.find_binary
     env = @admin_token ? { "SIWA_MOCK_ADMIN_TOKEN" => @admin_token } : {}
-    out, err, status = Open3.capture3(env, @binary, *args)
-    raise Error, "siwa-mock #{args.first} failed (exit #{status.exitstatus}): #{err.strip}" unless status.success?
-    out
+    Open3.popen3(env, @binary, *args) do |stdin, stdout, stderr, waiter|
+      stdin.close
+      out = Thread.new { stdout.read }
+      err = Thread.new { stderr.read }
+      unless waiter.join(RUN_TIMEOUT) # the deadline the other helpers' runs have
+        Process.kill("KILL", waiter.pid)
+        waiter.join
+        raise Error, "siwa-mock #{args.first} did not finish within #{RUN_TIMEOUT}s: #{err.value.strip}"
+      end
+      status = waiter.value
+      raise Error, "siwa-mock #{args.first} failed (exit #{status.exitstatus}): #{err.value.strip}" unless status.success?
+      out.value
+    end
   end
 
   # The web flow via `siwa-mock signin`: {"token_response", "claims" (verified), "user" (first sign-in)}.

@@ -1,5 +1,6 @@
 # The hostile-server cases (clients/spec/hostile_server.py; issue 36, findings 5 and 6).
 require "siwa_mock"
+require "tmpdir"
 
 RSpec.describe "siwa_mock against a hostile server" do
   before(:all) do
@@ -30,5 +31,20 @@ RSpec.describe "siwa_mock against a hostile server" do
     expect { @hostile.request("GET", "/mock/redirect") }
       .to raise_error(SiwaMock::Error, %r{\AGET /mock/redirect answered 302 \(a redirect to http://127\.0\.0\.1:\d+/mock/landing\): not followed})
     expect(@hostile.request("GET", "/mock/stolen")).to eq("authorization" => [], "requests" => 0)
+  end
+end
+
+RSpec.describe "a run of the binary" do
+  it "has a deadline" do
+    Dir.mktmpdir do |dir|
+      binary = File.join(dir, "siwa-mock")
+      File.write(binary, "#!/bin/sh\nexec sleep 30\n")
+      File.chmod(0o755, binary)
+      stub_const("SiwaMock::RUN_TIMEOUT", 1)
+      began = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+      expect { SiwaMock.new("http://127.0.0.1:9", binary: binary).client_secret }
+        .to raise_error(SiwaMock::Error, /\Asiwa-mock client-secret did not finish within 1s/)
+      expect(Process.clock_gettime(Process::CLOCK_MONOTONIC) - began).to be < 10
+    end
   end
 end

@@ -20,6 +20,7 @@ from typing import Any, Iterable, Optional
 READY_PREFIX = "siwa-mock listening on "
 SMTP_READY_PREFIX = "siwa-mock smtp listening on "
 MAX_ANSWER_BYTES = 16 << 20  # a control answer larger than this is refused (docs/test-helpers.md)
+RUN_TIMEOUT = 60  # seconds for one run of the binary (sign_in, client_secret, verify)
 MAX_WAIT_MS = 60_000  # the server's limit for one GET /mock/mail?wait= (docs/control-api.md)
 HINT = ("build it with `swift build -c release --product siwa-mock` and set SIWA_MOCK_BINARY=.build/release/siwa-mock, "
         "put siwa-mock on PATH, or set SIWA_MOCK_URL to a running mock")
@@ -164,7 +165,12 @@ class SiwaMock:
         env = dict(os.environ)
         if self.admin_token:
             env["SIWA_MOCK_ADMIN_TOKEN"] = self.admin_token
-        result = subprocess.run([binary, *args], capture_output=True, text=True, timeout=60, env=env)
+        try:
+            result = subprocess.run([binary, *args], capture_output=True, text=True, timeout=RUN_TIMEOUT, env=env,
+                                    stdin=subprocess.DEVNULL)
+        except subprocess.TimeoutExpired as expired:
+            stderr = expired.stderr.decode(errors="replace") if isinstance(expired.stderr, bytes) else expired.stderr or ""
+            raise SiwaMockError(f"siwa-mock {args[0]} did not finish within {RUN_TIMEOUT:g}s: {stderr.strip()}") from None
         if result.returncode != 0:
             raise SiwaMockError(f"siwa-mock {args[0]} failed (exit {result.returncode}): {result.stderr.strip()}")
         return result.stdout

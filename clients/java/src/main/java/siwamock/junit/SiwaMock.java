@@ -59,6 +59,8 @@ public final class SiwaMock implements AutoCloseable {
     private final String adminToken;
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
     private String smtpHost;
+    /** One run of the binary (signIn, clientSecret, verify) at most. */
+    Duration runTimeout = Duration.ofSeconds(60);
     private int smtpPort;
 
     private SiwaMock(String url, String binary, Process process, Path logPath) {
@@ -267,19 +269,25 @@ public final class SiwaMock implements AutoCloseable {
         List<String> command = new ArrayList<>(List.of(binary));
         command.addAll(Arrays.asList(args));
         try {
+            Path out = Files.createTempFile("siwa-mock-run-", ".out");
             Path err = Files.createTempFile("siwa-mock-run-", ".err");
             try {
-                ProcessBuilder builder = new ProcessBuilder(command).redirectError(err.toFile());
+                ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile())
+                        .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
                 if (adminToken != null) builder.environment().put("SIWA_MOCK_ADMIN_TOKEN", adminToken);
                 Process child = builder.start();
-                String out = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-                if (!child.waitFor(60, TimeUnit.SECONDS)) child.destroyForcibly();
+                if (!child.waitFor(runTimeout.toMillis(), TimeUnit.MILLISECONDS)) { // as the other helpers' runs
+                    child.destroyForcibly().waitFor();
+                    throw new SiwaMockException("siwa-mock " + args[0] + " did not finish within " + seconds(runTimeout) + ": "
+                            + Files.readString(err).trim());
+                }
                 if (child.exitValue() != 0) {
                     throw new SiwaMockException("siwa-mock " + args[0] + " failed (exit " + child.exitValue() + "): "
                             + Files.readString(err).trim());
                 }
-                return out;
+                return Files.readString(out);
             } finally {
+                Files.deleteIfExists(out);
                 Files.deleteIfExists(err);
             }
         } catch (IOException e) {

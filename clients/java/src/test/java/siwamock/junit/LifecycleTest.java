@@ -17,4 +17,17 @@ class LifecycleTest {
         mock.close();
         assertFalse(Files.exists(log), log + " is still there after close()");
     }
+
+    @Test
+    void aRunOfTheBinaryHasADeadline(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        Path binary = dir.resolve("siwa-mock");
+        Files.writeString(binary, "#!/bin/sh\nexec sleep 30\n");
+        assertTrue(binary.toFile().setExecutable(true));
+        SiwaMock mock = new SiwaMock("http://127.0.0.1:9", binary.toString(), null, null, null);
+        mock.runTimeout = java.time.Duration.ofSeconds(1);
+        long began = System.nanoTime();
+        var error = org.junit.jupiter.api.Assertions.assertThrows(SiwaMock.SiwaMockException.class, () -> mock.clientSecret("com.example.web"));
+        assertTrue(error.getMessage().startsWith("siwa-mock client-secret did not finish within 1s"), error.getMessage());
+        assertTrue(System.nanoTime() - began < 10_000_000_000L);
+    }
 }
