@@ -115,8 +115,9 @@ export class SiwaMock {
    * learned from its URL: `smtpHost`/`smtpPort` come from $SIWA_MOCK_SMTP (`HOST:PORT`, what its
    * `siwa-mock smtp listening on` line printed); `smtp: true` without it is an error rather than a guess.
    */
-  static async connect(url, { smtp = false, ...options } = {}) {
-    const mock = new SiwaMock(url, options);
+  static async connect(url, { smtp = false, binary, adminToken, ...unknown } = {}) {
+    refuseUnknown('SiwaMock.connect', unknown);
+    const mock = new SiwaMock(url, { binary, adminToken });
     const address = process.env.SIWA_MOCK_SMTP;
     if (address) mock.#setSmtp(address);
     else if (smtp) {
@@ -136,7 +137,9 @@ export class SiwaMock {
 
   /** $SIWA_MOCK_URL when set, else a new mock from the binary. */
   static async startOrConnect(options = {}) {
-    return process.env.SIWA_MOCK_URL ? SiwaMock.connect(process.env.SIWA_MOCK_URL, options) : SiwaMock.start(options);
+    if (!process.env.SIWA_MOCK_URL) return SiwaMock.start(options);
+    const { scenario, args, timeoutMs, ...connecting } = options; // the running mock has its own scenario and flags
+    return SiwaMock.connect(process.env.SIWA_MOCK_URL, connecting);
   }
 
   /**

@@ -207,12 +207,13 @@ test('stop leaves no files behind', async () => {
   assert.ok(!existsSync(log) && !existsSync(dirname(log)));
 });
 
-test('options cannot be silently ignored', () => {
+test('options cannot be silently ignored', async () => {
   const hooks = { before() {}, beforeEach() {}, after() {} };
   assert.throws(() => useSiwaMock({ ...hooks, scenario: 'relay.yaml' }),
     /^SiwaMockError: useSiwaMock: scenario is not a hook; .* useSiwaMock\(\{ before, beforeEach, after \}, \{ scenario \}\)$/);
   assert.throws(() => useSiwaMock(hooks, { scenery: 'relay.yaml' }), /^SiwaMockError: useSiwaMock: unknown option scenery$/);
   assert.throws(() => useSiwaMock({ before() {}, after() {} }), /the hooks lack beforeEach/);
+  await assert.rejects(SiwaMock.connect('http://127.0.0.1:9', { scenario: 'x.yaml' }), /^SiwaMockError: SiwaMock.connect: unknown option scenario$/);
   return assert.rejects(SiwaMock.start({ smpt: true }), /^SiwaMockError: SiwaMock.start: unknown option smpt$/);
 });
 
