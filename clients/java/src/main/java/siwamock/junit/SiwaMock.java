@@ -448,6 +448,7 @@ public final class SiwaMock implements AutoCloseable {
 
         @Override
         public void onNext(List<ByteBuffer> buffers) {
+            if (result.isDone()) return; // refused already; what was in flight before the cancel is dropped
             for (ByteBuffer buffer : buffers) {
                 if (bytes.size() + buffer.remaining() > MAX_ANSWER_BYTES) {
                     subscription.cancel();
