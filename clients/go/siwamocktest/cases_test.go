@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 type sharedStep struct {
@@ -95,6 +96,18 @@ func callShared(m *Mock, verb string, a map[string]any) (any, error) {
 		result, err = m.Requests(strs(a, "filters"))
 	case "clear_requests":
 		err = m.ClearRequests()
+	case "mail":
+		result, err = m.Mail(strs(a, "filters"))
+	case "wait_for_mail":
+		timeout := 5 * time.Second
+		if text := str(a, "timeout"); text != "" {
+			if timeout, err = time.ParseDuration(text); err != nil {
+				return nil, err
+			}
+		}
+		result, err = m.WaitForMail(strs(a, "filters"), timeout)
+	case "clear_mail":
+		err = m.ClearMail()
 	default:
 		return nil, fmt.Errorf("no runner entry for the verb %s", verb)
 	}

@@ -35,6 +35,8 @@ const CALLS = {
   requests: (m, a) => m.requests(a.filters),
   clear_requests: (m) => m.clearRequests(),
   mail: (m, a) => m.mail(a.filters),
+  wait_for_mail: (m, a) => m.waitForMail(a.filters, options(a, ['timeout'])),
+  clear_mail: (m) => m.clearMail(),
 };
 
 function at(value, path) {

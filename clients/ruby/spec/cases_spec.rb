@@ -28,6 +28,9 @@ module SharedCases
     "delete_user" => ->(m, a) { m.delete_user(a["user"]) },
     "requests" => ->(m, a) { m.requests(**a.fetch("filters", {}).transform_keys(&:to_sym)) },
     "clear_requests" => ->(m, _) { m.clear_requests },
+    "mail" => ->(m, a) { m.mail(**a.fetch("filters", {}).transform_keys(&:to_sym)) },
+    "wait_for_mail" => ->(m, a) { m.wait_for_mail(timeout: a.fetch("timeout", "5s"), **a.fetch("filters", {}).transform_keys(&:to_sym)) },
+    "clear_mail" => ->(m, _) { m.clear_mail },
   }.freeze
 
   def self.at(value, path)

@@ -33,6 +33,12 @@ class CasesTest {
         return (String) args.get(name);
     }
 
+    static Map<String, String> filters(Map<String, Object> args) {
+        Map<String, String> filters = new LinkedHashMap<>();
+        if (args.containsKey("filters")) obj(args, "filters").forEach((k, v) -> filters.put(k, String.valueOf(v)));
+        return filters;
+    }
+
     @SuppressWarnings("unchecked")
     static Object call(SiwaMock m, String verb, Map<String, Object> a) {
         switch (verb) {
@@ -65,12 +71,12 @@ class CasesTest {
             case "update_user": return m.updateUser(str(a, "user"), obj(a, "changes"));
             case "revoke_user": return m.revokeUser(str(a, "user"));
             case "delete_user": m.deleteUser(str(a, "user")); return null;
-            case "requests": {
-                Map<String, String> filters = new LinkedHashMap<>();
-                if (a.containsKey("filters")) obj(a, "filters").forEach((k, v) -> filters.put(k, String.valueOf(v)));
-                return m.requests(filters);
-            }
+            case "requests": return m.requests(filters(a));
             case "clear_requests": m.clearRequests(); return null;
+            case "mail": return m.mail(filters(a));
+            case "wait_for_mail":
+                return m.waitForMail(filters(a), java.time.Duration.parse("PT" + (a.containsKey("timeout") ? str(a, "timeout") : "5s").toUpperCase()));
+            case "clear_mail": m.clearMail(); return null;
             default: throw new AssertionError("no runner entry for the verb " + verb);
         }
     }
