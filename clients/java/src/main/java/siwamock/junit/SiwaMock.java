@@ -424,6 +424,11 @@ public final class SiwaMock implements AutoCloseable {
         return duration.toString().substring(2).toLowerCase();
     }
 
+    /** A wait as the other helpers show it: "300ms" under a second (Go's form), else "5s", "1m30s". */
+    static String shown(Duration duration) {
+        return duration.compareTo(Duration.ofSeconds(1)) < 0 ? duration.toMillis() + "ms" : seconds(duration);
+    }
+
     /** A body collected up to {@link #MAX_ANSWER_BYTES}; past it the exchange is cancelled and the call refused. */
     private static final class Bounded implements HttpResponse.BodySubscriber<String> {
         private final CompletableFuture<String> result = new CompletableFuture<>();
@@ -562,7 +567,7 @@ public final class SiwaMock implements AutoCloseable {
         new TreeMap<>(filters).forEach((key, value) -> wanted.add(key + "=" + value)); // by name: a stable message
         StringBuilder text = new StringBuilder("no mail");
         if (!wanted.isEmpty()) text.append(" matching ").append(String.join(" ", wanted));
-        text.append(" in ").append(waited.toString().substring(2).toLowerCase()).append("; ");
+        text.append(" in ").append(shown(waited)).append("; ");
         if (records.isEmpty()) return text.append("the mailbox is empty").toString();
         List<Map<String, Object>> shown = records.subList(Math.max(0, records.size() - 10), records.size());
         List<String> lines = new ArrayList<>();

@@ -33,6 +33,12 @@ class CasesTest {
         return (String) args.get(name);
     }
 
+    /** "300ms", "5s", "1m30s" as a Duration (Java's own parser wants "PT5S" and has no "ms"). */
+    static java.time.Duration duration(String text) {
+        return text.endsWith("ms") ? java.time.Duration.ofMillis(Long.parseLong(text.substring(0, text.length() - 2)))
+                : java.time.Duration.parse("PT" + text.toUpperCase());
+    }
+
     static Map<String, String> filters(Map<String, Object> args) {
         Map<String, String> filters = new LinkedHashMap<>();
         if (args.containsKey("filters")) obj(args, "filters").forEach((k, v) -> filters.put(k, String.valueOf(v)));
@@ -75,7 +81,7 @@ class CasesTest {
             case "clear_requests": m.clearRequests(); return null;
             case "mail": return m.mail(filters(a));
             case "wait_for_mail":
-                return m.waitForMail(filters(a), java.time.Duration.parse("PT" + (a.containsKey("timeout") ? str(a, "timeout") : "5s").toUpperCase()));
+                return m.waitForMail(filters(a), duration(a.containsKey("timeout") ? str(a, "timeout") : "5s"));
             case "clear_mail": m.clearMail(); return null;
             default: throw new AssertionError("no runner entry for the verb " + verb);
         }
