@@ -193,8 +193,8 @@ def test_a_run_of_the_binary_has_a_deadline(tmp_path, monkeypatch):
     binary = tmp_path / "siwa-mock"
     binary.write_text("#!/bin/sh\nexec sleep 30\n")
     binary.chmod(0o755)
-    monkeypatch.setattr(mock_module, "RUN_TIMEOUT", 1)
+    monkeypatch.setattr(mock_module, "RUN_TIMEOUT", 0.2)
     began = time.monotonic()
-    with pytest.raises(SiwaMockError, match=r"^siwa-mock client-secret did not finish within 1s"):
+    with pytest.raises(SiwaMockError, match=r"^siwa-mock client-secret did not finish within 0.2s"):
         SiwaMock("http://127.0.0.1:9", binary=str(binary)).client_secret()
     assert time.monotonic() - began < 10
