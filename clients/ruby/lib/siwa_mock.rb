@@ -191,7 +191,7 @@ class SiwaMock
       request.body = JSON.generate(body)
     end
     request["Authorization"] = "Bearer #{@admin_token}" if @admin_token
-    response, text = exchange(uri, request, "#{method} #{path}", timeout)
+    response, text = exchange(uri, request, "#{method} #{path}", "#{method} #{@url}#{path}", timeout)
     if response.code.start_with?("3")
       raise Error, "#{method} #{path} answered #{response.code} (a redirect to #{response['Location'] || 'nowhere'}): " \
                    "not followed, so the admin token stays with the mock"
@@ -291,7 +291,7 @@ class SiwaMock
   end
 
   # Net::HTTP follows no redirect; its timeouts are per read, so the whole exchange runs under one deadline.
-  def exchange(uri, request, call, timeout)
+  def exchange(uri, request, call, where, timeout)
     text = +""
     response = Timeout.timeout(timeout, DeadlineExceeded) do
       Net::HTTP.start(uri.host, uri.port, use_ssl: uri.scheme == "https", open_timeout: timeout, read_timeout: timeout) do |http|
@@ -305,9 +305,9 @@ class SiwaMock
     end
     [response, text.force_encoding(Encoding::UTF_8)]
   rescue DeadlineExceeded
-    raise Error, "#{request.method} #{@url}#{uri.request_uri}: no complete answer within #{timeout}s"
+    raise Error, "#{where}: no complete answer within #{timeout}s"
   rescue SystemCallError, IOError, Timeout::Error, Net::HTTPBadResponse => e
-    raise Error, "#{request.method} #{@url}#{uri.request_uri}: #{e.message}; is the mock running? #{HINT}"
+    raise Error, "#{where}: #{e.message}; is the mock running? #{HINT}"
   end
 
   # Raised by the deadline (a class of its own, so a read timeout inside it is told apart).
