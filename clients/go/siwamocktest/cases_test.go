@@ -108,6 +108,8 @@ func callShared(m *Mock, verb string, a map[string]any) (any, error) {
 		result, err = m.WaitForMail(strs(a, "filters"), timeout)
 	case "clear_mail":
 		err = m.ClearMail()
+	case "request":
+		result, err = m.Request(str(a, "method"), str(a, "path"), a["body"])
 	default:
 		return nil, fmt.Errorf("no runner entry for the verb %s", verb)
 	}

@@ -37,6 +37,7 @@ const CALLS = {
   mail: (m, a) => m.mail(a.filters),
   wait_for_mail: (m, a) => m.waitForMail(a.filters, options(a, ['timeout'])),
   clear_mail: (m) => m.clearMail(),
+  request: (m, a) => m.request(a.method, a.path, a.body),
 };
 
 function at(value, path) {

@@ -15,6 +15,8 @@ CASES = sorted((REPO / "clients" / "spec" / "cases").glob("*.json"))
 def call(mock, verb, args):
     if verb in ("requests", "mail"):
         return getattr(mock, verb)(**args.get("filters", {}))
+    if verb == "request":
+        return mock.request(args["method"], args["path"], args.get("body"))
     if verb == "wait_for_mail":
         return mock.wait_for_mail(timeout=args.get("timeout", "5s"), **args.get("filters", {}))
     return getattr(mock, verb)(**args)

@@ -31,6 +31,7 @@ module SharedCases
     "mail" => ->(m, a) { m.mail(**a.fetch("filters", {}).transform_keys(&:to_sym)) },
     "wait_for_mail" => ->(m, a) { m.wait_for_mail(timeout: a.fetch("timeout", "5s"), **a.fetch("filters", {}).transform_keys(&:to_sym)) },
     "clear_mail" => ->(m, _) { m.clear_mail },
+    "request" => ->(m, a) { m.request(a["method"], a["path"], a["body"]) },
   }.freeze
 
   def self.at(value, path)

@@ -83,6 +83,7 @@ class CasesTest {
             case "wait_for_mail":
                 return m.waitForMail(filters(a), duration(a.containsKey("timeout") ? str(a, "timeout") : "5s"));
             case "clear_mail": m.clearMail(); return null;
+            case "request": return m.request(str(a, "method"), str(a, "path"), a.get("body"));
             default: throw new AssertionError("no runner entry for the verb " + verb);
         }
     }
