@@ -6,7 +6,9 @@
 #   bash clients/run.sh --binary .build/release/siwa-mock [python node go java ruby]
 #
 # Needs python3 with pytest, node >= 18, go, a JDK with Debian's junit5 (/usr/share/java), ruby with
-# rspec. No package downloads: every helper is standard library plus its test runner.
+# rspec. No package downloads: every helper is standard library plus its test runner. Each suite also
+# runs the shared cases (spec/cases/*.json) and starts spec/hostile_server.py (python3) for its
+# hostile-server cases; Go's and JUnit's own tests run side by side where they share nothing.
 set -euo pipefail
 binary=""
 suites=()
@@ -56,7 +58,8 @@ run_java() {
     javac -J-XX:TieredStopAtLevel=1 -J-XX:+UseSerialGC -nowarn -d "$work/java" -cp "$cp" \
       $(find java/src -name '*.java') "$work/java-src/SignInTest.java" &&
     java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -jar "$jars/junit-platform-console-standalone.jar" -cp "$work/java" \
-      --select-package siwamock.junit --select-class SignInTest --disable-banner --details=summary --fail-if-no-tests
+      --select-package siwamock.junit --select-class SignInTest --disable-banner --details=summary --fail-if-no-tests \
+      --config junit.jupiter.execution.parallel.enabled=true --config junit.jupiter.execution.parallel.mode.classes.default=concurrent
 }
 run_ruby() {
   mkdir -p "$work/ruby" && example ruby "$work/ruby/example_spec.rb" && (cd ruby && rspec -I lib spec "$work/ruby/example_spec.rb")

@@ -4,16 +4,20 @@
 import { spawn, execFile } from 'node:child_process';
 import { accessSync, constants, mkdtempSync, openSync, closeSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join, isAbsolute } from 'node:path';
+import { delimiter, dirname, join, isAbsolute } from 'node:path';
 
 const READY_PREFIX = 'siwa-mock listening on ';
 const SMTP_READY_PREFIX = 'siwa-mock smtp listening on ';
-const MAX_WAIT_MS = 60_000; // the server's limit for one GET /mock/mail?wait= (docs/control-api.md)
+const MAX_ANSWER_BYTES = 16 << 20; // a control answer larger than this is refused (docs/test-helpers.md)
+const MAX_WAIT_MS = 60_000;
+export const limits = { runTimeoutMs: 60_000 }; // one run of the binary (signIn, clientSecret, verify) // the server's limit for one GET /mock/mail?wait= (docs/control-api.md)
 export const HINT =
   'build it with `swift build -c release --product siwa-mock` and set SIWA_MOCK_BINARY=.build/release/siwa-mock, ' +
   'put siwa-mock on PATH, or set SIWA_MOCK_URL to a running mock';
 
-export class SiwaMockError extends Error {}
+export class SiwaMockError extends Error {
+  name = 'SiwaMockError';
+}
 
 function executable(path) {
   try {
@@ -43,7 +47,7 @@ export class SiwaMock {
     this.url = url.replace(/\/+$/, '');
     this.binary = binary;
     this.child = child;
-    this.logPath = logPath; // the mock's stderr (request logs) when this object started it
+    this.logPath = logPath; // the mock's stderr (request logs) when this object started it; stop() deletes it
     this.adminToken = adminToken ?? process.env.SIWA_MOCK_ADMIN_TOKEN;
     this.smtpHost = undefined; // the relay's SMTP listener: start({ smtp: true }), or $SIWA_MOCK_SMTP
     this.smtpPort = undefined;
@@ -54,7 +58,8 @@ export class SiwaMock {
    * adds the private email relay's SMTP listener (`--smtp-port 0`, docs/relay-mail.md) and also waits for
    * its ready line, `siwa-mock smtp listening on HOST:PORT`: `smtpHost`, `smtpPort`.
    */
-  static async start({ binary, scenario, args = [], timeoutMs = 30_000, smtp = false } = {}) {
+  static async start({ binary, scenario, args = [], timeoutMs = 30_000, smtp = false, ...unknown } = {}) {
+    refuseUnknown('SiwaMock.start', unknown);
     const path = findBinary(binary);
     const command = ['serve', '--host', '127.0.0.1', '--port', '0', ...(scenario ? ['--scenario', scenario] : []),
       ...(smtp ? ['--smtp-port', '0'] : []), ...args];
@@ -110,8 +115,9 @@ export class SiwaMock {
    * learned from its URL: `smtpHost`/`smtpPort` come from $SIWA_MOCK_SMTP (`HOST:PORT`, what its
    * `siwa-mock smtp listening on` line printed); `smtp: true` without it is an error rather than a guess.
    */
-  static async connect(url, { smtp = false, ...options } = {}) {
-    const mock = new SiwaMock(url, options);
+  static async connect(url, { smtp = false, binary, adminToken, ...unknown } = {}) {
+    refuseUnknown('SiwaMock.connect', unknown);
+    const mock = new SiwaMock(url, { binary, adminToken });
     const address = process.env.SIWA_MOCK_SMTP;
     if (address) mock.#setSmtp(address);
     else if (smtp) {
@@ -131,22 +137,30 @@ export class SiwaMock {
 
   /** $SIWA_MOCK_URL when set, else a new mock from the binary. */
   static async startOrConnect(options = {}) {
-    return process.env.SIWA_MOCK_URL ? SiwaMock.connect(process.env.SIWA_MOCK_URL, options) : SiwaMock.start(options);
+    if (!process.env.SIWA_MOCK_URL) return SiwaMock.start(options);
+    const { scenario, args, timeoutMs, ...connecting } = options; // the running mock has its own scenario and flags
+    return SiwaMock.connect(process.env.SIWA_MOCK_URL, connecting);
   }
 
-  /** SIGTERM to the mock this object started (in-flight requests finish), SIGKILL after 10 s. */
+  /**
+   * SIGTERM to the mock this object started (in-flight requests finish), SIGKILL after 10 s; then its
+   * stderr log (and the directory made for it) is deleted, so a run leaves no files behind.
+   */
   async stop() {
     const child = this.child;
     this.child = undefined;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    await new Promise((resolve) => {
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      child.once('exit', () => {
-        clearTimeout(timer);
-        resolve();
+    if (child && child.exitCode === null && child.signalCode === null) {
+      await new Promise((resolve) => {
+        const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        child.once('exit', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+        child.kill('SIGTERM');
       });
-      child.kill('SIGTERM');
-    });
+    }
+    if (this.logPath) rmSync(dirname(this.logPath), { recursive: true, force: true });
+    this.logPath = undefined;
   }
 
   // -- the binary's own verbs ----------------------------------------------------------------------
@@ -155,8 +169,10 @@ export class SiwaMock {
     this.binary ??= findBinary();
     const env = { ...process.env, ...(this.adminToken ? { SIWA_MOCK_ADMIN_TOKEN: this.adminToken } : {}) };
     return new Promise((resolve, reject) => {
-      execFile(this.binary, args, { env, timeout: 60_000, maxBuffer: 16 << 20 }, (error, stdout, stderr) => {
-        if (error) {
+      execFile(this.binary, args, { env, timeout: limits.runTimeoutMs, killSignal: 'SIGKILL', maxBuffer: 16 << 20 }, (error, stdout, stderr) => {
+        if (error?.killed) {
+          reject(new SiwaMockError(`siwa-mock ${args[0]} did not finish within ${limits.runTimeoutMs / 1000}s: ${String(stderr).trim()}`));
+        } else if (error) {
           const status = error.code ?? error.signal;
           reject(new SiwaMockError(`siwa-mock ${args[0]} failed (exit ${status}): ${String(stderr).trim()}`));
         } else resolve(String(stdout));
@@ -164,22 +180,24 @@ export class SiwaMock {
     });
   }
 
-  /** The web flow via `siwa-mock signin`: { token_response, claims (verified), user (first sign-in) }. */
-  async signIn(user = 'alice', { client = 'com.example.web', scopes = [], nonce } = {}) {
+  /**
+   * The web flow via `siwa-mock signin`: { token_response, claims (verified), user (first sign-in) }.
+   * `teamId`, `keyId` and `key` (a .p8 file) sign the client secret with your team's own key, for a
+   * scenario with its own `teams:`; without them, the built-in scenario's published test key.
+   */
+  async signIn(user = 'alice', { client = 'com.example.web', scopes = [], nonce, teamId, keyId, key, ...unknown } = {}) {
+    refuseUnknown('signIn', unknown);
     const args = ['signin', '--url', this.url, '--user', user, '--client', client];
     const list = typeof scopes === 'string' ? [scopes] : scopes;
     if (list.length) args.push('--scope', list.join(' '));
     if (nonce !== undefined) args.push('--nonce', nonce);
-    return JSON.parse(await this.run(args));
+    return JSON.parse(await this.run([...args, ...keyFlags({ teamId, keyId, key })]));
   }
 
   /** An ES256 client secret from `siwa-mock client-secret` (default: the built-in scenario's test key). */
-  async clientSecret(client = 'com.example.web', { teamId, keyId, key } = {}) {
-    const args = ['client-secret', '--client-id', client];
-    if (teamId) args.push('--team-id', teamId);
-    if (keyId) args.push('--key-id', keyId);
-    if (key) args.push('--key', key);
-    return (await this.run(args)).trim();
+  async clientSecret(client = 'com.example.web', { teamId, keyId, key, ...unknown } = {}) {
+    refuseUnknown('clientSecret', unknown);
+    return (await this.run(['client-secret', '--client-id', client, ...keyFlags({ teamId, keyId, key })])).trim();
   }
 
   /** Claims of an id_token that `siwa-mock verify` accepts (signature, iss, aud, exp, iat, nonce). */
@@ -195,20 +213,33 @@ export class SiwaMock {
 
   // -- the control API (docs/control-api.md) -----------------------------------------------------
 
-  async request(method, path, body, { timeoutMs } = {}) {
+  /**
+   * A control call; the decoded JSON answer. `timeoutMs` (default 15 s) bounds the whole call, body
+   * included; an answer over 16 MiB is refused, and a redirect is never followed (it would carry the
+   * admin token to wherever it points): each rejects with a SiwaMockError saying so.
+   */
+  async request(method, path, body, { timeoutMs = 15_000 } = {}) {
     const headers = {};
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     if (this.adminToken) headers.Authorization = `Bearer ${this.adminToken}`;
+    const signal = AbortSignal.timeout(timeoutMs);
+    const late = () => new SiwaMockError(`${method} ${this.url}${path}: no complete answer within ${timeoutMs / 1000}s`);
     let response;
+    let text;
     try {
       response = await fetch(this.url + path, {
-        method, headers, body: body === undefined ? undefined : JSON.stringify(body),
-        signal: timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs),
+        method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal, redirect: 'manual',
       });
+      text = await readBounded(response, `${method} ${path}`);
     } catch (error) {
+      if (error instanceof SiwaMockError) throw error;
+      if (signal.aborted) throw late();
       throw new SiwaMockError(`${method} ${this.url}${path}: ${error.cause?.message ?? error.message}; is the mock running? ${HINT}`);
     }
-    const text = await response.text();
+    if (response.status >= 300 && response.status < 400) {
+      throw new SiwaMockError(`${method} ${path} answered ${response.status} (a redirect to ${response.headers.get('location') ?? 'nowhere'}): ` +
+        'not followed, so the admin token stays with the mock');
+    }
     if (!response.ok) throw new SiwaMockError(`${method} ${path} answered ${response.status}: ${text}`);
     return text ? JSON.parse(text) : null;
   }
@@ -270,6 +301,36 @@ export class SiwaMock {
   clearMail() { return this.request('DELETE', '/mock/mail'); }
 }
 
+/** `--team-id`, `--key-id`, `--key` for those given (`signin` and `client-secret` take the same three). */
+function keyFlags({ teamId, keyId, key }) {
+  return [['--team-id', teamId], ['--key-id', keyId], ['--key', key]].flatMap(([flag, value]) => (value ? [flag, value] : []));
+}
+
+/** Options a function does not know are an error, not silently ignored. */
+function refuseUnknown(where, unknown) {
+  const names = Object.keys(unknown);
+  if (names.length) throw new SiwaMockError(`${where}: unknown option${names.length > 1 ? 's' : ''} ${names.join(', ')}`);
+}
+
+/** The body as text, refused past MAX_ANSWER_BYTES (the reader is cancelled, which closes the connection). */
+async function readBounded(response, call) {
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const chunks = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_ANSWER_BYTES) {
+      await reader.cancel().catch(() => {});
+      throw new SiwaMockError(`${call}: the answer is larger than ${MAX_ANSWER_BYTES >> 20} MiB; refused`);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 /** A duration in the mock's grammar (`1m30s`, `500ms`; docs/scenarios.md) or milliseconds, in milliseconds. */
 function milliseconds(duration) {
   if (typeof duration === 'number') {
@@ -293,11 +354,25 @@ function noMailMessage(filters, waited, records) {
   return text + `the mailbox has ${records.length} record${records.length === 1 ? '' : 's'}${more}: ` + lines.join('; ');
 }
 
+const HOOKS = ['before', 'beforeEach', 'after'];
+
 /**
  * For node:test: a mock started before the suite's tests, reset before each, stopped after them.
- * Call at the top of a test file or inside describe(); use `mock()` in the tests.
+ * Call at the top of a test file or inside describe(); use `mock()` in the tests. `hooks` holds exactly
+ * your runner's `before`, `beforeEach` and `after`; the options of `SiwaMock.start()` go in `options`
+ * (anything else in either is an error, not silently ignored).
  */
 export function useSiwaMock(hooks, options = {}) {
+  const misplaced = Object.keys(hooks ?? {}).filter((key) => !HOOKS.includes(key));
+  if (misplaced.length) {
+    throw new SiwaMockError(`useSiwaMock: ${misplaced.join(', ')} ${misplaced.length > 1 ? 'are not hooks' : 'is not a hook'}; ` +
+      "the first argument holds only your runner's before, beforeEach and after, and options go in the second: " +
+      `useSiwaMock({ before, beforeEach, after }, { ${misplaced.join(', ')} })`);
+  }
+  const missing = HOOKS.filter((key) => typeof hooks?.[key] !== 'function');
+  if (missing.length) throw new SiwaMockError(`useSiwaMock: the hooks lack ${missing.join(', ')} (your runner's functions)`);
+  const { binary, scenario, args, timeoutMs, smtp, ...unknown } = options;
+  refuseUnknown('useSiwaMock', unknown);
   let current;
   hooks.before(async () => { current = await SiwaMock.startOrConnect(options); });
   hooks.beforeEach(async () => { await current.reset(); });

@@ -10,6 +10,7 @@ package siwamocktest
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -32,7 +33,12 @@ const (
 	smtpReadyPrefix = "siwa-mock smtp listening on "
 	// MaxWait is the server's limit for one GET /mock/mail?wait= (docs/control-api.md).
 	MaxWait = 60 * time.Second
+	// MaxAnswerBytes: a control answer larger than this is refused (docs/test-helpers.md).
+	MaxAnswerBytes = 16 << 20
 )
+
+// RunTimeout bounds one run of the binary (SignIn, ClientSecret, Verify), as in the other helpers.
+var RunTimeout = 60 * time.Second
 
 // Hint says how to get a binary; it ends every "not found" error.
 const Hint = "build it with `swift build -c release --product siwa-mock` and set SIWA_MOCK_BINARY=.build/release/siwa-mock, " +
@@ -54,7 +60,7 @@ type Mock struct {
 	URL        string
 	Binary     string
 	AdminToken string
-	LogPath    string // the mock's stderr (request logs) when this Mock started it
+	LogPath    string // the mock's stderr (request logs) when this Mock started it; Stop deletes it
 	SMTPHost   string // the relay's SMTP listener (Options.SMTP, or SIWA_MOCK_SMTP); "" without one
 	SMTPPort   int
 	cmd        *exec.Cmd
@@ -86,11 +92,8 @@ func Start(t testing.TB, options ...Options) *Mock {
 		opts = options[0]
 	}
 	if running := os.Getenv("SIWA_MOCK_URL"); running != "" {
-		mock := &Mock{URL: strings.TrimRight(running, "/"), Binary: opts.Binary, AdminToken: os.Getenv("SIWA_MOCK_ADMIN_TOKEN")}
-		if err := mock.smtpFromEnvironment(opts.SMTP); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := mock.Health(); err != nil {
+		mock, err := Connect(running, opts)
+		if err != nil {
 			t.Fatal(err)
 		}
 		return mock
@@ -101,6 +104,24 @@ func Start(t testing.TB, options ...Options) *Mock {
 	}
 	t.Cleanup(mock.Stop)
 	return mock
+}
+
+// Connect returns a mock someone else runs (e.g. SIWA_MOCK_URL from docker compose) once it answers
+// GET /mock/health; Stop leaves it running. Of opts, Binary (for SignIn and the other CLI verbs) and SMTP
+// count: its SMTP listener comes from SIWA_MOCK_SMTP.
+func Connect(url string, options ...Options) (*Mock, error) {
+	var opts Options
+	if len(options) > 0 {
+		opts = options[0]
+	}
+	mock := &Mock{URL: strings.TrimRight(url, "/"), Binary: opts.Binary, AdminToken: os.Getenv("SIWA_MOCK_ADMIN_TOKEN")}
+	if err := mock.smtpFromEnvironment(opts.SMTP); err != nil {
+		return nil, err
+	}
+	if _, err := mock.Health(); err != nil {
+		return nil, err
+	}
+	return mock, nil
 }
 
 // smtpFromEnvironment reads SIWA_MOCK_SMTP (HOST:PORT) for a mock someone else runs: its SMTP port
@@ -180,7 +201,7 @@ func Launch(opts Options) (*Mock, error) {
 		timeout = 30 * time.Second
 	}
 	failed := func(reason string) error {
-		mock.Stop()
+		mock.stopProcess()
 		stderr, _ := os.ReadFile(log.Name())
 		os.Remove(log.Name())
 		return fmt.Errorf("siwa-mock did not start (%s %s): %s; its stderr:\n%s", path, strings.Join(args, " "), reason, strings.TrimSpace(string(stderr)))
@@ -204,8 +225,17 @@ func Launch(opts Options) (*Mock, error) {
 	}
 }
 
-// Stop sends SIGTERM to the mock this Mock started (in-flight requests finish), SIGKILL after 10 s.
+// Stop sends SIGTERM to the mock this Mock started (in-flight requests finish), SIGKILL after 10 s;
+// then its stderr log is deleted, so a run leaves no files behind.
 func (m *Mock) Stop() {
+	m.stopProcess()
+	if m.LogPath != "" {
+		os.Remove(m.LogPath)
+		m.LogPath = ""
+	}
+}
+
+func (m *Mock) stopProcess() {
 	if m.cmd == nil || m.cmd.Process == nil {
 		return
 	}
@@ -228,7 +258,9 @@ func (m *Mock) Run(args ...string) (string, error) {
 		}
 		m.Binary = path
 	}
-	cmd := exec.Command(m.Binary, args...)
+	ctx, cancel := context.WithTimeout(context.Background(), RunTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, m.Binary, args...) // killed at the deadline, as the other helpers' runs
 	cmd.Env = os.Environ()
 	if m.AdminToken != "" {
 		cmd.Env = append(cmd.Env, "SIWA_MOCK_ADMIN_TOKEN="+m.AdminToken)
@@ -236,16 +268,39 @@ func (m *Mock) Run(args ...string) (string, error) {
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil {
+			return "", fmt.Errorf("siwa-mock %s did not finish within %v: %s", args[0], RunTimeout, strings.TrimSpace(stderr.String()))
+		}
 		return "", fmt.Errorf("siwa-mock %s failed (%v): %s", args[0], err, strings.TrimSpace(stderr.String()))
 	}
 	return stdout.String(), nil
 }
 
-// SignInOptions are `siwa-mock signin`'s: the client (default com.example.web), scopes (name, email), nonce.
+// SignInOptions are `siwa-mock signin`'s: the client (default com.example.web), scopes (name, email;
+// default none), nonce, and the key the client secret is signed with.
 type SignInOptions struct {
 	Client string
 	Scopes []string
 	Nonce  string
+	KeyOptions
+}
+
+// KeyOptions sign a client secret with your team's own key (a scenario with its own teams:); empty
+// fields are the built-in scenario's published test key (team ABCDE12345, key KEY1234567).
+type KeyOptions struct {
+	TeamID string // the client secret's iss (--team-id)
+	KeyID  string // its kid (--key-id)
+	Key    string // the .p8 file (--key)
+}
+
+func (k KeyOptions) flags() []string {
+	var flags []string
+	for _, pair := range [][2]string{{"--team-id", k.TeamID}, {"--key-id", k.KeyID}, {"--key", k.Key}} {
+		if pair[1] != "" {
+			flags = append(flags, pair[0], pair[1])
+		}
+	}
+	return flags
 }
 
 // SignInResult is what `siwa-mock signin` prints: the token response, the verified claims and, on a
@@ -276,17 +331,21 @@ func (m *Mock) SignIn(user string, options ...SignInOptions) (SignInResult, erro
 		args = append(args, "--nonce", opts.Nonce)
 	}
 	var result SignInResult
-	out, err := m.Run(args...)
+	out, err := m.Run(append(args, opts.flags()...)...)
 	if err != nil {
 		return result, err
 	}
 	return result, json.Unmarshal([]byte(out), &result)
 }
 
-// ClientSecret mints an ES256 client secret with `siwa-mock client-secret` (the built-in scenario's
-// test key; extra flags such as "--team-id", T, "--key-id", K, "--key", FILE choose another).
-func (m *Mock) ClientSecret(client string, flags ...string) (string, error) {
-	out, err := m.Run(append([]string{"client-secret", "--client-id", client}, flags...)...)
+// ClientSecret mints an ES256 client secret with `siwa-mock client-secret`: the built-in scenario's
+// test key, or KeyOptions{TeamID, KeyID, Key} for your team's own.
+func (m *Mock) ClientSecret(client string, key ...KeyOptions) (string, error) {
+	args := []string{"client-secret", "--client-id", client}
+	if len(key) > 0 {
+		args = append(args, key[0].flags()...)
+	}
+	out, err := m.Run(args...)
 	return strings.TrimSpace(out), err
 }
 
@@ -337,14 +396,24 @@ func (m *Mock) request(method, path string, body any, timeout time.Duration) (an
 	if m.AdminToken != "" {
 		request.Header.Set("Authorization", "Bearer "+m.AdminToken)
 	}
-	response, err := (&http.Client{Timeout: timeout}).Do(request)
+	// Client.Timeout bounds the whole exchange, body included; no redirect is followed, since it would
+	// carry the admin token to wherever it points.
+	client := &http.Client{Timeout: timeout, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	response, err := client.Do(request)
 	if err != nil {
-		return nil, fmt.Errorf("%s %s%s: %v; is the mock running? %s", method, m.URL, path, err, Hint)
+		return nil, m.callError(method, path, err, timeout)
 	}
 	defer response.Body.Close()
-	data, err := io.ReadAll(response.Body)
+	data, err := io.ReadAll(io.LimitReader(response.Body, MaxAnswerBytes+1))
 	if err != nil {
-		return nil, err
+		return nil, m.callError(method, path, err, timeout)
+	}
+	if len(data) > MaxAnswerBytes {
+		return nil, fmt.Errorf("%s %s: the answer is larger than %d MiB; refused", method, path, MaxAnswerBytes>>20)
+	}
+	if response.StatusCode/100 == 3 {
+		return nil, fmt.Errorf("%s %s answered %d (a redirect to %s): not followed, so the admin token stays with the mock",
+			method, path, response.StatusCode, orNowhere(response.Header.Get("Location")))
 	}
 	if response.StatusCode/100 != 2 {
 		return nil, fmt.Errorf("%s %s answered %d: %s", method, path, response.StatusCode, data)
@@ -354,6 +423,20 @@ func (m *Mock) request(method, path string, body any, timeout time.Duration) (an
 	}
 	var decoded any
 	return decoded, json.Unmarshal(data, &decoded)
+}
+
+func (m *Mock) callError(method, path string, err error, timeout time.Duration) error {
+	if errors.Is(err, context.DeadlineExceeded) || os.IsTimeout(err) {
+		return fmt.Errorf("%s %s%s: no complete answer within %v", method, m.URL, path, timeout)
+	}
+	return fmt.Errorf("%s %s%s: %v; is the mock running? %s", method, m.URL, path, err, Hint)
+}
+
+func orNowhere(location string) string {
+	if location == "" {
+		return "nowhere"
+	}
+	return location
 }
 
 func (m *Mock) object(method, path string, body any) (map[string]any, error) {

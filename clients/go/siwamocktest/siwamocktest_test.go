@@ -228,3 +228,18 @@ func TestRelayMail(t *testing.T) {
 		}
 	})
 }
+
+func TestStopLeavesNoFilesBehind(t *testing.T) {
+	mock, err := Launch(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := mock.LogPath
+	if _, err := os.Stat(log); err != nil {
+		t.Fatalf("no stderr log while running: %v", err)
+	}
+	mock.Stop()
+	if _, err := os.Stat(log); !os.IsNotExist(err) || mock.LogPath != "" {
+		t.Fatalf("%s is still there after Stop (%v)", log, err)
+	}
+}

@@ -1,12 +1,13 @@
 // The module's own suite, against the real binary (clients/run.sh sets SIWA_MOCK_BINARY).
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { connect } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SiwaMock, SiwaMockError, useSiwaMock } from '../index.js';
+import { limits, SiwaMock, SiwaMockError, useSiwaMock } from '../index.js';
 
 describe('a mock for the suite', () => {
   const mock = useSiwaMock({ before, beforeEach, after });
@@ -165,4 +166,67 @@ describe('relay mail', () => {
       else process.env.SIWA_MOCK_SMTP = saved;
     }
   });
+});
+
+// A hostile server (clients/spec/hostile_server.py; issue 36, findings 5 and 6).
+describe('a hostile server', () => {
+  let server;
+  let hostile;
+  before(async () => {
+    server = spawn('python3', [fileURLToPath(new URL('../../spec/hostile_server.py', import.meta.url))], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const line = await new Promise((resolve) => server.stdout.once('data', (chunk) => resolve(String(chunk).trim())));
+    assert.match(line, /^hostile listening on /);
+    hostile = new SiwaMock(line.slice('hostile listening on '.length), { adminToken: 't0ken' });
+  });
+  after(() => { server.stdin.end(); });
+
+  test('a server dripping one byte per half second meets the overall deadline', async () => {
+    const began = Date.now();
+    await assert.rejects(hostile.request('GET', '/mock/drip', undefined, { timeoutMs: 1000 }),
+      /^SiwaMockError: GET http:\/\/127\.0\.0\.1:\d+\/mock\/drip: no complete answer within 1s$/);
+    assert.ok(Date.now() - began < 10_000); // a per-read timeout would wait for the server's 20 s of drip
+  });
+
+  test('an endless answer is cut at 16 MiB', async () => {
+    await assert.rejects(hostile.request('GET', '/mock/endless', undefined, { timeoutMs: 30_000 }),
+      /^SiwaMockError: GET \/mock\/endless: the answer is larger than 16 MiB; refused$/);
+  });
+
+  test('a redirect is not followed and the token stays', async () => {
+    await assert.rejects(hostile.request('GET', '/mock/redirect'),
+      /^SiwaMockError: GET \/mock\/redirect answered 302 \(a redirect to http:\/\/127\.0\.0\.1:\d+\/mock\/landing\): not followed/);
+    assert.deepEqual(await hostile.request('GET', '/mock/stolen'), { authorization: [], requests: 0 });
+  });
+});
+
+test('stop leaves no files behind', async () => {
+  const mock = await SiwaMock.start();
+  const log = mock.logPath;
+  assert.ok(existsSync(log));
+  await mock.stop();
+  assert.ok(!existsSync(log) && !existsSync(dirname(log)));
+});
+
+test('options cannot be silently ignored', async () => {
+  const hooks = { before() {}, beforeEach() {}, after() {} };
+  assert.throws(() => useSiwaMock({ ...hooks, scenario: 'relay.yaml' }),
+    /^SiwaMockError: useSiwaMock: scenario is not a hook; .* useSiwaMock\(\{ before, beforeEach, after \}, \{ scenario \}\)$/);
+  assert.throws(() => useSiwaMock(hooks, { scenery: 'relay.yaml' }), /^SiwaMockError: useSiwaMock: unknown option scenery$/);
+  assert.throws(() => useSiwaMock({ before() {}, after() {} }), /the hooks lack beforeEach/);
+  await assert.rejects(SiwaMock.connect('http://127.0.0.1:9', { scenario: 'x.yaml' }), /^SiwaMockError: SiwaMock.connect: unknown option scenario$/);
+  return assert.rejects(SiwaMock.start({ smpt: true }), /^SiwaMockError: SiwaMock.start: unknown option smpt$/);
+});
+
+test('a run of the binary has a deadline', async () => {
+  const binary = join(mkdtempSync(join(tmpdir(), 'siwa-node-')), 'siwa-mock');
+  writeFileSync(binary, '#!/bin/sh\nexec sleep 30\n', { mode: 0o755 });
+  const saved = limits.runTimeoutMs;
+  limits.runTimeoutMs = 200;
+  try {
+    const began = Date.now();
+    await assert.rejects(new SiwaMock('http://127.0.0.1:9', { binary }).clientSecret(), /^SiwaMockError: siwa-mock client-secret did not finish within 0.2s/);
+    assert.ok(Date.now() - began < 10_000);
+  } finally {
+    limits.runTimeoutMs = saved;
+  }
 });

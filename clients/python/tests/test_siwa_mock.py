@@ -3,6 +3,8 @@
 import json
 import re
 import smtplib
+import subprocess
+import sys
 import threading
 import time
 import urllib.parse
@@ -145,3 +147,54 @@ def test_a_running_mocks_smtp_address_comes_from_the_environment(relay, monkeypa
         SiwaMock.connect(relay.url, smtp=True)
     monkeypatch.setenv("SIWA_MOCK_SMTP", f"{relay.smtp_host}:{relay.smtp_port}")
     assert SiwaMock.connect(relay.url, smtp=True).smtp_port == relay.smtp_port
+
+
+# -- a hostile server (clients/spec/hostile_server.py; issue 36, findings 5 and 6) ---------------------
+
+
+@pytest.fixture(scope="module")
+def hostile():
+    server = subprocess.Popen([sys.executable, str(Path(__file__).parents[2] / "spec" / "hostile_server.py")],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    line = server.stdout.readline().strip()
+    assert line.startswith("hostile listening on "), line
+    yield SiwaMock(line[len("hostile listening on "):], admin_token="t0ken")
+    server.stdin.close()
+    server.wait(timeout=10)
+
+
+def test_a_server_dripping_one_byte_per_half_second_meets_the_overall_deadline(hostile):
+    began = time.monotonic()
+    with pytest.raises(SiwaMockError, match=r"GET .*/mock/drip: no complete answer within 1s"):
+        hostile.request("GET", "/mock/drip", timeout=1)
+    assert time.monotonic() - began < 10  # a per-read timeout would wait for the server's 20 s of drip
+
+
+def test_an_endless_answer_is_cut_at_16_mib(hostile):
+    with pytest.raises(SiwaMockError, match="GET /mock/endless: the answer is larger than 16 MiB; refused"):
+        hostile.request("GET", "/mock/endless", timeout=30)
+
+
+def test_a_redirect_is_not_followed_and_the_token_stays(hostile):
+    with pytest.raises(SiwaMockError, match=r"GET /mock/redirect answered 302 \(a redirect to http://127\.0\.0\.1:\d+/mock/landing\): not followed"):
+        hostile.request("GET", "/mock/redirect")
+    assert hostile.request("GET", "/mock/stolen") == {"authorization": [], "requests": 0}
+
+
+def test_stop_leaves_no_files_behind():
+    mock = SiwaMock.start()
+    log = Path(mock.log_path)
+    assert log.exists()
+    mock.stop()
+    assert not log.exists() and mock.log_path is None
+
+
+def test_a_run_of_the_binary_has_a_deadline(tmp_path, monkeypatch):
+    binary = tmp_path / "siwa-mock"
+    binary.write_text("#!/bin/sh\nexec sleep 30\n")
+    binary.chmod(0o755)
+    monkeypatch.setattr(mock_module, "RUN_TIMEOUT", 0.2)
+    began = time.monotonic()
+    with pytest.raises(SiwaMockError, match=r"^siwa-mock client-secret did not finish within 0.2s"):
+        SiwaMock("http://127.0.0.1:9", binary=str(binary)).client_secret()
+    assert time.monotonic() - began < 10

@@ -12,6 +12,8 @@ require "uri"
 class SiwaMock
   READY_PREFIX = "siwa-mock listening on ".freeze
   SMTP_READY_PREFIX = "siwa-mock smtp listening on ".freeze
+  MAX_ANSWER_BYTES = 16 << 20 # a control answer larger than this is refused (docs/test-helpers.md)
+  RUN_TIMEOUT = 60 # seconds for one run of the binary (sign_in, client_secret, verify)
   MAX_WAIT_MS = 60_000 # the server's limit for one GET /mock/mail?wait= (docs/control-api.md)
   HINT = "build it with `swift build -c release --product siwa-mock` and set SIWA_MOCK_BINARY=.build/release/siwa-mock, " \
          "put siwa-mock on PATH, or set SIWA_MOCK_URL to a running mock".freeze
@@ -117,14 +119,17 @@ class SiwaMock
     @url = url.sub(%r{/+\z}, "")
     @binary = binary
     @pid = pid
-    @log_path = log_path # the mock's stderr (request logs) when this object started it
+    @log_path = log_path # the mock's stderr (request logs) when this object started it; stop deletes it
     @admin_token = admin_token
   end
 
-  # SIGTERM to the mock this object started (in-flight requests finish), SIGKILL after 10 s.
+  # SIGTERM to the mock this object started (in-flight requests finish), SIGKILL after 10 s; then its
+  # stderr log is deleted, so a run leaves no files behind.
   def stop
     self.class.stop_process(@pid) if @pid
     @pid = nil
+    File.delete(@log_path) if @log_path && File.exist?(@log_path)
+    @log_path = nil
   end
 
   # -- the binary's own verbs ---------------------------------------------------------------------
@@ -132,27 +137,35 @@ class SiwaMock
   def run(*args)
     @binary ||= self.class.find_binary
     env = @admin_token ? { "SIWA_MOCK_ADMIN_TOKEN" => @admin_token } : {}
-    out, err, status = Open3.capture3(env, @binary, *args)
-    raise Error, "siwa-mock #{args.first} failed (exit #{status.exitstatus}): #{err.strip}" unless status.success?
-    out
+    Open3.popen3(env, @binary, *args) do |stdin, stdout, stderr, waiter|
+      stdin.close
+      out = Thread.new { stdout.read }
+      err = Thread.new { stderr.read }
+      unless waiter.join(RUN_TIMEOUT) # the deadline the other helpers' runs have
+        Process.kill("KILL", waiter.pid)
+        waiter.join
+        raise Error, "siwa-mock #{args.first} did not finish within #{RUN_TIMEOUT}s: #{err.value.strip}"
+      end
+      status = waiter.value
+      raise Error, "siwa-mock #{args.first} failed (exit #{status.exitstatus}): #{err.value.strip}" unless status.success?
+      out.value
+    end
   end
 
   # The web flow via `siwa-mock signin`: {"token_response", "claims" (verified), "user" (first sign-in)}.
-  def sign_in(user = "alice", client: "com.example.web", scopes: [], nonce: nil)
+  # `team_id`, `key_id` and `key` (a .p8 file) sign the client secret with your team's own key, for a
+  # scenario with its own `teams:`; without them, the built-in scenario's published test key.
+  def sign_in(user = "alice", client: "com.example.web", scopes: [], nonce: nil, team_id: nil, key_id: nil, key: nil)
     args = ["signin", "--url", @url, "--user", user, "--client", client]
     scopes = Array(scopes)
     args += ["--scope", scopes.join(" ")] unless scopes.empty?
     args += ["--nonce", nonce] if nonce
-    JSON.parse(run(*args))
+    JSON.parse(run(*args, *key_flags(team_id, key_id, key)))
   end
 
   # An ES256 client secret from `siwa-mock client-secret` (default: the built-in scenario's test key).
   def client_secret(client = "com.example.web", team_id: nil, key_id: nil, key: nil)
-    args = ["client-secret", "--client-id", client]
-    args += ["--team-id", team_id] if team_id
-    args += ["--key-id", key_id] if key_id
-    args += ["--key", key.to_s] if key
-    run(*args).strip
+    run("client-secret", "--client-id", client, *key_flags(team_id, key_id, key)).strip
   end
 
   # Claims of an id_token that `siwa-mock verify` accepts (signature, iss, aud, exp, iat, nonce).
@@ -167,6 +180,9 @@ class SiwaMock
 
   # -- the control API (docs/control-api.md) -----------------------------------------------------
 
+  # A control call; the decoded JSON answer. `timeout` (seconds) bounds the whole call, body included,
+  # not each read; an answer over 16 MiB is refused, and a redirect is never followed (it would carry
+  # the admin token to wherever it points): each raises SiwaMock::Error saying so.
   def request(method, path, body = nil, timeout: 15)
     uri = URI(@url + path)
     request = Net::HTTPGenericRequest.new(method, !body.nil?, true, uri.request_uri)
@@ -175,13 +191,13 @@ class SiwaMock
       request.body = JSON.generate(body)
     end
     request["Authorization"] = "Bearer #{@admin_token}" if @admin_token
-    begin
-      response = Net::HTTP.start(uri.host, uri.port, open_timeout: 5, read_timeout: timeout) { |http| http.request(request) }
-    rescue SystemCallError, IOError, Timeout::Error => e
-      raise Error, "#{method} #{@url}#{path}: #{e.message}; is the mock running? #{HINT}"
+    response, text = exchange(uri, request, "#{method} #{path}", "#{method} #{@url}#{path}", timeout)
+    if response.code.start_with?("3")
+      raise Error, "#{method} #{path} answered #{response.code} (a redirect to #{response['Location'] || 'nowhere'}): " \
+                   "not followed, so the admin token stays with the mock"
     end
-    raise Error, "#{method} #{path} answered #{response.code}: #{response.body}" unless response.code.start_with?("2")
-    response.body.to_s.empty? ? nil : JSON.parse(response.body)
+    raise Error, "#{method} #{path} answered #{response.code}: #{text}" unless response.code.start_with?("2")
+    text.empty? ? nil : JSON.parse(text)
   end
 
   def health = request("GET", "/mock/health")
@@ -268,6 +284,34 @@ class SiwaMock
   end
 
   private
+
+  # `--team-id`, `--key-id`, `--key` for those given (`signin` and `client-secret` take the same three).
+  def key_flags(team_id, key_id, key)
+    { "--team-id" => team_id, "--key-id" => key_id, "--key" => key }.compact.flat_map { |flag, value| [flag, value.to_s] }
+  end
+
+  # Net::HTTP follows no redirect; its timeouts are per read, so the whole exchange runs under one deadline.
+  def exchange(uri, request, call, where, timeout)
+    text = +""
+    response = Timeout.timeout(timeout, DeadlineExceeded) do
+      Net::HTTP.start(uri.host, uri.port, use_ssl: uri.scheme == "https", open_timeout: timeout, read_timeout: timeout) do |http|
+        http.request(request) do |answer|
+          answer.read_body do |chunk|
+            text << chunk
+            raise Error, "#{call}: the answer is larger than #{MAX_ANSWER_BYTES >> 20} MiB; refused" if text.bytesize > MAX_ANSWER_BYTES
+          end
+        end
+      end
+    end
+    [response, text.force_encoding(Encoding::UTF_8)]
+  rescue DeadlineExceeded
+    raise Error, "#{where}: no complete answer within #{timeout}s"
+  rescue SystemCallError, IOError, Timeout::Error, Net::HTTPBadResponse => e
+    raise Error, "#{where}: #{e.message}; is the mock running? #{HINT}"
+  end
+
+  # Raised by the deadline (a class of its own, so a read timeout inside it is told apart).
+  class DeadlineExceeded < StandardError; end
 
   def smtp_address=(address)
     host, _, port = address.strip.rpartition(":")

@@ -115,3 +115,14 @@ RSpec.describe "relay mail" do
     saved ? ENV["SIWA_MOCK_SMTP"] = saved : ENV.delete("SIWA_MOCK_SMTP")
   end
 end
+
+RSpec.describe SiwaMock do
+  it "leaves no files behind when stopped" do
+    mock = SiwaMock.start
+    log = mock.log_path
+    expect(File.exist?(log)).to be(true)
+    mock.stop
+    expect(File.exist?(log)).to be(false)
+    expect(mock.log_path).to be_nil
+  end
+end

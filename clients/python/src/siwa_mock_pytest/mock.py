@@ -8,16 +8,19 @@ import re
 import select
 import shutil
 import signal
+import socket
 import subprocess
 import tempfile
+import threading
 import time
-import urllib.error
 import urllib.parse
-import urllib.request
+from http.client import HTTPConnection, HTTPException, HTTPSConnection
 from typing import Any, Iterable, Optional
 
 READY_PREFIX = "siwa-mock listening on "
 SMTP_READY_PREFIX = "siwa-mock smtp listening on "
+MAX_ANSWER_BYTES = 16 << 20  # a control answer larger than this is refused (docs/test-helpers.md)
+RUN_TIMEOUT = 60  # seconds for one run of the binary (sign_in, client_secret, verify)
 MAX_WAIT_MS = 60_000  # the server's limit for one GET /mock/mail?wait= (docs/control-api.md)
 HINT = ("build it with `swift build -c release --product siwa-mock` and set SIWA_MOCK_BINARY=.build/release/siwa-mock, "
         "put siwa-mock on PATH, or set SIWA_MOCK_URL to a running mock")
@@ -45,7 +48,7 @@ class SiwaMock:
         self.url = url.rstrip("/")
         self._binary = binary
         self.process = process
-        self.log_path = log_path  # the mock's stderr (request logs) when this object started it
+        self.log_path = log_path  # the mock's stderr (request logs) when this object started it; stop() deletes it
         self.admin_token = admin_token if admin_token is not None else os.environ.get("SIWA_MOCK_ADMIN_TOKEN")
         self.smtp_host: Optional[str] = None  # the relay's SMTP listener (start(smtp=True), or $SIWA_MOCK_SMTP)
         self.smtp_port: Optional[int] = None
@@ -92,7 +95,10 @@ class SiwaMock:
         lines = [line.strip() for line in buffer.decode(errors="replace").split("\n")]
         if not lines[0].startswith(READY_PREFIX):
             cls._kill(process)
-            raise SiwaMockError(f"siwa-mock printed {lines[0]!r} instead of its ready line; its stderr is in {log.name}")
+            with open(log.name, errors="replace") as stderr:
+                output = stderr.read().strip()
+            os.unlink(log.name)
+            raise SiwaMockError(f"siwa-mock printed {lines[0]!r} instead of its ready line; its stderr:\n{output}")
         mock = cls(lines[0][len(READY_PREFIX):], binary=path, process=process, log_path=log.name)
         if smtp:
             address = next(line for line in lines if line.startswith(SMTP_READY_PREFIX))[len(SMTP_READY_PREFIX):]
@@ -122,10 +128,17 @@ class SiwaMock:
         return mock
 
     def stop(self) -> None:
-        """SIGTERM to the mock this object started (in-flight requests finish), SIGKILL after 10 s."""
+        """SIGTERM to the mock this object started (in-flight requests finish), SIGKILL after 10 s; then
+        its stderr log is deleted, so a run leaves no files behind."""
         if self.process is not None:
             self._kill(self.process)
             self.process = None
+        if self.log_path is not None:
+            try:
+                os.unlink(self.log_path)
+            except FileNotFoundError:
+                pass
+            self.log_path = None
 
     @staticmethod
     def _kill(process: subprocess.Popen) -> None:
@@ -152,30 +165,36 @@ class SiwaMock:
         env = dict(os.environ)
         if self.admin_token:
             env["SIWA_MOCK_ADMIN_TOKEN"] = self.admin_token
-        result = subprocess.run([binary, *args], capture_output=True, text=True, timeout=60, env=env)
+        try:
+            result = subprocess.run([binary, *args], capture_output=True, text=True, timeout=RUN_TIMEOUT, env=env,
+                                    stdin=subprocess.DEVNULL)
+        except subprocess.TimeoutExpired as expired:
+            stderr = expired.stderr.decode(errors="replace") if isinstance(expired.stderr, bytes) else expired.stderr or ""
+            raise SiwaMockError(f"siwa-mock {args[0]} did not finish within {RUN_TIMEOUT:g}s: {stderr.strip()}") from None
         if result.returncode != 0:
             raise SiwaMockError(f"siwa-mock {args[0]} failed (exit {result.returncode}): {result.stderr.strip()}")
         return result.stdout
 
     def sign_in(self, user: str = "alice", client: str = "com.example.web", scopes: Iterable[str] = (),
-                nonce: Optional[str] = None) -> dict:
-        """The web flow via `siwa-mock signin`: {"token_response", "claims" (verified), "user" (first sign-in)}."""
+                nonce: Optional[str] = None, team_id: Optional[str] = None, key_id: Optional[str] = None,
+                key: Optional[str] = None) -> dict:
+        """The web flow via `siwa-mock signin`: {"token_response", "claims" (verified), "user" (first sign-in)}.
+
+        `team_id`, `key_id` and `key` (a .p8 file) sign the client secret with your team's own key, for a
+        scenario with its own `teams:`; without them, the built-in scenario's published test key.
+        """
         args = ["signin", "--url", self.url, "--user", user, "--client", client]
         scopes = [scopes] if isinstance(scopes, str) else list(scopes)
         if scopes:
             args += ["--scope", " ".join(scopes)]
         if nonce is not None:
             args += ["--nonce", nonce]
-        return json.loads(self._run(*args))
+        return json.loads(self._run(*args, *_key_flags(team_id, key_id, key)))
 
     def client_secret(self, client: str = "com.example.web", team_id: Optional[str] = None,
                       key_id: Optional[str] = None, key: Optional[str] = None) -> str:
         """An ES256 client secret from `siwa-mock client-secret` (default: the built-in scenario's test key)."""
-        args = ["client-secret", "--client-id", client]
-        for flag, value in (("--team-id", team_id), ("--key-id", key_id), ("--key", key)):
-            if value is not None:
-                args += [flag, str(value)]
-        return self._run(*args).strip()
+        return self._run("client-secret", "--client-id", client, *_key_flags(team_id, key_id, key)).strip()
 
     def verify(self, id_token: str, audience: Optional[str] = None, nonce: Optional[str] = None) -> dict:
         """Claims of an id_token that `siwa-mock verify` accepts (signature, iss, aud, exp, iat, nonce)."""
@@ -192,19 +211,19 @@ class SiwaMock:
     # -- the control API (docs/control-api.md) ----------------------------------------------------------
 
     def request(self, method: str, path: str, body: Any = None, timeout: float = 15) -> Any:
+        """A control call; the decoded JSON answer. `timeout` bounds the whole call (connect, headers and
+        body), not each read; an answer over 16 MiB is refused, and a redirect is never followed (it would
+        carry the admin token to wherever it points): each is a `SiwaMockError` saying so."""
         data = json.dumps(body).encode() if body is not None else None
-        request = urllib.request.Request(self.url + path, data=data, method=method)
-        if data is not None:
-            request.add_header("Content-Type", "application/json")
+        headers = {"Content-Type": "application/json"} if data is not None else {}
         if self.admin_token:
-            request.add_header("Authorization", f"Bearer {self.admin_token}")
-        try:
-            with urllib.request.urlopen(request, timeout=timeout) as response:
-                text = response.read().decode()
-        except urllib.error.HTTPError as error:
-            raise SiwaMockError(f"{method} {path} answered {error.code}: {error.read().decode(errors='replace')}") from None
-        except urllib.error.URLError as error:
-            raise SiwaMockError(f"{method} {self.url}{path}: {error.reason}; is the mock running? {HINT}") from None
+            headers["Authorization"] = f"Bearer {self.admin_token}"
+        status, text, location = _call(self.url, method, path, data, headers, timeout)
+        if 300 <= status < 400:
+            raise SiwaMockError(f"{method} {path} answered {status} (a redirect to {location or 'nowhere'}): "
+                                "not followed, so the admin token stays with the mock")
+        if status // 100 != 2:
+            raise SiwaMockError(f"{method} {path} answered {status}: {text}")
         return json.loads(text) if text else None
 
     def health(self) -> dict:
@@ -292,6 +311,61 @@ class SiwaMock:
     def clear_mail(self) -> Any:
         """Empties the mailbox and the relay's daily counts (`DELETE /mock/mail`)."""
         return self.request("DELETE", "/mock/mail")
+
+
+def _key_flags(team_id: Optional[str], key_id: Optional[str], key: Optional[str]) -> list:
+    """`--team-id`, `--key-id`, `--key` for those given (`signin` and `client-secret` take the same three)."""
+    flags = []
+    for flag, value in (("--team-id", team_id), ("--key-id", key_id), ("--key", key)):
+        if value is not None:
+            flags += [flag, str(value)]
+    return flags
+
+
+def _call(base: str, method: str, path: str, data: Optional[bytes], headers: dict, timeout: float) -> tuple:
+    """(status, body text, Location) of one HTTP exchange, bounded in total time and size.
+
+    http.client follows no redirect; the deadline closes the socket from a timer, which ends any read
+    in progress (a server dripping a byte per read never resets a per-read timeout that way).
+    """
+    url = urllib.parse.urlsplit(base)
+    connection_type = HTTPSConnection if url.scheme == "https" else HTTPConnection
+    connection = connection_type(url.hostname, url.port, timeout=timeout)
+    expired = threading.Event()
+
+    def expire() -> None:
+        expired.set()
+        if connection.sock is not None:
+            try:
+                connection.sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    timer = threading.Timer(timeout, expire)
+    timer.daemon = True
+    timer.start()
+    try:
+        connection.request(method, url.path.rstrip("/") + path, body=data, headers=headers)
+        response = connection.getresponse()
+        chunks, size = [], 0
+        while True:
+            chunk = response.read1(65536)
+            if not chunk:
+                break
+            size += len(chunk)
+            if size > MAX_ANSWER_BYTES:
+                raise SiwaMockError(f"{method} {path}: the answer is larger than {MAX_ANSWER_BYTES >> 20} MiB; refused")
+            chunks.append(chunk)
+        if expired.is_set():
+            raise OSError("deadline")
+        return response.status, b"".join(chunks).decode(errors="replace"), response.getheader("Location")
+    except (OSError, HTTPException) as error:
+        if expired.is_set():
+            raise SiwaMockError(f"{method} {base}{path}: no complete answer within {timeout:g}s") from None
+        raise SiwaMockError(f"{method} {base}{path}: {error}; is the mock running? {HINT}") from None
+    finally:
+        timer.cancel()
+        connection.close()
 
 
 def _milliseconds(duration: "str | float") -> int:

@@ -10,6 +10,8 @@ import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,6 +22,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -34,6 +39,8 @@ public final class SiwaMock implements AutoCloseable {
     static final String SMTP_READY_PREFIX = "siwa-mock smtp listening on ";
     /** The server's limit for one {@code GET /mock/mail?wait=} (docs/control-api.md). */
     public static final Duration MAX_WAIT = Duration.ofSeconds(60);
+    /** A control answer larger than this is refused (docs/test-helpers.md). */
+    public static final int MAX_ANSWER_BYTES = 16 << 20;
     public static final String HINT =
             "build it with `swift build -c release --product siwa-mock` and set SIWA_MOCK_BINARY=.build/release/siwa-mock, "
                     + "put siwa-mock on PATH, or set SIWA_MOCK_URL to a running mock";
@@ -49,12 +56,19 @@ public final class SiwaMock implements AutoCloseable {
     private String binary;
     private final Process process;
     private final Path logPath;
-    private final String adminToken = System.getenv("SIWA_MOCK_ADMIN_TOKEN");
+    private final String adminToken;
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
     private String smtpHost;
+    /** One run of the binary (signIn, clientSecret, verify) at most. */
+    Duration runTimeout = Duration.ofSeconds(60);
     private int smtpPort;
 
     private SiwaMock(String url, String binary, Process process, Path logPath) {
+        this(url, binary, process, logPath, System.getenv("SIWA_MOCK_ADMIN_TOKEN"));
+    }
+
+    SiwaMock(String url, String binary, Process process, Path logPath, String adminToken) {
+        this.adminToken = adminToken;
         this.url = url.replaceAll("/+$", "");
         this.binary = binary;
         this.process = process;
@@ -87,7 +101,7 @@ public final class SiwaMock implements AutoCloseable {
         smtpHost = address.trim().substring(0, colon);
     }
 
-    /** The mock's stderr (request logs) when this object started it, else null. */
+    /** The mock's stderr (request logs) when this object started it, else null; {@link #close()} deletes it. */
     public Path logPath() {
         return logPath;
     }
@@ -218,10 +232,20 @@ public final class SiwaMock implements AutoCloseable {
         return mock;
     }
 
-    /** SIGTERM to the mock this object started (in-flight requests finish), SIGKILL after 10 s. */
+    /**
+     * SIGTERM to the mock this object started (in-flight requests finish), SIGKILL after 10 s; then its
+     * stderr log is deleted, so a run leaves no files behind.
+     */
     @Override
     public void close() {
         if (process != null) stop(process);
+        if (logPath != null) {
+            try {
+                Files.deleteIfExists(logPath);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
     }
 
     private static void stop(Process process) {
@@ -245,19 +269,25 @@ public final class SiwaMock implements AutoCloseable {
         List<String> command = new ArrayList<>(List.of(binary));
         command.addAll(Arrays.asList(args));
         try {
+            Path out = Files.createTempFile("siwa-mock-run-", ".out");
             Path err = Files.createTempFile("siwa-mock-run-", ".err");
             try {
-                ProcessBuilder builder = new ProcessBuilder(command).redirectError(err.toFile());
+                ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile())
+                        .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
                 if (adminToken != null) builder.environment().put("SIWA_MOCK_ADMIN_TOKEN", adminToken);
                 Process child = builder.start();
-                String out = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-                if (!child.waitFor(60, TimeUnit.SECONDS)) child.destroyForcibly();
+                if (!child.waitFor(runTimeout.toMillis(), TimeUnit.MILLISECONDS)) { // as the other helpers' runs
+                    child.destroyForcibly().waitFor();
+                    throw new SiwaMockException("siwa-mock " + args[0] + " did not finish within " + seconds(runTimeout) + ": "
+                            + Files.readString(err).trim());
+                }
                 if (child.exitValue() != 0) {
                     throw new SiwaMockException("siwa-mock " + args[0] + " failed (exit " + child.exitValue() + "): "
                             + Files.readString(err).trim());
                 }
-                return out;
+                return Files.readString(out);
             } finally {
+                Files.deleteIfExists(out);
                 Files.deleteIfExists(err);
             }
         } catch (IOException e) {
@@ -278,10 +308,27 @@ public final class SiwaMock implements AutoCloseable {
      * authorization with scopes, the user object Apple posts once. Scopes: "name", "email"; nonce may be null.
      */
     public SignIn signIn(String user, String client, List<String> scopes, String nonce) {
+        return signIn(user, client, scopes, nonce, null, null, null);
+    }
+
+    /**
+     * The same, with the client secret signed by your team's own key (a scenario with its own
+     * {@code teams:}): team id, key id and .p8 file; null for the built-in scenario's published test key.
+     */
+    public SignIn signIn(String user, String client, List<String> scopes, String nonce, String teamId, String keyId, String keyFile) {
         List<String> args = new ArrayList<>(List.of("signin", "--url", url, "--user", user, "--client", client));
         if (!scopes.isEmpty()) args.addAll(List.of("--scope", String.join(" ", scopes)));
         if (nonce != null) args.addAll(List.of("--nonce", nonce));
+        args.addAll(keyFlags(teamId, keyId, keyFile));
         return new SignIn(Json.object(run(args.toArray(new String[0]))));
+    }
+
+    private static List<String> keyFlags(String teamId, String keyId, String keyFile) {
+        List<String> flags = new ArrayList<>();
+        if (teamId != null) flags.addAll(List.of("--team-id", teamId));
+        if (keyId != null) flags.addAll(List.of("--key-id", keyId));
+        if (keyFile != null) flags.addAll(List.of("--key", keyFile));
+        return flags;
     }
 
     /** What {@code siwa-mock signin} printed. */
@@ -307,9 +354,11 @@ public final class SiwaMock implements AutoCloseable {
         return run("client-secret", "--client-id", client).trim();
     }
 
-    /** The same with your own team, key id and .p8 file. */
+    /** The same with your own team, key id and .p8 file (null for the test key's). */
     public String clientSecret(String client, String teamId, String keyId, String keyFile) {
-        return run("client-secret", "--client-id", client, "--team-id", teamId, "--key-id", keyId, "--key", keyFile).trim();
+        List<String> args = new ArrayList<>(List.of("client-secret", "--client-id", client));
+        args.addAll(keyFlags(teamId, keyId, keyFile));
+        return run(args.toArray(new String[0])).trim();
     }
 
     /** Claims of an id_token that {@code siwa-mock verify} accepts; audience and nonce are checked when not null. */
@@ -331,25 +380,102 @@ public final class SiwaMock implements AutoCloseable {
         return request(method, path, body, Duration.ofSeconds(15));
     }
 
-    private Object request(String method, String path, Object body, Duration timeout) {
+    /**
+     * One exchange, bounded: {@code timeout} covers the whole call (headers and body, not each read), an
+     * answer over {@link #MAX_ANSWER_BYTES} is refused, and a redirect is never followed (the client's
+     * default, {@code Redirect.NEVER}): it would carry the admin token to wherever it points.
+     */
+    Object request(String method, String path, Object body, Duration timeout) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url + path)).timeout(timeout)
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
                         : HttpRequest.BodyPublishers.ofString(Json.write(body)));
         if (body != null) request.header("Content-Type", "application/json");
         if (adminToken != null) request.header("Authorization", "Bearer " + adminToken);
+        String call = method + " " + path;
+        CompletableFuture<HttpResponse<String>> pending = http.sendAsync(request.build(), info -> new Bounded(call));
         HttpResponse<String> response;
         try {
-            response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-        } catch (IOException e) {
-            throw new SiwaMockException(method + " " + url + path + ": " + e + "; is the mock running? " + HINT);
+            response = pending.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            pending.cancel(true);
+            throw new SiwaMockException(method + " " + url + path + ": no complete answer within " + seconds(timeout));
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof SiwaMockException refused) throw refused;
+            if (e.getCause() instanceof HttpTimeoutException) {
+                throw new SiwaMockException(method + " " + url + path + ": no complete answer within " + seconds(timeout));
+            }
+            throw new SiwaMockException(method + " " + url + path + ": " + e.getCause() + "; is the mock running? " + HINT);
         } catch (InterruptedException e) {
+            pending.cancel(true);
             Thread.currentThread().interrupt();
-            throw new SiwaMockException("interrupted: " + method + " " + path);
+            throw new SiwaMockException("interrupted: " + call);
+        }
+        if (response.statusCode() / 100 == 3) {
+            throw new SiwaMockException(call + " answered " + response.statusCode() + " (a redirect to "
+                    + response.headers().firstValue("Location").orElse("nowhere") + "): not followed, so the admin token stays with the mock");
         }
         if (response.statusCode() / 100 != 2) {
-            throw new SiwaMockException(method + " " + path + " answered " + response.statusCode() + ": " + response.body());
+            throw new SiwaMockException(call + " answered " + response.statusCode() + ": " + response.body());
         }
         return response.body().isEmpty() ? null : Json.parse(response.body());
+    }
+
+    private static String seconds(Duration duration) {
+        return duration.toString().substring(2).toLowerCase();
+    }
+
+    /** A wait as the other helpers show it: "300ms" under a second (Go's form), else "5s", "1m30s". */
+    static String shown(Duration duration) {
+        return duration.compareTo(Duration.ofSeconds(1)) < 0 ? duration.toMillis() + "ms" : seconds(duration);
+    }
+
+    /** A body collected up to {@link #MAX_ANSWER_BYTES}; past it the exchange is cancelled and the call refused. */
+    private static final class Bounded implements HttpResponse.BodySubscriber<String> {
+        private final CompletableFuture<String> result = new CompletableFuture<>();
+        private final java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        private final String call;
+        private Flow.Subscription subscription;
+
+        Bounded(String call) {
+            this.call = call;
+        }
+
+        @Override
+        public CompletionStage<String> getBody() {
+            return result;
+        }
+
+        @Override
+        public void onSubscribe(Flow.Subscription subscription) {
+            this.subscription = subscription;
+            subscription.request(Long.MAX_VALUE);
+        }
+
+        @Override
+        public void onNext(List<ByteBuffer> buffers) {
+            if (result.isDone()) return; // refused already; what was in flight before the cancel is dropped
+            for (ByteBuffer buffer : buffers) {
+                if (bytes.size() + buffer.remaining() > MAX_ANSWER_BYTES) {
+                    subscription.cancel();
+                    result.completeExceptionally(new SiwaMockException(
+                            call + ": the answer is larger than " + (MAX_ANSWER_BYTES >> 20) + " MiB; refused"));
+                    return;
+                }
+                byte[] chunk = new byte[buffer.remaining()];
+                buffer.get(chunk);
+                bytes.write(chunk, 0, chunk.length);
+            }
+        }
+
+        @Override
+        public void onError(Throwable error) {
+            result.completeExceptionally(error);
+        }
+
+        @Override
+        public void onComplete() {
+            result.complete(bytes.toString(StandardCharsets.UTF_8));
+        }
     }
 
     @SuppressWarnings("unchecked")
@@ -441,7 +567,7 @@ public final class SiwaMock implements AutoCloseable {
         new TreeMap<>(filters).forEach((key, value) -> wanted.add(key + "=" + value)); // by name: a stable message
         StringBuilder text = new StringBuilder("no mail");
         if (!wanted.isEmpty()) text.append(" matching ").append(String.join(" ", wanted));
-        text.append(" in ").append(waited.toString().substring(2).toLowerCase()).append("; ");
+        text.append(" in ").append(shown(waited)).append("; ");
         if (records.isEmpty()) return text.append("the mailbox is empty").toString();
         List<Map<String, Object>> shown = records.subList(Math.max(0, records.size() - 10), records.size());
         List<String> lines = new ArrayList<>();
