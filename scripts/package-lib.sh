@@ -1,7 +1,8 @@
 # Shared by scripts/package-{python,node,java,ruby}.sh (sourced, not run): the arguments, the stripped
 # copy of the binary, its version and SHA-256, and the fixed timestamp every archive entry gets.
 #
-#   scripts/package-ECO.sh --binary PATH [--out DIR]   (DIR: dist/ECO by default, relative to the caller)
+#   scripts/package-ECO.sh --binary PATH [--out DIR]   (DIR relative to the caller; by default dist/
+#                                                     python, dist/npm, dist/maven, dist/gem: the registry's)
 #
 # Each ecosystem gets its own directory: pip's --find-links reads every archive in a directory as a
 # candidate, and would take npm's siwa-mock-VERSION.tgz for a source distribution of siwa-mock.
@@ -17,7 +18,12 @@ pkg_usage() { echo "usage: $0 --binary PATH [--out DIR]" >&2; exit 64; }
 pkg_fail() { echo "$pkg_name: $*" >&2; exit 1; }
 
 PKG_BINARY=""
-PKG_OUT=dist/${pkg_name#package-}
+case "$pkg_name" in
+  package-node) PKG_OUT=dist/npm ;;
+  package-java) PKG_OUT=dist/maven ;;
+  package-ruby) PKG_OUT=dist/gem ;;
+  *) PKG_OUT=dist/python ;;
+esac
 while [ $# -gt 0 ]; do
   case "$1" in
     --binary) [ $# -ge 2 ] || pkg_usage; PKG_BINARY="$2"; shift 2 ;;

@@ -8,9 +8,9 @@
 # installed binary is missing, not executable, or not the bytes its package recorded.
 #
 #   bash Tests/Packaging/run.sh --binary .build/release/siwa-mock [python node java ruby]
-#       packs every package into dist/ECO twice (dist/ and a scratch directory), fails unless the two
-#       are byte-identical, then runs the tests on dist/
-#   bash Tests/Packaging/run.sh --dist dist [python node java ruby]   tests packages made before (dist/ECO)
+#       packs every package twice, into dist/{python,npm,maven,gem} (the scripts' defaults) and a scratch
+#       directory, fails unless the two are byte-identical, then runs the tests on dist/
+#   bash Tests/Packaging/run.sh --dist dist [python node java ruby]   tests packages made before
 #
 # The four ecosystems run side by side. Needs what scripts/package-*.sh need, plus python3 (with
 # pytest, taken into the venv by --system-site-packages), npm, Debian's junit5 and ruby-rspec. Offline:
@@ -33,14 +33,15 @@ unset SIWA_MOCK_BINARY SIWA_MOCK_URL SIWA_MOCK_SCENARIO SIWA_MOCK_ADMIN_TOKEN SI
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 began=$(date +%s)
+dir_of() { case "$1" in node) echo npm ;; java) echo maven ;; ruby) echo gem ;; *) echo "$1" ;; esac; }
 
 if [ -n "$binary" ]; then
   dist=${dist:-$repo/dist}
   mkdir -p "$dist" "$work/again"
   for eco in "${suites[@]}"; do
-    rm -rf "${dist:?}/$eco"
+    rm -rf "${dist:?}/$(dir_of "$eco")"
     for out in "$dist" "$work/again"; do
-      bash "$repo/scripts/package-$eco.sh" --binary "$binary" --out "$out/$eco" > "$work/pack-$eco-$(basename "$out").log" 2>&1 &
+      bash "$repo/scripts/package-$eco.sh" --binary "$binary" --out "$out/$(dir_of "$eco")" > "$work/pack-$eco-$(basename "$out").log" 2>&1 &
     done
   done
   for job in $(jobs -p); do wait "$job" || { cat "$work"/pack-*.log; echo "packaging failed"; exit 1; }; done
@@ -128,8 +129,8 @@ test_node() {
   nodedir=$(dirname "$(command -v node)")
   mkdir -p "$w/project" && example node "$w/project/example.test.mjs" &&
     echo '{ "name": "example", "private": true }' > "$w/project/package.json" && no_swift "$nodedir" &&
-    (cd "$w/project" && clean "$w/home" "$nodedir" -- npm install --offline --no-audit --no-fund --cache "$w/npm-cache" \
-      "$(one 'node/siwa-mock-linux-x64-*.tgz')" "$(one 'node/siwa-mock-[0-9]*.tgz')") &&
+    (cd "$w/project" && clean "$w/home" "$nodedir" -- npm install --offline --save-dev --no-audit --no-fund --cache "$w/npm-cache" \
+      "$dist"/npm/*.tgz) && one 'npm/siwa-mock-linux-x64-*.tgz' >/dev/null && one 'npm/siwa-mock-[0-9]*.tgz' >/dev/null &&
     (cd "$w/project" && clean "$w/home" "$nodedir" -- node --test example.test.mjs) &&
     (cd "$w/project" && negatives node "$w/project/node_modules/@siwa-mock/linux-x64/bin/siwa-mock" "binary /[^ ]*/siwa-mock is missing" -- \
       clean "$w/home" "$nodedir" -- node --test example.test.mjs)
@@ -137,7 +138,7 @@ test_node() {
 
 test_java() {
   local w=$work/java jars=/usr/share/java jar console
-  jar=$(one 'java/siwa-mock-junit-*.jar') && console=$jars/junit-platform-console-standalone.jar &&
+  jar=$(one 'maven/siwa-mock-junit-*.jar') && console=$jars/junit-platform-console-standalone.jar &&
     mkdir -p "$w/src" && example java "$w/src/SignInTest.java" && no_swift &&
     clean "$w/home" -- javac -J-XX:TieredStopAtLevel=1 -J-XX:+UseSerialGC -nowarn -d "$w/classes" \
       -cp "$jar:$jars/junit-jupiter-api.jar:$jars/apiguardian-api.jar:$jars/opentest4j.jar" "$w/src/SignInTest.java" &&
@@ -172,7 +173,7 @@ PY
 
 test_ruby() {
   local w=$work/ruby gem
-  gem=$(one 'ruby/siwa_mock-*-x86_64-linux.gem') &&
+  gem=$(one 'gem/siwa_mock-*-x86_64-linux.gem') &&
     mkdir -p "$w/project" && example ruby "$w/project/example_spec.rb" && no_swift "$w/gems/bin" &&
     clean "$w/home" -- env GEM_HOME="$w/gems" gem install --local --no-document "$gem" &&
     rspec_in() { (cd "$w/project" && clean "$w/home" "$w/gems/bin" -- env GEM_HOME="$w/gems" rspec example_spec.rb); } &&
