@@ -186,32 +186,13 @@ test_ruby() {
     negatives ruby "$(echo "$w"/gems/gems/siwa_mock-*-x86_64-linux/libexec/siwa-mock)" "binary /[^ ]*/siwa-mock is missing" -- rspec_in
 }
 
-for suite in "${suites[@]}"; do
-  (
-    start=$(date +%s)
-    if "test_$suite" > "$work/$suite.log" 2>&1; then status=0; else status=$?; fi
-    echo "$status $(( $(date +%s) - start ))" > "$work/$suite.status"
-  ) &
-done
-wait
-
-failed=0
-for suite in "${suites[@]}"; do
-  read -r status seconds < "$work/$suite.status"
-  case "$suite" in # each runner's own count line
-    python) summary=$(grep -E '^[0-9]+ passed' "$work/$suite.log" | head -n 1) || true ;;
-    node) summary=$(grep -E '^(ℹ|#) (pass|fail) ' "$work/$suite.log" | head -n 2 | tr '\n' ' ') || true ;;
-    java) summary=$(grep -E 'tests (successful|failed)' "$work/$suite.log" | head -n 2 | tr -s ' []' ' ' | tr '\n' ' ') || true ;;
-    ruby) summary=$(grep -E '[0-9]+ examples?, [0-9]+ failures?' "$work/$suite.log" | head -n 1) || true ;;
-  esac
-  if [ "$status" -eq 0 ]; then
-    echo "packaging/$suite: ok in ${seconds}s: example ${summary}; $(grep -c '^ok: ' "$work/$suite.log") broken-package checks failed as they must"
-    grep -E '^(ok: |pip installed|on the venv|two JVMs)' "$work/$suite.log" | sed 's/^/  /'
-  else
-    failed=1
-    echo "packaging/$suite: FAILED (exit $status) in ${seconds}s; its output:"
-    sed 's/^/  /' "$work/$suite.log" | tail -n 80
-  fi
-done
+source "$repo/clients/suites.sh"
+suite_details() { # under an ok line: the checks that failed as they must, and what was installed where
+  echo "  $(grep -c '^ok: ' "$2") broken-package checks failed as they must"
+  grep -E '^(ok: |pip installed|on the venv|two JVMs)' "$2" | sed 's/^/  /'
+}
+side_by_side test_ "$work" "${suites[@]}"
+status=0
+report packaging "$work" "${suites[@]}" || status=1
 echo "packaging: $(( $(date +%s) - began ))s wall"
-exit $failed
+exit $status
