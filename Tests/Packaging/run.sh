@@ -72,6 +72,10 @@ clean() { # DIR [extra PATH dirs...] -- CMD...
   # pip reads no configuration (this machine's adds a wheel directory): only the packages in dist/.
   env -u SIWA_MOCK_BINARY -u PIP_FIND_LINKS PIP_CONFIG_FILE=/dev/null HOME="$home" XDG_CACHE_HOME="$home/.cache" PATH="$path" "$@"
 }
+tool_dirs() { # TOOL...: the directories they are in (usually /usr/bin; /usr/local/bin for some npm)
+  local tool
+  for tool in "$@"; do dirname "$(command -v "$tool")"; done | sort -u | tr '\n' ' '
+}
 no_swift() { # PATH dirs...: the environment the example runs in has neither swift nor siwa-mock
   local path=/usr/bin:/bin dir
   for dir in "$@"; do path="$dir:$path"; done
@@ -126,24 +130,24 @@ test_python() {
 
 test_node() {
   local w=$work/node nodedir
-  nodedir=$(dirname "$(command -v node)")
+  nodedir=$(tool_dirs node npm)
   mkdir -p "$w/project" && example node "$w/project/example.test.mjs" &&
-    echo '{ "name": "example", "private": true }' > "$w/project/package.json" && no_swift "$nodedir" &&
-    (cd "$w/project" && clean "$w/home" "$nodedir" -- npm install --offline --save-dev --no-audit --no-fund --cache "$w/npm-cache" \
+    echo '{ "name": "example", "private": true }' > "$w/project/package.json" && no_swift $nodedir &&
+    (cd "$w/project" && clean "$w/home" $nodedir -- npm install --offline --save-dev --no-audit --no-fund --cache "$w/npm-cache" \
       "$dist"/npm/*.tgz) && one 'npm/siwa-mock-linux-x64-*.tgz' >/dev/null && one 'npm/siwa-mock-[0-9]*.tgz' >/dev/null &&
-    (cd "$w/project" && clean "$w/home" "$nodedir" -- node --test example.test.mjs) &&
+    (cd "$w/project" && clean "$w/home" $nodedir -- node --test example.test.mjs) &&
     (cd "$w/project" && negatives node "$w/project/node_modules/@siwa-mock/linux-x64/bin/siwa-mock" "binary /[^ ]*/siwa-mock is missing" -- \
-      clean "$w/home" "$nodedir" -- node --test example.test.mjs)
+      clean "$w/home" $nodedir -- node --test example.test.mjs)
 }
 
 test_java() {
-  local w=$work/java jars=/usr/share/java jar console jvm1 cached
+  local w=$work/java jars=/usr/share/java jar console jvm1 cached javadir
   jar=$(one 'maven/siwa-mock-junit-*.jar') && console=$jars/junit-platform-console-standalone.jar &&
-    mkdir -p "$w/src" && example java "$w/src/SignInTest.java" && no_swift &&
-    clean "$w/home" -- javac -J-XX:TieredStopAtLevel=1 -J-XX:+UseSerialGC -nowarn -d "$w/classes" \
+    mkdir -p "$w/src" && example java "$w/src/SignInTest.java" && javadir=$(tool_dirs java javac) && no_swift $javadir &&
+    clean "$w/home" $javadir -- javac -J-XX:TieredStopAtLevel=1 -J-XX:+UseSerialGC -nowarn -d "$w/classes" \
       -cp "$jar:$jars/junit-jupiter-api.jar:$jars/apiguardian-api.jar:$jars/opentest4j.jar" "$w/src/SignInTest.java" &&
     run_java() { # JAR [cache]: the example with only that jar (and JUnit's) on the class path
-      (cd "$w" && clean "$w/${2:-home}" -- java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -jar "$console" \
+      (cd "$w" && clean "$w/${2:-home}" $javadir -- java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -jar "$console" \
         -cp "$w/classes:$1" --select-class SignInTest --disable-banner --details=summary --fail-if-no-tests)
     } &&
     # Two JVMs side by side on the empty cache (each extracts to its own temporary file and renames it
@@ -177,11 +181,12 @@ PY
 }
 
 test_ruby() {
-  local w=$work/ruby gem
+  local w=$work/ruby gem rubydir
   gem=$(one 'gem/siwa_mock-*-x86_64-linux.gem') &&
-    mkdir -p "$w/project" && example ruby "$w/project/example_spec.rb" && no_swift "$w/gems/bin" &&
-    clean "$w/home" -- env GEM_HOME="$w/gems" gem install --local --no-document "$gem" &&
-    rspec_in() { (cd "$w/project" && clean "$w/home" "$w/gems/bin" -- env GEM_HOME="$w/gems" rspec example_spec.rb); } &&
+    mkdir -p "$w/project" && example ruby "$w/project/example_spec.rb" && rubydir=$(tool_dirs ruby gem rspec) &&
+    no_swift "$w/gems/bin" $rubydir &&
+    clean "$w/home" $rubydir -- env GEM_HOME="$w/gems" gem install --local --no-document "$gem" &&
+    rspec_in() { (cd "$w/project" && clean "$w/home" "$w/gems/bin" $rubydir -- env GEM_HOME="$w/gems" rspec example_spec.rb); } &&
     rspec_in &&
     negatives ruby "$(echo "$w"/gems/gems/siwa_mock-*-x86_64-linux/libexec/siwa-mock)" "binary /[^ ]*/siwa-mock is missing" -- rspec_in
 }
