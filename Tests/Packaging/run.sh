@@ -2,10 +2,11 @@
 # The packages each ecosystem installs (scripts/package-{python,node,java,ruby}.sh), installed the way
 # their users install them into fresh environments and run with each ecosystem's own runner on the
 # documented example (docs/test-helpers.md, the blocks clients/run.sh also runs): pytest, node --test,
-# the JUnit console launcher, RSpec. No Swift: PATH is /usr/bin:/bin plus the one tool's directory
+# the JUnit console launcher, RSpec. No Swift: PATH is /usr/bin:/bin plus the tools' directories
 # (checked: no `swift`, no `siwa-mock` before the install), a scratch working directory, HOME and the
 # caches in it, no SIWA_MOCK_* variable. Then the same example must FAIL, saying why, when the
-# installed binary is missing, not executable, or not the bytes its package recorded.
+# installed binary is missing, not executable, or not the bytes its package recorded, and pass again
+# with SIWA_MOCK_BINARY naming an intact copy (the helpers' lookup order: it comes before the package).
 #
 #   bash Tests/Packaging/run.sh --binary .build/release/siwa-mock [python node java ruby]
 #       packs every package twice, into dist/{python,npm,maven,gem} (the scripts' defaults) and a scratch
@@ -70,7 +71,8 @@ clean() { # DIR [extra PATH dirs...] -- CMD...
   shift
   mkdir -p "$home"
   # pip reads no configuration (this machine's adds a wheel directory): only the packages in dist/.
-  env -u SIWA_MOCK_BINARY -u PIP_FIND_LINKS PIP_CONFIG_FILE=/dev/null HOME="$home" XDG_CACHE_HOME="$home/.cache" PATH="$path" "$@"
+  # SIWA_MOCK_BINARY only where a check names one ($with_binary, env_first below).
+  env -u SIWA_MOCK_BINARY -u PIP_FIND_LINKS ${with_binary:+SIWA_MOCK_BINARY="$with_binary"} PIP_CONFIG_FILE=/dev/null HOME="$home" XDG_CACHE_HOME="$home/.cache" PATH="$path" "$@"
 }
 tool_dirs() { # TOOL...: the directories they are in (usually /usr/bin; /usr/local/bin for some npm)
   local tool
@@ -102,7 +104,18 @@ negatives() { # ECO BINARY PATTERN_MISSING -- CMD...
     expect_failure "$eco, binary not executable" "binary /[^ ]*/siwa-mock is not an executable file" \
       "chmod a-x '$bin'" "chmod 0755 '$bin'" -- "$@" &&
     expect_failure "$eco, binary differs from its checksum" "SHA-256 [0-9a-f]{64}, not the [0-9a-f]{64}" \
-      "cp -p '$bin' '$bin.good' && printf x >> '$bin'" "mv '$bin.good' '$bin'" -- "$@"
+      "cp -p '$bin' '$bin.good' && printf x >> '$bin'" "mv '$bin.good' '$bin'" -- "$@" &&
+    env_first "$eco" "$bin" -- "$@"
+}
+# The lookup order stays: SIWA_MOCK_BINARY comes before the package's binary, which is not even checked
+# then (here it is changed, and the example passes with an intact copy named by SIWA_MOCK_BINARY).
+env_first() { # ECO BINARY -- CMD...
+  local eco=$1 bin=$2 log="$work/env-first.$BASHPID.log" status=0; shift 3
+  cp -p "$bin" "$bin.good" && printf x >> "$bin"
+  with_binary="$bin.good" "$@" > "$log" 2>&1 || status=$?
+  mv "$bin.good" "$bin"
+  if [ "$status" -ne 0 ]; then echo "FAIL: $eco: SIWA_MOCK_BINARY did not come before the package's binary:"; tail -n 30 "$log"; return 1; fi
+  echo "ok: $eco: SIWA_MOCK_BINARY still comes first: the example passes with it while the package's binary is changed"
 }
 
 test_python() {
@@ -177,7 +190,9 @@ with zipfile.ZipFile(jar) as src, zipfile.ZipFile(f"{w}/missing.jar", "w") as mi
                          zipfile.ZIP_DEFLATED)
 PY
     expect_failure "java, jar without its binary" "does not carry it" : : -- run_java "$w/missing.jar" home-missing &&
-    expect_failure "java, jar whose binary differs from its checksum" "SHA-256 [0-9a-f]{64}, not the [0-9a-f]{64}" : : -- run_java "$w/differs.jar" home-differs
+    expect_failure "java, jar whose binary differs from its checksum" "SHA-256 [0-9a-f]{64}, not the [0-9a-f]{64}" : : -- run_java "$w/differs.jar" home-differs &&
+    { with_binary=$cached run_java "$w/differs.jar" home-differs > "$w/env-first.log" 2>&1 || { cat "$w/env-first.log"; false; }; } &&
+    echo "ok: java: SIWA_MOCK_BINARY still comes first: the example passes with it and the jar whose binary differs"
 }
 
 test_ruby() {
@@ -193,7 +208,7 @@ test_ruby() {
 
 source "$repo/clients/suites.sh"
 suite_details() { # under an ok line: the checks that failed as they must, and what was installed where
-  echo "  $(grep -c '^ok: ' "$2") broken-package checks failed as they must"
+  echo "  $(grep -c '^ok: .*the example fails' "$2") broken-package checks failed as they must"
   grep -E '^(ok: |pip installed|on the venv|two JVMs)' "$2" | sed 's/^/  /'
 }
 side_by_side test_ "$work" "${suites[@]}"
