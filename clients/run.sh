@@ -65,31 +65,6 @@ run_ruby() {
   mkdir -p "$work/ruby" && example ruby "$work/ruby/example_spec.rb" && (cd ruby && rspec -I lib spec "$work/ruby/example_spec.rb")
 }
 
-for suite in "${suites[@]}"; do
-  (
-    began=$(date +%s)
-    if "run_$suite" > "$work/$suite.log" 2>&1; then status=0; else status=$?; fi
-    echo "$status $(( $(date +%s) - began ))" > "$work/$suite.status"
-  ) &
-done
-wait
-
-failed=0
-for suite in "${suites[@]}"; do
-  read -r status seconds < "$work/$suite.status"
-  case "$suite" in  # each runner's own count line
-    python) summary=$(grep -E '[0-9]+ (passed|failed)' "$work/$suite.log" | tail -n 1) ;;
-    node) summary=$(grep -E '^# (pass|fail) ' "$work/$suite.log" | tr '\n' ' ') ;;
-    go) summary=$(grep -E '^(ok|FAIL|---)' "$work/$suite.log" | tr '\n' ' ') ;;
-    java) summary=$(grep -E 'tests (successful|failed)' "$work/$suite.log" | tr -s ' []' ' ' | tr '\n' ' ') ;;
-    ruby) summary=$(grep -E '[0-9]+ examples?, [0-9]+ failures?' "$work/$suite.log" | tail -n 1) ;;
-  esac
-  if [ "$status" -eq 0 ]; then
-    echo "clients/$suite: ok in ${seconds}s: $summary"
-  else
-    failed=1
-    echo "clients/$suite: FAILED (exit $status) in ${seconds}s; its output:"
-    sed 's/^/  /' "$work/$suite.log" | tail -n 80
-  fi
-done
-exit $failed
+source ./suites.sh
+side_by_side run_ "$work" "${suites[@]}"
+report clients "$work" "${suites[@]}"

@@ -2,7 +2,9 @@
 // No dependencies: child_process and fetch. Sign-in and client secrets are the binary's own
 // (`siwa-mock signin`, `siwa-mock client-secret`). See docs/test-helpers.md.
 import { spawn, execFile } from 'node:child_process';
-import { accessSync, constants, mkdtempSync, openSync, closeSync, readFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { accessSync, constants, mkdtempSync, openSync, closeSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, isAbsolute } from 'node:path';
 
@@ -12,7 +14,7 @@ const MAX_ANSWER_BYTES = 16 << 20; // a control answer larger than this is refus
 const MAX_WAIT_MS = 60_000;
 export const limits = { runTimeoutMs: 60_000 }; // one run of the binary (signIn, clientSecret, verify) // the server's limit for one GET /mock/mail?wait= (docs/control-api.md)
 export const HINT =
-  'build it with `swift build -c release --product siwa-mock` and set SIWA_MOCK_BINARY=.build/release/siwa-mock, ' +
+  'install it with `npm install siwa-mock` (x86_64 Linux), or build it with `swift build -c release --product siwa-mock` and set SIWA_MOCK_BINARY=.build/release/siwa-mock, ' +
   'put siwa-mock on PATH, or set SIWA_MOCK_URL to a running mock';
 
 export class SiwaMockError extends Error {
@@ -28,8 +30,54 @@ function executable(path) {
   }
 }
 
-/** The explicit path, else $SIWA_MOCK_BINARY, else `siwa-mock` on PATH; a clear error with the hint otherwise. */
+// The platform package carrying the binary (the esbuild pattern: an optional dependency per platform,
+// npm installs the one whose `os`/`cpu` match; scripts/package-node.sh packs them).
+const PLATFORM_PACKAGE = `@siwa-mock/${process.platform}-${process.arch}`;
+let packaged; // the platform package's checked binary, once found
+
+/** The platform package's binary when it is installed (undefined otherwise), checked: there, executable, its SHA-256. */
+export function packagedBinary() {
+  if (packaged) return packaged;
+  let manifest;
+  try {
+    manifest = createRequire(import.meta.url).resolve(`${PLATFORM_PACKAGE}/package.json`);
+  } catch {
+    return undefined;
+  }
+  const path = join(dirname(manifest), 'bin', 'siwa-mock');
+  const fix = `reinstall it: npm install ${PLATFORM_PACKAGE}`;
+  let recorded;
+  try {
+    recorded = readFileSync(`${path}.sha256`, 'ascii').split(/\s/)[0];
+  } catch {
+    throw new SiwaMockError(`${PLATFORM_PACKAGE} is installed but has no ${path}.sha256; ${fix}`);
+  }
+  let isFile = false;
+  try {
+    isFile = statSync(path).isFile();
+  } catch {
+    throw new SiwaMockError(`${PLATFORM_PACKAGE} is installed but its binary ${path} is missing; ${fix}`);
+  }
+  if (!isFile || !executable(path)) {
+    throw new SiwaMockError(`${PLATFORM_PACKAGE}'s binary ${path} is not an executable file; ${fix}`);
+  }
+  const actual = createHash('sha256').update(readFileSync(path)).digest('hex');
+  if (actual !== recorded) {
+    throw new SiwaMockError(`${PLATFORM_PACKAGE}'s binary ${path} has SHA-256 ${actual}, not the ${recorded} the package recorded; ${fix}`);
+  }
+  packaged = path;
+  return path;
+}
+
+/**
+ * The explicit path, else $SIWA_MOCK_BINARY, else the platform package's binary (`packagedBinary()`: a
+ * broken one fails rather than falling through), else `siwa-mock` on PATH; a clear error with the hint otherwise.
+ */
 export function findBinary(binary) {
+  if (!binary && !process.env.SIWA_MOCK_BINARY) {
+    const path = packagedBinary();
+    if (path) return path;
+  }
   const candidate = binary || process.env.SIWA_MOCK_BINARY || 'siwa-mock';
   const where = binary ? 'given' : process.env.SIWA_MOCK_BINARY ? 'from SIWA_MOCK_BINARY' : 'on PATH';
   if (candidate.includes('/') || isAbsolute(candidate)) {

@@ -2,6 +2,7 @@
 # sign-in and client secrets are the binary's own (`siwa-mock signin`, `siwa-mock client-secret`), the
 # clock, fault, user and journal verbs thin wrappers over the control API (docs/control-api.md).
 # For RSpec: require "siwa_mock/rspec" (see docs/test-helpers.md).
+require "digest"
 require "json"
 require "net/http"
 require "open3"
@@ -15,7 +16,7 @@ class SiwaMock
   MAX_ANSWER_BYTES = 16 << 20 # a control answer larger than this is refused (docs/test-helpers.md)
   RUN_TIMEOUT = 60 # seconds for one run of the binary (sign_in, client_secret, verify)
   MAX_WAIT_MS = 60_000 # the server's limit for one GET /mock/mail?wait= (docs/control-api.md)
-  HINT = "build it with `swift build -c release --product siwa-mock` and set SIWA_MOCK_BINARY=.build/release/siwa-mock, " \
+  HINT = "install it with `gem install siwa_mock` (x86_64 Linux), or build it with `swift build -c release --product siwa-mock` and set SIWA_MOCK_BINARY=.build/release/siwa-mock, " \
          "put siwa-mock on PATH, or set SIWA_MOCK_URL to a running mock".freeze
 
   # The mock did not start, a control call was refused, or a sign-in did not verify (the message says which).
@@ -25,9 +26,18 @@ class SiwaMock
   # The relay's SMTP listener (start(smtp: true), or $SIWA_MOCK_SMTP); nil without one.
   attr_reader :smtp_host, :smtp_port
 
-  # The explicit path, else $SIWA_MOCK_BINARY, else siwa-mock on PATH; a clear error with the hint otherwise.
+  # The binary the platform gem carries (siwa_mock-VERSION-x86_64-linux.gem, scripts/package-ruby.sh):
+  # libexec/siwa-mock beside lib/, with the SHA-256 it was packed with.
+  PACKAGED = File.expand_path("../libexec/siwa-mock", __dir__)
+
+  # The explicit path, else $SIWA_MOCK_BINARY, else the platform gem's binary (checked by packaged_binary;
+  # a broken one fails rather than falling through), else siwa-mock on PATH; a clear error with the hint otherwise.
   def self.find_binary(binary = nil)
     from_env = ENV["SIWA_MOCK_BINARY"].to_s
+    if binary.nil? && from_env.empty?
+      packaged = packaged_binary
+      return packaged if packaged
+    end
     candidate = binary || (from_env.empty? ? "siwa-mock" : from_env)
     where = binary ? "given" : (from_env.empty? ? "on PATH" : "from SIWA_MOCK_BINARY")
     if candidate.include?("/")
@@ -39,6 +49,25 @@ class SiwaMock
       end
     end
     raise Error, "siwa-mock binary not found: '#{candidate}' (#{where}) is not an executable file; #{HINT}"
+  end
+
+  # The platform gem's binary, checked once: there, executable, and the bytes whose SHA-256 the gem
+  # recorded. nil when this gem carries none (the source gem, or lib/ from a checkout).
+  def self.packaged_binary
+    return @packaged if @packaged
+    return nil unless File.exist?("#{PACKAGED}.sha256")
+
+    fix = "reinstall it: gem install siwa_mock --platform x86_64-linux"
+    raise Error, "the siwa_mock gem's binary #{PACKAGED} is missing; #{fix}" unless File.exist?(PACKAGED)
+    unless File.file?(PACKAGED) && File.executable?(PACKAGED)
+      raise Error, "the siwa_mock gem's binary #{PACKAGED} is not an executable file; #{fix}"
+    end
+    recorded = File.read("#{PACKAGED}.sha256").split.first
+    actual = Digest::SHA256.file(PACKAGED).hexdigest
+    if actual != recorded
+      raise Error, "the siwa_mock gem's binary #{PACKAGED} has SHA-256 #{actual}, not the #{recorded} the gem recorded; #{fix}"
+    end
+    @packaged = PACKAGED
   end
 
   # $SIWA_MOCK_URL when set, else a new mock from the binary.

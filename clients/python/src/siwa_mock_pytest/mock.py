@@ -22,8 +22,8 @@ SMTP_READY_PREFIX = "siwa-mock smtp listening on "
 MAX_ANSWER_BYTES = 16 << 20  # a control answer larger than this is refused (docs/test-helpers.md)
 RUN_TIMEOUT = 60  # seconds for one run of the binary (sign_in, client_secret, verify)
 MAX_WAIT_MS = 60_000  # the server's limit for one GET /mock/mail?wait= (docs/control-api.md)
-HINT = ("build it with `swift build -c release --product siwa-mock` and set SIWA_MOCK_BINARY=.build/release/siwa-mock, "
-        "put siwa-mock on PATH, or set SIWA_MOCK_URL to a running mock")
+HINT = ("install it with `pip install siwa-mock` (x86_64 Linux), or build it with `swift build -c release --product siwa-mock` "
+        "and set SIWA_MOCK_BINARY=.build/release/siwa-mock, put siwa-mock on PATH, or set SIWA_MOCK_URL to a running mock")
 
 
 class SiwaMockError(RuntimeError):
@@ -31,13 +31,33 @@ class SiwaMockError(RuntimeError):
 
 
 def find_binary(binary: Optional[str] = None) -> str:
-    """The explicit path, else $SIWA_MOCK_BINARY, else `siwa-mock` on PATH; a clear error with the hint otherwise."""
+    """The explicit path, else $SIWA_MOCK_BINARY, else the `siwa-mock` wheel's binary, else `siwa-mock` on PATH.
+
+    A clear error with the hint when none is found. The wheel's binary is checked (there, executable, the
+    SHA-256 the wheel recorded) and a broken one fails rather than falling through to PATH.
+    """
+    if not binary and not os.environ.get("SIWA_MOCK_BINARY"):
+        packaged = _packaged_binary()
+        if packaged:
+            return packaged
     candidate = binary or os.environ.get("SIWA_MOCK_BINARY") or "siwa-mock"
     where = "given" if binary else ("from SIWA_MOCK_BINARY" if os.environ.get("SIWA_MOCK_BINARY") else "on PATH")
     found = shutil.which(candidate)
     if found is None:
         raise SiwaMockError(f"siwa-mock binary not found: '{candidate}' ({where}) is not an executable file; {HINT}")
     return found
+
+
+def _packaged_binary() -> Optional[str]:
+    """The binary of the `siwa-mock` wheel (pip install siwa-mock; scripts/package-python.sh) when installed."""
+    try:
+        import siwa_mock
+    except ImportError:
+        return None
+    try:
+        return siwa_mock.find_binary()
+    except siwa_mock.BinaryError as error:
+        raise SiwaMockError(str(error)) from None
 
 
 class SiwaMock:

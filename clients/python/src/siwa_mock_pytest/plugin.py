@@ -4,7 +4,7 @@
 - `siwa_mock` (function scope): that same mock, `POST /mock/reset` to the scenario's start before the test.
 
 The mock is `$SIWA_MOCK_URL` when set (a running one, e.g. from docker compose), else the binary
-(`--siwa-mock-binary`, `$SIWA_MOCK_BINARY`, or `siwa-mock` on PATH) started with `--port 0`;
+(`--siwa-mock-binary`, `$SIWA_MOCK_BINARY`, the `siwa-mock` wheel's, or `siwa-mock` on PATH) started with `--port 0`;
 `--siwa-mock-scenario` (or `$SIWA_MOCK_SCENARIO`, read by the binary itself) picks a scenario file;
 `--siwa-mock-smtp` adds the relay's SMTP listener (`smtp_host`, `smtp_port`; `$SIWA_MOCK_SMTP` with a URL).
 """
@@ -20,7 +20,7 @@ from .mock import SiwaMock
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("siwa-mock")
-    group.addoption("--siwa-mock-binary", default=None, help="siwa-mock binary (default: $SIWA_MOCK_BINARY, then PATH)")
+    group.addoption("--siwa-mock-binary", default=None, help="siwa-mock binary (default: $SIWA_MOCK_BINARY, then the siwa-mock wheel's, then PATH)")
     group.addoption("--siwa-mock-scenario", default=None, help="scenario file for the mock the fixtures start")
     group.addoption("--siwa-mock-smtp", action="store_true", default=False,
                     help="also start the private email relay's SMTP listener (with SIWA_MOCK_URL: $SIWA_MOCK_SMTP)")

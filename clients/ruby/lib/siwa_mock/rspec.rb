@@ -6,8 +6,8 @@
 #     it("signs alice in") { expect(siwa_mock.sign_in("alice")["claims"]["aud"]).to eq("com.example.web") }
 #   end
 #
-# The mock is $SIWA_MOCK_URL when set, else the binary (SiwaMock::RSpec.binary, $SIWA_MOCK_BINARY, else
-# siwa-mock on PATH) started with --port 0, serving SiwaMock::RSpec.scenario (or $SIWA_MOCK_SCENARIO).
+# The mock is $SIWA_MOCK_URL when set, else the binary (SiwaMock::RSpec.binary, $SIWA_MOCK_BINARY, the
+# platform gem's, else siwa-mock on PATH) started with --port 0, serving SiwaMock::RSpec.scenario (or $SIWA_MOCK_SCENARIO).
 # SiwaMock::RSpec.smtp = true adds the relay's SMTP listener (siwa_mock.smtp_host, .smtp_port; with
 # $SIWA_MOCK_URL they come from $SIWA_MOCK_SMTP).
 require "rspec/core"

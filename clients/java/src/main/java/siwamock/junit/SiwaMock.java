@@ -42,7 +42,7 @@ public final class SiwaMock implements AutoCloseable {
     /** A control answer larger than this is refused (docs/test-helpers.md). */
     public static final int MAX_ANSWER_BYTES = 16 << 20;
     public static final String HINT =
-            "build it with `swift build -c release --product siwa-mock` and set SIWA_MOCK_BINARY=.build/release/siwa-mock, "
+            "use the siwa-mock-junit jar that carries it (x86_64 Linux), or build it with `swift build -c release --product siwa-mock` and set SIWA_MOCK_BINARY=.build/release/siwa-mock, "
                     + "put siwa-mock on PATH, or set SIWA_MOCK_URL to a running mock";
 
     /** The mock did not start, a control call was refused, or a sign-in did not verify (the message says which). */
@@ -106,9 +106,17 @@ public final class SiwaMock implements AutoCloseable {
         return logPath;
     }
 
-    /** The explicit path, else $SIWA_MOCK_BINARY, else siwa-mock on PATH; a clear error with the hint otherwise. */
+    /**
+     * The explicit path, else $SIWA_MOCK_BINARY, else the binary the jar carries (extracted to a per-user
+     * cache and checked: {@link PackagedBinary}; a broken one fails rather than falling through), else
+     * siwa-mock on PATH; a clear error with the hint otherwise.
+     */
     public static String findBinary(String binary) {
         String fromEnv = System.getenv("SIWA_MOCK_BINARY");
+        if (binary == null && (fromEnv == null || fromEnv.isEmpty())) {
+            String packaged = PackagedBinary.path();
+            if (packaged != null) return packaged;
+        }
         String candidate = binary != null ? binary : fromEnv != null && !fromEnv.isEmpty() ? fromEnv : "siwa-mock";
         String where = binary != null ? "given" : fromEnv != null && !fromEnv.isEmpty() ? "from SIWA_MOCK_BINARY" : "on PATH";
         if (candidate.contains("/")) {

@@ -17,8 +17,8 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * }
  * </pre>
  *
- * The mock is $SIWA_MOCK_URL when set, else the binary ($SIWA_MOCK_BINARY, else siwa-mock on PATH)
- * started with --port 0. For another binary or a scenario file:
+ * The mock is $SIWA_MOCK_URL when set, else the binary ($SIWA_MOCK_BINARY, else the one this jar carries
+ * when it carries one, else siwa-mock on PATH) started with --port 0. For another binary or a scenario file:
  * {@code @RegisterExtension static SiwaMockExtension siwa = new SiwaMockExtension().binary(path).scenario(file);}
  * {@code .smtp(true)} adds the private email relay's SMTP listener ({@link SiwaMock#smtpHost()},
  * {@link SiwaMock#smtpPort()}; with $SIWA_MOCK_URL they come from $SIWA_MOCK_SMTP).

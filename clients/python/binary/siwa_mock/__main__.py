@@ -1,0 +1,3 @@
+from siwa_mock import main
+
+main()
