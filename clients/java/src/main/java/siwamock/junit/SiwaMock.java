@@ -408,7 +408,7 @@ public final class SiwaMock implements AutoCloseable {
             pending.cancel(true);
             throw new SiwaMockException(method + " " + url + path + ": no complete answer within " + seconds(timeout));
         } catch (ExecutionException e) {
-            if (e.getCause() instanceof SiwaMockException refused) throw refused;
+            if (e.getCause() instanceof SiwaMockException) throw (SiwaMockException) e.getCause();
             if (e.getCause() instanceof HttpTimeoutException) {
                 throw new SiwaMockException(method + " " + url + path + ": no complete answer within " + seconds(timeout));
             }
