@@ -65,6 +65,19 @@ let releaseLinkFlags: [String] = {
     return ["-static-stdlib", "-Xclang-linker", "-no-pie"]
 }()
 
+/// The commit `siwa-mock --version` names: SIWA_MOCK_COMMIT (7 to 40 hex digits) when the build sets it, as
+/// scripts/release.sh, .ci/run and the Dockerfile do (`SIWA_MOCK_COMMIT=$(git rev-parse --short HEAD)`); a
+/// plain `swift build` or `swift run` says "unknown commit". Not `Context.gitInformation`: SwiftPM caches the
+/// evaluated manifest under a key holding the environment but not the checkout's HEAD, so a commit made
+/// after the first build kept the first commit's hash (tried: three commits, one hash). Only CSys's
+/// build_commit.c sees the value, so a new commit recompiles that file and relinks; no Swift is recompiled.
+let buildCommit: String? = {
+    guard let commit = Context.environment["SIWA_MOCK_COMMIT"], (7...40).contains(commit.count),
+        commit.allSatisfy(\.isHexDigit)
+    else { return nil }
+    return commit.lowercased()
+}()
+
 let package = Package(
     name: "siwa-mock",
     products: [
@@ -79,7 +92,8 @@ let package = Package(
             pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"])]
         ),
-        .target(name: "CSys"),
+        .target(
+            name: "CSys", cSettings: buildCommit.map { [.define("SIWA_MOCK_COMMIT", to: "\"\($0)\"")] } ?? []),
         // The one lock type (`Lock`), on glibc's adaptive mutex rather than the toolchain's priority-
         // inheritance `Mutex` (Sources/Locking/Lock.swift says why); no dependencies.
         .target(name: "Locking", swiftSettings: swiftSettings),
