@@ -14,9 +14,6 @@ uint64_t csys_epoll_event_data(const struct epoll_event *event);
 uint32_t csys_epoll_event_events(const struct epoll_event *event);
 int csys_eventfd(void);
 
-/// The commit hash the build was given (SIWA_MOCK_COMMIT, see Package.swift), or NULL.
-const char *csys_build_commit(void);
-
 /// epoll_wait that copies results into two plain arrays, so Swift never touches the packed
 /// `struct epoll_event`. Returns the count or -1 with errno set.
 int csys_epoll_wait_split(int epfd, uint64_t *datas, uint32_t *events, int maxevents, int timeout);
