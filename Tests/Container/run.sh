@@ -235,7 +235,7 @@ say "Testcontainers recipe: started the image, signed in, reset between tests"
 # --- the image from the release tarball: FROM scratch, no Swift image, nothing pulled (Dockerfile.release) --
 # The unpacked tarball (scripts/release.sh; .ci/run's release step made it) is the context, as for a user
 # who downloaded it. Both builders; ≤ 20 MB; it serves, turns healthy, writes its CA as 10001 and signs in.
-release_dir="$(ls -d dist/siwa-mock-*-linux-x86_64 2>/dev/null | sort -V | tail -n 1)"
+release_dir="$(ls -d dist/siwa-mock-*-linux-x86_64 2>/dev/null | sort -V | tail -n 1 || true)"
 if [[ -z "$release_dir" ]]; then
     [[ -n "$binary" ]] || fail "no dist/siwa-mock-*-linux-x86_64 (run scripts/release.sh first, or pass --binary)"
     scripts/release.sh --binary "$binary" >"$work/release.log" 2>&1 || { cat "$work/release.log"; fail "scripts/release.sh"; }
