@@ -65,6 +65,21 @@ let releaseLinkFlags: [String] = {
     return ["-static-stdlib", "-Xclang-linker", "-no-pie"]
 }()
 
+/// The commit `siwa-mock --version` names: SIWA_MOCK_COMMIT (7 to 40 hex digits) when the build sets it, as
+/// scripts/release.sh, .ci/run and the Dockerfile do (`SIWA_MOCK_COMMIT=$(git rev-parse --short HEAD)`); a
+/// plain `swift build` or `swift run` says "unknown commit". Not `Context.gitInformation`: SwiftPM caches the
+/// evaluated manifest under a key holding the environment but not the checkout's HEAD, so a commit made
+/// after the first build kept the first commit's hash (tried: three commits, one hash). Only CBuildInfo
+/// sees the value, and only the executable depends on it: a release build recompiles every Swift module
+/// that depends on a changed C module (whole-module builds are not incremental), so a new commit
+/// recompiles build_commit.c and the executable's module, not the library modules.
+let buildCommit: String? = {
+    guard let commit = Context.environment["SIWA_MOCK_COMMIT"], (7...40).contains(commit.count),
+        commit.allSatisfy(\.isHexDigit)
+    else { return nil }
+    return commit.lowercased()
+}()
+
 let package = Package(
     name: "siwa-mock",
     products: [
@@ -80,6 +95,10 @@ let package = Package(
             providers: [.apt(["libssl-dev"])]
         ),
         .target(name: "CSys"),
+        // The build's commit for `--version` (buildCommit above); only the executable depends on it.
+        .target(
+            name: "CBuildInfo", cSettings: buildCommit.map { [.define("SIWA_MOCK_COMMIT", to: "\"\($0)\"")] } ?? []
+        ),
         // The one lock type (`Lock`), on glibc's adaptive mutex rather than the toolchain's priority-
         // inheritance `Mutex` (Sources/Locking/Lock.swift says why); no dependencies.
         .target(name: "Locking", swiftSettings: swiftSettings),
@@ -136,7 +155,7 @@ let package = Package(
             name: "siwa-mock",
             dependencies: [
                 "SIWAServer", "SIWACore", "ScenarioModel", "HTTP", "EventLoop", "RESP", "Background", "TLS", "JOSE",
-                "JSON", "ScenarioFormat", "CSys", "RedisStore", "Locking",
+                "JSON", "ScenarioFormat", "CSys", "RedisStore", "Locking", "CBuildInfo",
             ],
             swiftSettings: swiftSettings,
             // The binary the README builds (`swift build -c release`) is the fast one: `releaseLinkFlags`.

@@ -8,7 +8,9 @@
 #   social-auth-core over TLS → SIGTERM exits 0 quickly → restart keeps the CA
 #   → docker-compose.host.yml up (settings from the environment only) → healthy → sign-in → down
 #   → Examples/ScaleOut/compose.yaml (two replicas, Redis, nginx; Debian image built once and kept) up →
-#     healthy → sign-ins through nginx landing on both replicas (Tests/ScaleOut/lb_signin.py) → down.
+#     healthy → sign-ins through nginx landing on both replicas (Tests/ScaleOut/lb_signin.py) → down;
+#   and the image from the release tarball (Dockerfile.release, FROM scratch, nothing pulled) ≤ 20 MB with
+#   both builders: healthy, its CA written as 10001, a sign-in verified.
 # Usage: Tests/Container/run.sh [--binary PATH] (PATH: a `--static-swift-stdlib` release binary); --help
 # Env: SIWA_ROOTFS_CACHE (default /var/cache/siwa-mock/bookworm-minbase.tar), SIWA_CONTAINER_KEEP=1 keeps images.
 # Exit 0 all good; 1 a check failed; 2 no container engine could be started (reported, not a test failure
@@ -73,9 +75,9 @@ cleanup() {
     if [[ -n "$docker_bin" ]] && "$docker_bin" info >/dev/null 2>&1; then
         [[ -n "${port:-}" ]] && compose down -v -t 2 >/dev/null 2>&1
         [[ -n "${lb_port:-}" ]] && scaleout down -v -t 2 >/dev/null 2>&1
-        "$docker_bin" rm -f "$name" "$name-defaults" >/dev/null 2>&1
+        "$docker_bin" rm -f "$name" "$name-defaults" "$name-release" >/dev/null 2>&1
         if [[ "${SIWA_CONTAINER_KEEP:-0}" != 1 ]]; then
-            "$docker_bin" rmi -f "$tag" "$tag-buildkit" >/dev/null 2>&1
+            "$docker_bin" rmi -f "$tag" "$tag-buildkit" "$tag-release" >/dev/null 2>&1
             [[ -n "$imported_base" ]] && "$docker_bin" rmi -f "$imported_base" >/dev/null 2>&1
         fi
     fi
@@ -229,6 +231,36 @@ docker rmi -f "$tag-buildkit" >/dev/null
 say "defaults (0.0.0.0:8080 + TLS :8443, no token): both images start and turn healthy"
 bash Tests/Docs/testcontainers.sh "$tag" || fail "Testcontainers recipe (Tests/Docs/testcontainers.sh)"
 say "Testcontainers recipe: started the image, signed in, reset between tests"
+
+# --- the image from the release tarball: FROM scratch, no Swift image, nothing pulled (Dockerfile.release) --
+# The unpacked tarball (scripts/release.sh; .ci/run's release step made it) is the context, as for a user
+# who downloaded it. Both builders; ≤ 20 MB; it serves, turns healthy, writes its CA as 10001 and signs in.
+release_dir="$(ls -d dist/siwa-mock-*-linux-x86_64 2>/dev/null | sort -V | tail -n 1 || true)"
+if [[ -z "$release_dir" ]]; then
+    [[ -n "$binary" ]] || fail "no dist/siwa-mock-*-linux-x86_64 (run scripts/release.sh first, or pass --binary)"
+    scripts/release.sh --binary "$binary" >"$work/release.log" 2>&1 || { cat "$work/release.log"; fail "scripts/release.sh"; }
+    release_dir="$(ls -d dist/siwa-mock-*-linux-x86_64 | sort -V | tail -n 1)"
+fi
+cmp -s Dockerfile.release "$release_dir/Dockerfile" || fail "$release_dir/Dockerfile is not Dockerfile.release"
+release_limit=$((20 * 1000 * 1000))
+release_port=$(free_port)
+for kit in 0 1; do
+    DOCKER_BUILDKIT=$kit docker build -q -t "$tag-release" "$release_dir" >"$work/release-$kit.log" 2>&1 \
+        || { tail -n 20 "$work/release-$kit.log"; fail "docker build $release_dir (DOCKER_BUILDKIT=$kit)"; }
+    release_size=$(docker image inspect -f '{{.Size}}' "$tag-release")
+    (( release_size <= release_limit )) || fail "the tarball's image is $release_size bytes, over $release_limit"
+    docker run -d --name "$name-release" --network host -e SIWA_MOCK_HOST=127.0.0.1 -e SIWA_MOCK_PORT="$release_port" \
+        -e SIWA_MOCK_TLS=true -e SIWA_MOCK_TLS_PORT=0 "$tag-release" >/dev/null
+    wait_healthy "$name-release" 30
+    docker exec "$name-release" siwa-mock ca | grep -q 'BEGIN CERTIFICATE' || fail "the tarball's image wrote no CA"
+    "$release_dir/bin/siwa-mock" signin --user alice --scope "name email" --nonce n-release \
+        --url "http://127.0.0.1:$release_port" >"$work/release-signin.json" \
+        || { docker logs "$name-release" 2>&1 | tail -n 20; fail "sign-in against the tarball's image"; }
+    grep -q '"nonce":"n-release"' "$work/release-signin.json" || fail "the tarball's image: no verified claims"
+    docker rm -f "$name-release" >/dev/null
+    docker rmi -f "$tag-release" >/dev/null
+    say "DOCKER_BUILDKIT=$kit docker build $release_dir (FROM scratch, no pull): $(( release_size / 1000 )) kB (limit $(( release_limit / 1000 )) kB), healthy, CA written, sign-in verified"
+done
 
 # --- run, health, smoke (host network, loopback, with an admin token) -----------------------------------
 token="ci-token-$$"

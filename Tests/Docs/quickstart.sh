@@ -14,6 +14,9 @@ repo=$PWD
 block=$(python3 Tests/Docs/run_blocks.py --extract Tests/Docs/quickstart.sh README.md)
 swift_dir=$(dirname "$(command -v swift)")
 clean_env=(env -i "HOME=$HOME" "PATH=$swift_dir:/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin" "TERM=dumb" "LANG=C.UTF-8")
+# The commit .ci/run builds with (Package.swift): without it the block's `swift build` would relink the
+# release binary every later step uses, as `(unknown commit)`.
+[ -n "${SIWA_MOCK_COMMIT:-}" ] && clean_env+=("SIWA_MOCK_COMMIT=$SIWA_MOCK_COMMIT")
 wrap=()
 if [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null && unshare --net --pid --kill-child --mount-proc true 2>/dev/null; then
   # lo comes up inside the namespace before the pasted block starts. unshare ignores SIGTERM while its

@@ -12,7 +12,15 @@ import Testing
     @Test func versionAndHelp() throws {
         let version = try MockProcess.run(["--version"])
         #expect(version.status == 0)
-        #expect(version.stdout.hasPrefix("siwa-mock "))
+        // `siwa-mock 0.2.0 (abc1234)`: the commit the build was given (Package.swift, SIWA_MOCK_COMMIT; .ci/run
+        // sets it for every build), else `(unknown commit)`.
+        let line = version.stdout.trimmingCharacters(in: .newlines)
+        #expect(
+            line.wholeMatch(of: /siwa-mock [0-9]+\.[0-9]+\.[0-9]+ \(([0-9a-f]{7,40}|unknown commit)\)/) != nil,
+            "\(line)")
+        if let commit = ProcessInfo.processInfo.environment["SIWA_MOCK_COMMIT"], !commit.isEmpty {
+            #expect(line.hasSuffix(" (\(commit.lowercased()))"), "built with SIWA_MOCK_COMMIT=\(commit): \(line)")
+        }
         for command in ["serve", "client-secret", "keygen"] {
             let help = try MockProcess.run([command, "--help"])
             #expect(help.status == 0, "\(command) --help")

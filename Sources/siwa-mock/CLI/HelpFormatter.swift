@@ -29,7 +29,7 @@ enum HelpFormatter {
         -> String
     {
         var text = "OVERVIEW: \(abstract)\n\nUSAGE: \(toolName) <subcommand>\n\nOPTIONS:\n"
-        text += row("--version", "Show the version.")
+        text += row("--version", "Show the version and the commit it was built from.")
         text += row("-h, --help", "Show help information.")
         text += "\nSUBCOMMANDS:\n"
         for command in commands {

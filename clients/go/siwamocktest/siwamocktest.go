@@ -44,6 +44,12 @@ var RunTimeout = 60 * time.Second
 const Hint = "build it with `swift build -c release --product siwa-mock` and set SIWA_MOCK_BINARY=.build/release/siwa-mock, " +
 	"put siwa-mock on PATH, or set SIWA_MOCK_URL to a running mock"
 
+// GetRelease is the one command that installs the release binary (static, no Swift toolchain needed) as
+// ~/.local/bin/siwa-mock: the Go module proxy carries no binaries (docs/releasing.md). A "not found" error
+// starts with it.
+const GetRelease = "mkdir -p ~/.local/bin && curl -fsSL https://github.com/siwa-mock/siwa-mock/releases/download/v0.2.0/siwa-mock-0.2.0-linux-x86_64.tar.gz" +
+	" | tar -xz -C ~/.local/bin --strip-components=2 siwa-mock-0.2.0-linux-x86_64/bin/siwa-mock"
+
 // Options choose the binary and how it is started; the zero value is the built-in scenario.
 type Options struct {
 	Binary   string        // default: $SIWA_MOCK_BINARY, then siwa-mock on PATH
@@ -78,7 +84,8 @@ func FindBinary(binary string) (string, error) {
 	}
 	path, err := exec.LookPath(candidate)
 	if err != nil {
-		return "", fmt.Errorf("siwa-mock binary not found: '%s' (%s) is not an executable file; %s", candidate, where, Hint)
+		return "", fmt.Errorf("siwa-mock binary not found: '%s' (%s) is not an executable file; get the release binary: %s; or %s",
+			candidate, where, GetRelease, Hint)
 	}
 	return path, nil
 }

@@ -137,7 +137,7 @@ func TestAWrongBinaryPathSaysHowToGetOne(t *testing.T) {
 	if err == nil {
 		t.Fatal("started a mock from a path that does not exist")
 	}
-	for _, want := range []string{"siwa-mock binary not found", "SIWA_MOCK_BINARY", "swift build"} {
+	for _, want := range []string{"siwa-mock binary not found", "SIWA_MOCK_BINARY", "swift build", GetRelease} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("%q lacks %q", err, want)
 		}
