@@ -99,6 +99,9 @@ paths["/mock/notifications"] = {
     "get": op("Server-to-server notifications and their delivery attempts", {"200": jresp("Notifications", obj({"notifications": {"type": "array", "items": ref("Notification")}}, ["notifications"])), **c("401")}),
     "post": op("Send a server-to-server notification", {"202": jresp("Queued", obj({"queued": {"type": "array", "items": obj({"id": {"type": "integer"}, "type": S, "jti": S, "url": S, "aud": S})}}, ["queued"])), **c("400", "401", "404", "409")},
         requestBody=jbody(obj({"type": {"type": "string", "enum": ["email-disabled", "email-enabled", "consent-revoked", "account-delete", "account-deleted"]}, "user": NE, "client_id": NE, "deliveries": {"type": "integer", "minimum": 1, "maximum": 10}}, ["type", "user"])))}
+paths["/mock/clients/{id}/redirect-uris"] = {"parameters": [{"name": "id", "in": "path", "required": True, "schema": S}],
+    "post": op("Register one more redirect URI for a Services ID (no need to restate the scenario)", {"200": jresp("The client's redirect URIs", obj({"client_id": S, "redirect_uris": {"type": "array", "items": S}}, ["client_id", "redirect_uris"])), **c("400", "401", "404", "409")},
+        requestBody=jbody(obj({"redirect_uri": NE}, ["redirect_uri"])))}
 paths["/mock/app-groups"] = {"get": op("App groups and their notification endpoints", {"200": jresp("Groups", ref("AppGroupList")), **c("401")})}
 paths["/mock/app-groups/{id}"] = {"parameters": [{"name": "id", "in": "path", "required": True, "schema": S}],
     "patch": op("Set or remove the group's notification endpoint", {"200": jresp("Groups", ref("AppGroupList")), **c("400", "401", "404")},
