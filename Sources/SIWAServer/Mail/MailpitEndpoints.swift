@@ -79,11 +79,16 @@ struct MailpitEndpoints: Sendable {
     }
 
     /// `DELETE /api/v1/messages` with `{"IDs": [...]}` deletes those (unknown ids skipped, as Mailpit
-    /// does); without a body or with no IDs, every message. Answers `ok` as text, as Mailpit does.
+    /// does); without a body or with no IDs, every message. Answers `ok` as text, as Mailpit does. The
+    /// field name matches case-insensitively (`ids`, `Ids`), as Go's `encoding/json` matches Mailpit's
+    /// `IDs`; an exact `IDs` wins over the others.
     func delete(_ context: inout RequestContext) throws(ControlFailure) -> HTTPResponse {
         let body = try context.json()
-        try body.allowOnly(["IDs"])
-        let ids = try body.strings("IDs") ?? []
+        let key = body.object.keys.contains("IDs") ? "IDs" : body.object.keys.first { $0.lowercased() == "ids" }
+        for other in body.object.keys where other.lowercased() != "ids" {
+            throw .invalid(other, "unknown field (allowed: IDs)")
+        }
+        let ids = try key.flatMap { (key) throws(ControlFailure) in try body.strings(key) } ?? []
         guard ids.count <= 10_000 else { throw .invalid("IDs", "at most 10000 ids") }
         let wanted = Set(ids)
         let delivered = mailbox.records { $0.outcome == .accepted && (wanted.isEmpty || wanted.contains($0.id)) }
