@@ -205,9 +205,11 @@ mp_ok = {"description": "ok", "content": {"text/plain": {"schema": S}}}
 paths["/api/v1/messages"] = {
     "get": op("Mailpit-compatible: delivered messages, newest first", {"200": mp_list, **c("400", "401")}, parameters=mp_paging),
     "delete": op("Mailpit-compatible: delete the messages with these IDs, or every delivered message", {"200": mp_ok, **c("400", "401")},
-        requestBody=jbody(obj({"IDs": {"type": "array", "items": S}}), required=False))}
+        requestBody=jbody(obj({"IDs": {"type": "array", "items": S}}), required=False)),
+    "put": op("Mailpit's read-status call, outside the subset: always 404", c("401", "404"))}
 paths["/api/v1/search"] = {"get": op("Mailpit-compatible search (a subset of Mailpit's search filters)", {"200": mp_list, **c("400", "401")},
-    parameters=[{"name": "query", "in": "query", "required": True, "schema": S}] + mp_paging)}
+    parameters=[{"name": "query", "in": "query", "required": True, "schema": S}] + mp_paging),
+    "delete": op("Mailpit's delete-by-search, outside the subset: always 404", c("401", "404"))}
 paths["/api/v1/message/{id}"] = {"parameters": mp_id,
     "get": op("Mailpit-compatible message summary", {"200": jresp("Mailpit's Message", obj(mp_message_props, list(mp_message_props))), **c("401", "404")})}
 paths["/api/v1/message/{id}/part/{part}"] = {"parameters": mp_id + part_id,

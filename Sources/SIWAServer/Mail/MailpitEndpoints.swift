@@ -21,6 +21,14 @@ struct MailpitEndpoints: Sendable {
                 let search = try MailpitSearch.parsing(query: query["query"] ?? "")
                 return try page(messages().filter { search.matches($0) }, query: query)
             },
+            // Mailpit serves these on the paths above (read status, delete by search); the subset does not,
+            // and says so with the 404 docs/relay-mail.md promises for Mailpit routes it leaves out.
+            .control(.put, "/api/v1/messages") { _ throws(ControlFailure) in
+                throw Self.outsideTheSubset("PUT /api/v1/messages")
+            },
+            .control(.delete, "/api/v1/search") { _ throws(ControlFailure) in
+                throw Self.outsideTheSubset("DELETE /api/v1/search")
+            },
             .control(.get, "/api/v1/message/{id}") { (context) throws(ControlFailure) in
                 ControlEndpoints.ok(try message(context.capture("id")).detail)
             },
@@ -35,6 +43,12 @@ struct MailpitEndpoints: Sendable {
                     body: view.record.raw)
             },
         ]
+    }
+
+    static func outsideTheSubset(_ call: String) -> ControlFailure {
+        ControlFailure(
+            status: .notFound, error: "not_found", field: "path",
+            "\(call) is not in siwa-mock's Mailpit subset (docs/relay-mail.md)")
     }
 
     /// Delivered records, newest first (Mailpit's order).

@@ -142,16 +142,6 @@ package final class RequestPipeline: HTTPResponder {
         case .found(let route, let captures):
             context.captures = captures
             return route.handler(&context)
-        case .methodNotAllowed where request.path.hasPrefix("/api/v1/"):
-            // Mailpit's routes the subset does not serve (`PUT /api/v1/messages` sets read status,
-            // `DELETE /api/v1/search` deletes by search) are unclaimed: 404, as for every other
-            // Mailpit route it leaves out (docs/relay-mail.md), not 405.
-            context.outcome = "not_found"
-            context.reason = "\(request.method) \(request.path) is not in siwa-mock's Mailpit subset"
-            return ControlFailure(
-                status: .notFound, error: "not_found", field: "path",
-                "\(request.method) \(request.path) is not in siwa-mock's Mailpit subset (docs/relay-mail.md)"
-            ).response
         case .methodNotAllowed(let allow):
             let list = allow.map(\.rawValue).joined(separator: ", ")
             context.outcome = "method_not_allowed"
