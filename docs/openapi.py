@@ -51,7 +51,7 @@ paths = {
                   "503": jresp("Unhealthy: the shared state store (--store) is unreachable", obj({"status": S, "reason": S}, ["status", "reason"]))}},
                   "head": {"summary": "Readiness (no body)", "security": [], "responses": {"200": {"description": "Ready"}, "503": {"description": "Unhealthy (state store unreachable)"}}}},
  "/mock/openapi.json": {"get": op("This document", {"200": jresp("OpenAPI 3 document", {"type": "object"}), **c("401")})},
- "/mock/reset": {"post": op("Back to the scenario's initial state; the journal and notification history are cleared", {"200": jresp("Reset", obj({"status": S, "journal_cleared": {"type": "integer"}, "notifications_cleared": {"type": "integer"}}, ["status", "journal_cleared", "notifications_cleared"])), **c("401", "503")})},
+ "/mock/reset": {"post": op("Back to the scenario's initial state; the journal, notification history and relay mailbox (with its per-day counts) are cleared", {"200": jresp("Reset", obj({"status": S, "journal_cleared": {"type": "integer"}, "notifications_cleared": {"type": "integer"}}, ["status", "journal_cleared", "notifications_cleared"])), **c("401", "503")})},
  "/mock/scenario": {"get": op("The active scenario: where it came from, its text, the text's SHA-256 and when it was loaded",
     {"200": jresp("Active scenario", obj({"source": S, "name": S, "sha256": S, "loaded_at": {"type": "string", "format": "date-time"}, "text": S}, ["source", "name", "sha256", "loaded_at", "text"])), **c("401")}),
   "put": op("Replace the active scenario atomically",
