@@ -51,7 +51,7 @@ paths = {
                   "503": jresp("Unhealthy: the shared state store (--store) is unreachable", obj({"status": S, "reason": S}, ["status", "reason"]))}},
                   "head": {"summary": "Readiness (no body)", "security": [], "responses": {"200": {"description": "Ready"}, "503": {"description": "Unhealthy (state store unreachable)"}}}},
  "/mock/openapi.json": {"get": op("This document", {"200": jresp("OpenAPI 3 document", {"type": "object"}), **c("401")})},
- "/mock/reset": {"post": op("Back to the scenario's initial state; the journal and notification history are cleared", {"200": jresp("Reset", obj({"status": S, "journal_cleared": {"type": "integer"}, "notifications_cleared": {"type": "integer"}}, ["status", "journal_cleared", "notifications_cleared"])), **c("401", "503")})},
+ "/mock/reset": {"post": op("Back to the scenario's initial state; the journal, notification history and relay mailbox (with its per-day counts) are cleared", {"200": jresp("Reset", obj({"status": S, "journal_cleared": {"type": "integer"}, "notifications_cleared": {"type": "integer"}}, ["status", "journal_cleared", "notifications_cleared"])), **c("401", "503")})},
  "/mock/scenario": {"get": op("The active scenario: where it came from, its text, the text's SHA-256 and when it was loaded",
     {"200": jresp("Active scenario", obj({"source": S, "name": S, "sha256": S, "loaded_at": {"type": "string", "format": "date-time"}, "text": S}, ["source", "name", "sha256", "loaded_at", "text"])), **c("401")}),
   "put": op("Replace the active scenario atomically",
@@ -99,6 +99,9 @@ paths["/mock/notifications"] = {
     "get": op("Server-to-server notifications and their delivery attempts", {"200": jresp("Notifications", obj({"notifications": {"type": "array", "items": ref("Notification")}}, ["notifications"])), **c("401")}),
     "post": op("Send a server-to-server notification", {"202": jresp("Queued", obj({"queued": {"type": "array", "items": obj({"id": {"type": "integer"}, "type": S, "jti": S, "url": S, "aud": S})}}, ["queued"])), **c("400", "401", "404", "409")},
         requestBody=jbody(obj({"type": {"type": "string", "enum": ["email-disabled", "email-enabled", "consent-revoked", "account-delete", "account-deleted"]}, "user": NE, "client_id": NE, "deliveries": {"type": "integer", "minimum": 1, "maximum": 10}}, ["type", "user"])))}
+paths["/mock/clients/{id}/redirect-uris"] = {"parameters": [{"name": "id", "in": "path", "required": True, "schema": S}],
+    "post": op("Register one more redirect URI for a Services ID (no need to restate the scenario)", {"200": jresp("The client's redirect URIs", obj({"client_id": S, "redirect_uris": {"type": "array", "items": S}}, ["client_id", "redirect_uris"])), **c("400", "401", "404", "409")},
+        requestBody=jbody(obj({"redirect_uri": NE}, ["redirect_uri"])))}
 paths["/mock/app-groups"] = {"get": op("App groups and their notification endpoints", {"200": jresp("Groups", ref("AppGroupList")), **c("401")})}
 paths["/mock/app-groups/{id}"] = {"parameters": [{"name": "id", "in": "path", "required": True, "schema": S}],
     "patch": op("Set or remove the group's notification endpoint", {"200": jresp("Groups", ref("AppGroupList")), **c("400", "401", "404")},
@@ -202,9 +205,11 @@ mp_ok = {"description": "ok", "content": {"text/plain": {"schema": S}}}
 paths["/api/v1/messages"] = {
     "get": op("Mailpit-compatible: delivered messages, newest first", {"200": mp_list, **c("400", "401")}, parameters=mp_paging),
     "delete": op("Mailpit-compatible: delete the messages with these IDs, or every delivered message", {"200": mp_ok, **c("400", "401")},
-        requestBody=jbody(obj({"IDs": {"type": "array", "items": S}}), required=False))}
+        requestBody=jbody(obj({"IDs": {"type": "array", "items": S}}), required=False)),
+    "put": op("Mailpit's read-status call, outside the subset: always 404", c("401", "404"))}
 paths["/api/v1/search"] = {"get": op("Mailpit-compatible search (a subset of Mailpit's search filters)", {"200": mp_list, **c("400", "401")},
-    parameters=[{"name": "query", "in": "query", "required": True, "schema": S}] + mp_paging)}
+    parameters=[{"name": "query", "in": "query", "required": True, "schema": S}] + mp_paging),
+    "delete": op("Mailpit's delete-by-search, outside the subset: always 404", c("401", "404"))}
 paths["/api/v1/message/{id}"] = {"parameters": mp_id,
     "get": op("Mailpit-compatible message summary", {"200": jresp("Mailpit's Message", obj(mp_message_props, list(mp_message_props))), **c("401", "404")})}
 paths["/api/v1/message/{id}/part/{part}"] = {"parameters": mp_id + part_id,

@@ -66,6 +66,9 @@ public struct JWKS: Sendable, Equatable {
     /// Compact JSON bytes, byte-stable for a given key list.
     public func serialized() -> [UInt8] { json.serialized() }
 
+    /// Apple's `/auth/keys` layout: two-space indent, `": "` after keys, no final newline (docs/fidelity.md).
+    public func prettySerialized() -> [UInt8] { json.prettySerialized() }
+
     /// The key with this `kid`, if published.
     public func key(withID kid: String) -> JWK? { keys.first { $0.kid == kid } }
 }

@@ -16,7 +16,7 @@ extension JSONValue {
         String(decoding: serialized(), as: UTF8.self)
     }
 
-    private func write(to output: inout [UInt8]) {
+    func write(to output: inout [UInt8]) {
         switch self {
         case .null:
             output.append(contentsOf: "null".utf8)
@@ -49,7 +49,7 @@ extension JSONValue {
     }
 
     /// Copies runs that need no escaping in one append each (most strings are one run: tokens, ids).
-    private static func writeString(_ string: String, to output: inout [UInt8]) {
+    static func writeString(_ string: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
         var string = string
         string.withUTF8 { bytes in

@@ -20,7 +20,9 @@ public struct RedisEndpoint: Sendable, Equatable, CustomStringConvertible {
 
     /// Parses a `redis://` URL, or says precisely what is wrong with it.
     public init(url text: String) throws(RedisError) {
-        func bad(_ why: String) -> RedisError { RedisError(.invalidURL, "store URL '\(Self.redacted(text))': \(why)") }
+        func bad(_ why: String) -> RedisError {
+            RedisError(.invalidURL, "'\(Self.redacted(text))' is not a Redis URL: \(why)")
+        }
         guard text.hasPrefix("redis://") else {
             if text.hasPrefix("rediss://") { throw bad("TLS (rediss://) is not supported: use redis://") }
             throw bad("must start with redis://")

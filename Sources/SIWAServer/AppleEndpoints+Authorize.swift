@@ -21,7 +21,8 @@ extension AppleEndpoints {
         let authorization: AuthorizationRequest
         switch snapshot.authorizationRequests.validate(parameters) {
         case .success(let valid): authorization = valid
-        case .failure(let error): return context.refuse(error)
+        case .failure(let error):
+            return context.refuse(error, reason: snapshot.authorizationRequests.reason(for: error, parameters))
         }
 
         func value(_ name: String) -> String? { parameters.first { $0.name == name }?.value }
@@ -66,8 +67,13 @@ extension AppleEndpoints {
         case .fragment:
             return Responses.redirect(to: uri + "#" + encoded)
         case .formPost:
+            // Apple's form_post sends `state` before `code`: `state, code, user`, as two logged bodies of
+            // Apple's POST show (docs/fidelity.md, "Behaviours"); query and fragment keep `code` first.
+            let ordered =
+                fields.contains { $0.name == "code" }
+                ? fields.filter { $0.name == "state" } + fields.filter { $0.name != "state" } : fields
             return Responses.html(
-                AuthorizePages.formPost(to: uri, fields: fields), policy: AuthorizePages.formPostPolicy(to: uri))
+                AuthorizePages.formPost(to: uri, fields: ordered), policy: AuthorizePages.formPostPolicy(to: uri))
         case .webMessage:
             let message = AuthorizePages.webMessagePayload(fields, shape: snapshot.scenario.settings.webMessageShape)
             return Responses.html(

@@ -47,10 +47,16 @@ extension AppleEndpoints {
     }()
 
     /// Apple's routes for the route table, and Sign in with Apple JS (`BrowserEndpoints`), which no fault
-    /// rule targets.
+    /// rule targets. Every answer of Apple's routes carries `Server: Apple`, as Apple's do (the token
+    /// endpoint's logged responses in aspnet-contrib/AspNet.Security.OAuth.Providers#353 and #390, the
+    /// `/auth/keys` wire log in docs/fidelity.md).
     package var routes: [Route] {
         Self.declarations.map { declaration in
-            Route(declaration.method, declaration.path) { declaration.handler(self, &$0) }
+            Route(declaration.method, declaration.path) {
+                var response = declaration.handler(self, &$0)
+                response.headers.add("Server", "Apple")
+                return response
+            }
         } + BrowserEndpoints.routes
     }
 

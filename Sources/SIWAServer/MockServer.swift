@@ -141,7 +141,9 @@ package struct MockServer: HTTPResponder {
             guard let provider, let notifications, provider.scenario.settings.notifications.sendOnUserChanges
             else { return }
             do {
-                notifications.send(try provider.prepareNotifications(for: event))
+                let prepared = try provider.prepareNotifications(for: event)
+                if prepared.isEmpty { log(event.nobodyNotifiedReason(in: provider.scenario)) }
+                notifications.send(prepared)
             } catch {
                 log("notification for \(event.kind) of \(event.user.id) not sent: \(error)")
             }
@@ -165,7 +167,10 @@ package struct MockServer: HTTPResponder {
     /// Restarts the clock settings, fault rules and timeline with `scenario` (after `POST /mock/reset`
     /// and `PUT /mock/scenario`, with the provider's initial or new scenario). With a shared store, a
     /// reset starts a new timeline run for the fleet; a replaced scenario's timeline is this replica's own.
+    /// A reset also empties the relay mailbox and its per-day counts, so the next test starts with no mail
+    /// and a fresh 100-a-day allowance (docs/control-api.md, docs/relay-mail.md).
     package func restartScript(with scenario: Scenario, byReset: Bool = true) {
+        if byReset { mailbox.clear(resettingCounters: true) }
         if let clock = apple.provider.controllableClock, scenario.clock != ClockSettings() {
             if let start = scenario.clock.startMilliseconds { clock.set(milliseconds: start) }
             clock.setFrozen(scenario.clock.frozen)

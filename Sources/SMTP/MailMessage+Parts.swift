@@ -12,7 +12,8 @@ extension MailMessage {
         package var parameters: [String: String]
         /// `attachment` or `inline` (lowercased), from `Content-Disposition` (RFC 2183); nil without one.
         package var disposition: String?
-        /// The file name: the disposition's `filename` (RFC 2183 §2.3; `filename*` of RFC 2231 §4 first),
+        /// The file name: the disposition's `filename` (RFC 2183 §2.3; RFC 2231's `filename*` and continued
+        /// `filename*0`, `filename*1*`… first),
         /// else the Content-Type's `name`, with RFC 2047 encoded words decoded; nil without one.
         package var filename: String?
         /// `Content-ID` without its angle brackets (RFC 2392); nil without one.
@@ -46,8 +47,8 @@ extension MailMessage {
         }
         let (disposition, dispositionParameters) = field("Content-Disposition").map(Self.parameterized) ?? ("", [:])
         let name =
-            dispositionParameters["filename*"].flatMap(Self.extendedValue) ?? dispositionParameters["filename"]
-            ?? parameters["name*"].flatMap(Self.extendedValue) ?? parameters["name"]
+            Self.rfc2231Value(named: "filename", in: dispositionParameters) ?? dispositionParameters["filename"]
+            ?? Self.rfc2231Value(named: "name", in: parameters) ?? parameters["name"]
         var contentID = Substring(field("Content-ID") ?? "")
         if contentID.hasPrefix("<") && contentID.hasSuffix(">") && contentID.count >= 2 {
             contentID = contentID.dropFirst().dropLast()
@@ -58,30 +59,5 @@ extension MailMessage {
                 disposition: disposition.isEmpty ? nil : disposition,
                 filename: name.map(EncodedWords.decode).flatMap { $0.isEmpty ? nil : $0 },
                 contentID: contentID.isEmpty ? nil : String(contentID), message: self))
-    }
-
-    /// An RFC 2231 §4 extended value, `charset'language'percent-encoded` (`UTF-8''%E2%82%AC.pdf`), as
-    /// text; nil when malformed or in a charset other than UTF-8, US-ASCII or ISO-8859-1.
-    static func extendedValue(_ value: String) -> String? {
-        let pieces = value.split(separator: "'", maxSplits: 2, omittingEmptySubsequences: false)
-        guard pieces.count == 3 else { return nil }
-        var bytes: [UInt8] = []
-        let text = Array(pieces[2].utf8)
-        var index = 0
-        while index < text.count {
-            if text[index] == UInt8(ascii: "%"), index + 2 < text.count,
-                let high = TransferEncoding.hex(text[index + 1]), let low = TransferEncoding.hex(text[index + 2])
-            {
-                bytes.append(high << 4 | low)
-                index += 3
-            } else {
-                bytes.append(text[index])
-                index += 1
-            }
-        }
-        let charset = pieces[0].lowercased()
-        if TransferEncoding.isLatin1(charset) { return TransferEncoding.latin1Text(bytes) }
-        guard ["utf-8", "utf8", "us-ascii", ""].contains(charset) else { return nil }
-        return String(validating: bytes, as: UTF8.self)
     }
 }

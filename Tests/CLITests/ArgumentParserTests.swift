@@ -44,6 +44,21 @@ import Testing
         }
     }
 
+    @Test func unknownSubcommandSuggestsNearMissesAndSynonymsOfServe() {
+        let names = CommandLineTool.allCommands.map { $0.name }
+        #expect(CommandLineTool.suggestion(for: "start", among: names) == ". Did you mean 'serve'?")
+        #expect(CommandLineTool.suggestion(for: "Run", among: names) == ". Did you mean 'serve'?")
+        #expect(CommandLineTool.suggestion(for: "chek", among: names) == ". Did you mean 'check'?")
+        #expect(CommandLineTool.suggestion(for: "xyzzy-plugh", among: names) == "")
+    }
+
+    @Test func badStoreURLReadsWithoutAStutter() {
+        #expect(throws: UsageError("--store 'foo' is not a Redis URL: must start with redis://")) {
+            let store = ArgumentParser(options: [StoreOptions.store.spec], acceptsPositionals: false)
+            _ = try store.parse(["--store", "foo"], environment: [:]).read(StoreOptions.store)
+        }
+    }
+
     @Test func missingValueAndRepeatsAndPositionals() {
         #expect(throws: UsageError("Missing value for '--port <port>'")) {
             try parser.parse(["--port"], environment: [:])

@@ -1,5 +1,6 @@
 import HTTP
 import JSON
+import SIWAServer
 import Testing
 
 @testable import siwa_mock
@@ -31,6 +32,17 @@ import Testing
         let entry = try? JSONValue.parse(
             Array(json.noteText("m", level: .info, fields: [], details: [forged], time: "T").utf8))
         #expect(entry?["details"] == .array([.string(forged)]))
+    }
+
+    /// The 503 a `health --wait` poll gets while the mock starts is not an error at `--log-level warn`.
+    @Test func startingAnswerIsDebugAndOtherServerErrorsAreErrors() {
+        let response = LateBoundResponder().respond(to: HTTPRequest(method: .get, target: "/mock/health"))
+        var record = HTTPExchangeRecord(
+            method: "GET", target: "/mock/health", status: response.status, durationMicroseconds: 1,
+            remoteAddress: "127.0.0.1:1", logFields: response.logFields)
+        #expect(response.status.code == 503 && RequestLog.level(of: record) == .debug)
+        record.logFields = [:]
+        #expect(RequestLog.level(of: record) == .error, "a 503 of a running mock (store down) stays an error")
     }
 
     @Test func requestFieldsCannotForgeALine() throws {

@@ -54,6 +54,19 @@ import Testing
         return scheduler.waitUntilIdle(timeoutMilliseconds: 3000)
     }
 
+    /// A missing scenario file names the file beside it and, from the environment, the variable.
+    @Test func missingFileSuggestsTheOneBesideItAndNamesTheVariable() throws {
+        defer { cleanUp() }
+        try write(Self.text)
+        let typo = directory + "/scenario.yml"
+        #expect(
+            ScenarioFile.missingFileHints(typo, source: "SIWA_MOCK_SCENARIO") == [
+                "  did you mean '\(path)'?", "  (the path came from the environment variable SIWA_MOCK_SCENARIO)",
+            ])
+        #expect(ScenarioFile.missingFileHints(directory + "/other-thing.json", source: "--scenario").isEmpty)
+        #expect(ScenarioFile.missingFileHints(path, source: "SIWA_MOCK_SCENARIO").isEmpty, "the file exists")
+    }
+
     @Test func editRightAfterStartupIsReloaded() throws {
         defer { cleanUp() }
         try write(Self.text)

@@ -47,6 +47,13 @@ if [ "$status" -ne 0 ] || [ -z "$verified" ]; then
   exit 1
 fi
 echo "$verified"
+# `health --wait` polls while the mock starts; those 503 "starting" answers are not a newcomer's first
+# output at --log-level warn (issue #37).
+if grep -E '/mock/health 503' "$out"; then
+  rm -f "$out"
+  echo "quickstart: FAILED: a start-up health poll was logged at --log-level warn"
+  exit 1
+fi
 rm -f "$out"
 echo "quickstart: README quick start pasted verbatim ends with a verified id_token"
 

@@ -6,6 +6,8 @@ source "$here/../pysupport/flags.sh"
 usage() {
     cat <<USAGE
 Usage: Tests/Docs/run.sh [--binary PATH]
+  0. every relative link of README.md, docs/ and scenarios/ names an existing file and section
+     (Tests/Docs/links.py);
   1. README's quick start, verbatim in a clean shell on the checkout, ends with a verified id_token
      (and with port 8080 taken shows the mock's own message)
      (Tests/Docs/quickstart.sh);
@@ -30,6 +32,9 @@ while [[ $# -gt 0 ]]; do
 done
 binary="$(siwa_resolve_binary "$binary")"
 cd "$SIWA_REPO_ROOT"
+
+echo "--- relative links and their sections (README.md, docs/, scenarios/)"
+python3 Tests/Docs/links.py
 
 echo "--- quick start (README, verbatim, clean shell)"
 bash Tests/Docs/quickstart.sh

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 
 import jwt
 import requests
@@ -86,8 +87,7 @@ def test_id_token_claims_in_captured_order_and_refresh_without_auth_time(base: s
     assert "auth_time" not in claims and claims["sub"] == jwt.decode(
         tokens["id_token"], options={"verify_signature": False})["sub"]
     assert payload_keys(body["id_token"]) == [
-        "iss", "aud", "exp", "iat", "sub", "at_hash", "email", "email_verified", "is_private_email",
-        "nonce_supported"]
+        "iss", "aud", "exp", "iat", "sub", "at_hash", "email", "email_verified", "is_private_email"]
 
 
 def test_relay_user_without_is_private_email_claim(base: str) -> None:
@@ -106,3 +106,58 @@ def test_relay_user_without_is_private_email_claim(base: str) -> None:
                         issuer="https://appleid.apple.com")
     assert claims["email"].endswith("@privaterelay.appleid.com"), claims
     assert "is_private_email" not in claims, claims
+
+
+def test_refresh_id_token_of_a_shared_email_has_exactly_the_captured_claims(base: str) -> None:
+    """douxindong/SignInWithApple applelogin/log/log_debug.log (2020): a refresh grant's id_token is
+    exactly iss, aud, exp, iat, sub, at_hash, email, email_verified: no nonce_supported, no auth_time."""
+    form = authorize_form_post(base, login_hint="alice", response_type="code")
+    tokens = redeem_code(base, form.fields["code"]).json()
+    refreshed = token_request(base, {"client_id": WEB_CLIENT, "client_secret": make_client_secret(),
+                                     "grant_type": "refresh_token", "refresh_token": tokens["refresh_token"]})
+    assert refreshed.status_code == 200, describe(refreshed)
+    assert payload_keys(refreshed.json()["id_token"]) == [
+        "iss", "aud", "exp", "iat", "sub", "at_hash", "email", "email_verified"]
+
+
+def test_keys_body_is_pretty_printed_like_apples(base: str) -> None:
+    """The 2020 wire log of GET /auth/keys (douxindong/SignInWithApple log_debug.log): two-space indent,
+    `": "` after keys, no final newline; its Content-Length 966 is json.dumps(indent=2) of its two keys."""
+    response = requests.get(f"{base}/auth/keys", timeout=10)
+    assert response.status_code == 200, describe(response)
+    assert response.content == json.dumps(response.json(), indent=2).encode(), response.text[:200]
+    assert response.headers["Content-Length"] == str(len(response.content))
+    assert response.headers["Server"] == "Apple", describe(response)
+
+
+def test_tokens_carry_four_letters_after_zero(base: str) -> None:
+    """douxindong/SignInWithApple README (2020): `ae920…5.0.msxx.…`, `ra788…4.0.msxx.…`."""
+    form = authorize_form_post(base, login_hint="bob", response_type="code")
+    tokens = redeem_code(base, form.fields["code"]).json()
+    for name, prefix in (("access_token", "a"), ("refresh_token", "r")):
+        assert re.fullmatch(prefix + r"[0-9a-f]{32}\.0\.[a-z]{4}\.[A-Za-z0-9_-]{22}", tokens[name]), tokens[name]
+
+
+def test_form_post_sends_state_code_user_with_compact_user(base: str) -> None:
+    """Two Express req.body logs of Apple's POST: `state, code, user`, `user` compact JSON."""
+    form = authorize_form_post(base, login_hint="bob", response_type="code")
+    assert list(form.fields) == ["state", "code", "user"], form.fields
+    assert form.fields["user"] == json.dumps(json.loads(form.fields["user"]), separators=(",", ":"))
+
+
+def test_bundle_id_at_authorize_is_invalid_request(base: str) -> None:
+    """Reports 2024-2026 (e.g. faraon87/Web-Team-Wellness-Prototype docs/archived/APPLE_SSO_FIX.md)."""
+    params = authorize_params(client_id=NATIVE_CLIENT)
+    response = requests.get(f"{base}/auth/authorize", params=params, allow_redirects=False, timeout=10)
+    assert error_body(response) == {"error": "invalid_request",
+                                    "error_description": "Invalid client id or web redirect url."}
+    assert response.headers["Server"] == "Apple", describe(response)
+
+
+def test_apple_endpoints_say_server_apple_and_the_control_api_does_not(base: str) -> None:
+    """aspnet-contrib/AspNet.Security.OAuth.Providers#353, #390: `Server: Apple` on the token endpoint."""
+    token = token_request(base, {"client_id": WEB_CLIENT, "client_secret": "x", "grant_type": "authorization_code",
+                                 "code": BOGUS})
+    discovery = requests.get(f"{base}/.well-known/openid-configuration", timeout=10)
+    assert token.headers.get("Server") == "Apple" and discovery.headers.get("Server") == "Apple"
+    assert "Server" not in requests.get(f"{base}/mock/health", timeout=10).headers

@@ -6,6 +6,7 @@ as in Apple's captured events (docs/fidelity.md#server-to-server-notifications);
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 import time
@@ -60,6 +61,9 @@ def test_consent_revoked_verifies_with_pyjwt_and_events_is_a_string(base: str, r
     assert claims["jti"] == queued["queued"][0]["jti"]
     assert re.fullmatch(r"[A-Za-z0-9_-]{21}[AQgw]", claims["jti"]), f"16 bytes in base64url: {claims['jti']}"
     assert claims["exp"] == claims["iat"] + 86400
+    segment = json.loads(receiver.wait_for(1)[0])["payload"].split(".")[1]
+    order = list(json.loads(base64.urlsafe_b64decode(segment + "=" * (-len(segment) % 4))))
+    assert order == ["iss", "aud", "exp", "iat", "jti", "events"], f"nov/apple_id event_token_spec.rb: {order}"
     assert isinstance(claims["events"], str), claims
     events = json.loads(claims["events"])
     assert events["type"] == "consent-revoked" and events["sub"] == ALICE.sub

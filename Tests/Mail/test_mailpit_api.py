@@ -145,3 +145,49 @@ def test_what_the_subset_does_not_cover_is_refused_by_name(relay) -> None:
     assert status == 404
     status, _, body = mailpit._request("GET", "/api/v1/messages?limit=abc")
     assert status == 400 and json.loads(body)["field"] == "limit"
+
+
+def test_mailpit_semantics_message_id_sizes_delete_ids_routes_and_file_names(relay) -> None:
+    """Issue #37: what a Mailpit helper relies on beyond the shapes. `message-id:` with make_msgid()'s
+    brackets, `larger:`/`smaller:` in Mailpit's units (internal/storage/search.go `sizeToBytes`), `ids`
+    matched as Go's encoding/json matches `IDs`, 404 for Mailpit routes outside the subset, attachment file
+    names in the search text, RFC 2231 continued names decoded."""
+    mailpit = MailpitClient(f"http://{relay.host}:{relay.process.port}")
+    small_id = send(relay, "Small note", "Hello Bob")
+    status, _, body = mailpit._request(
+        "GET", "/api/v1/search?" + urllib.parse.urlencode({"query": f"message-id:<{small_id}>"}))
+    assert status == 200 and json.loads(body)["messages_count"] == 1, body
+
+    big = EmailMessage()
+    big["From"] = "hello@shop.example"
+    big["To"] = BOB_RELAY
+    big["Subject"] = "Your statement"
+    big.set_content("See the attached statement.")
+    big.add_attachment(b"x" * 20_000, maintype="application", subtype="pdf", filename="kontoauszug-2026.pdf")
+    with smtplib.SMTP(relay.host, relay.smtp_port, timeout=10) as client:
+        assert client.send_message(big) == {}
+    sizes = {m["Subject"]: m["Size"] for m in mailpit.messages()["messages"]}
+    assert sizes["Small note"] < 10 * 1024 < sizes["Your statement"], sizes
+    assert [m["Subject"] for m in mailpit.search("larger:10K")["messages"]] == ["Your statement"]
+    assert [m["Subject"] for m in mailpit.search("smaller:10kb")["messages"]] == ["Small note"]
+    assert [m["Subject"] for m in mailpit.search("-larger:0.01m")["messages"]] == ["Small note"]
+    status, _, body = mailpit._request("GET", "/api/v1/search?query=larger%3Ahuge")
+    assert status == 400 and json.loads(body)["field"] == "query", body
+    assert [m["Subject"] for m in mailpit.search("kontoauszug")["messages"]] == ["Your statement"]
+
+    raw = ("From: hello@shop.example\r\nTo: " + BOB_RELAY + "\r\nSubject: Continued\r\nMIME-Version: 1.0\r\n"
+           "Content-Type: multipart/mixed; boundary=b1\r\n\r\n--b1\r\nContent-Type: text/plain\r\n\r\nSee file.\r\n"
+           "--b1\r\nContent-Type: application/pdf\r\nContent-Disposition: attachment;\r\n"
+           " filename*0*=UTF-8''r%C3%A9sum%C3%A9-tr%C3%A8s-;\r\n filename*1=\"long-name.pdf\"\r\n"
+           "Content-Transfer-Encoding: base64\r\n\r\nJVBERg==\r\n--b1--\r\n")
+    with smtplib.SMTP(relay.host, relay.smtp_port, timeout=10) as client:
+        assert client.sendmail("hello@shop.example", [BOB_RELAY], raw.encode()) == {}
+    assert [a["FileName"] for a in mailpit.message("latest")["Attachments"]] == ["résumé-très-long-name.pdf"]
+
+    for method, path in (("PUT", "/api/v1/messages"), ("DELETE", "/api/v1/search"), ("GET", "/api/v1/info")):
+        status, _, body = mailpit._request(method, path, {"IDs": []} if method == "PUT" else None)
+        assert status == 404, (method, path, status, body)
+
+    status, _, body = mailpit._request("DELETE", "/api/v1/messages", {"ids": [mailpit.message("latest")["ID"]]})
+    assert status == 200 and body == b"ok", body
+    assert mailpit.messages()["total"] == 2

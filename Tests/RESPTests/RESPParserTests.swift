@@ -150,7 +150,7 @@ import Testing
         ("rediss://h:1", "TLS (rediss://) is not supported: use redis://"),
     ])
     func refusesWithAReason(url: String, reason: String) {
-        #expect(throws: RedisError(.invalidURL, "store URL '\(RedisEndpoint.redacted(url))': \(reason)")) {
+        #expect(throws: RedisError(.invalidURL, "'\(RedisEndpoint.redacted(url))' is not a Redis URL: \(reason)")) {
             try RedisEndpoint(url: url)
         }
     }

@@ -79,7 +79,9 @@ import Testing
         #expect(error(Self.params(clientID: nil))?.code == .invalidRequest)
         #expect(error(Self.params(clientID: "com.unknown")) == .invalidClient)
         #expect(error(Self.params(clientID: "COM.EXAMPLE.WEB")) == .invalidClient)
-        #expect(error(Self.params(clientID: TestKeys.nativeClientID)) == .invalidClient)
+        // A bundle ID on the web: Apple's page says invalid_request (docs/fidelity.md, "Behaviours").
+        let native = error(Self.params(clientID: TestKeys.nativeClientID))
+        #expect(native?.code == .invalidRequest && native?.message == "Invalid client id or web redirect url.")
     }
 
     @Test func redirectURIMustBeRegisteredExactly() {

@@ -73,8 +73,8 @@ import Testing
             #expect(sub[1].count == 32 && Self.isHex(sub[1]) && sub[2].count == 4 && Self.isDigits(sub[2]))
 
             for (token, prefix, letters) in [
-                (ids.makeAuthorizationCode(), "c", 4), (ids.makeAccessToken(), "a", 2),
-                (ids.makeRefreshToken(), "r", 2),
+                (ids.makeAuthorizationCode(), "c", 4), (ids.makeAccessToken(), "a", 4),
+                (ids.makeRefreshToken(), "r", 4),
             ] {
                 let parts = token.split(separator: ".", omittingEmptySubsequences: false)
                 #expect(parts.count == 4, "\(token)")

@@ -89,7 +89,7 @@ import Testing
         let apple = try await AppleIDMock.start()
         defer { apple.shutdown() }
         let web = try apple.webSignIn(user: "bob", client: "com.example.web", nonce: "n-2", state: "st")
-        #expect(web.fields.map(\.name) == ["code", "id_token", "state", "user"] && web.state == "st")
+        #expect(web.fields.map(\.name) == ["state", "code", "id_token", "user"] && web.state == "st")
         #expect(
             web.user
                 == #"{"name":{"firstName":"Bob","lastName":"Bobson"},"email":"k7x2m9q4ab@privaterelay.appleid.com"}"#)

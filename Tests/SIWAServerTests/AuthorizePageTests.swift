@@ -21,7 +21,10 @@ import Testing
                 try h.send(RequestBuilder.authorize(responseType: "id_token")), "invalid_request",
                 "Invalid response type")
             expectAppleError(try h.send(RequestBuilder.authorize(scope: "profile")), "invalid_scope")
-            expectAppleError(try h.send(RequestBuilder.authorize(clientID: TestKeys.nativeClientID)), "invalid_client")
+            let bundleID = try h.send(RequestBuilder.authorize(clientID: TestKeys.nativeClientID))
+            expectAppleError(bundleID, "invalid_request", "Invalid client id or web redirect url.")
+            #expect(bundleID.headers["Server"] == "Apple")
+            expectAppleError(try h.send(RequestBuilder.authorize(clientID: "com.unknown")), "invalid_client")
             expectAppleError(
                 try h.send(RequestBuilder.authorize(extra: [("login_hint", "mallory")])), "invalid_request",
                 "Unknown login_hint: mallory")

@@ -121,6 +121,21 @@ import Testing
         #expect(receiver.bodies.isEmpty)
     }
 
+    /// A forwarding change before any sign-in notifies nobody, as Apple would, and the log says why.
+    @Test func changeBeforeAnySignInSaysWhyNobodyWasNotified() throws {
+        let receiver = try NotificationReceiver()
+        defer { receiver.stop() }
+        try Self.run(.inProcess, scenario: Self.scenario(url: receiver.url)) { (h, scheduler, _) throws in
+            #expect(try h.call("PATCH", "/mock/users/bob", ["email_forwarding": false]).status == 200)
+            #expect(scheduler.waitUntilIdle())
+            #expect(receiver.bodies.isEmpty)
+            #expect(
+                h.log.lines.contains {
+                    $0.hasPrefix("no email-disabled notification for bob: the user has not signed in to any app group")
+                }, "\(h.log.lines)")
+        }
+    }
+
     @Test func badNotificationRequests() throws {
         try ControlHarness.run(.inProcess) { h in
             expectControlError(

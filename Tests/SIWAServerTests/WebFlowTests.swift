@@ -11,7 +11,7 @@ import Testing
         try EndpointHarness.run(transport) { h in
             let now = h.clock.nowSeconds
             let fields = try h.authorize(user: "bob")
-            #expect(fields.map(\.name) == ["code", "id_token", "state", "user"])
+            #expect(fields.map(\.name) == ["state", "code", "id_token", "user"], "Apple's form_post order")
             #expect(fields[field: "state"] == "st-123")
             #expect(
                 fields[field: "user"]

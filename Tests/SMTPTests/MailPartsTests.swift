@@ -68,6 +68,22 @@ import Testing
         #expect(parts.otherTypes == ["application/pdf", "image/png", "text/plain"])
     }
 
+    /// RFC 2231 §3–4.1: a long name continued over `filename*0`, `filename*1`, … with encoded segments
+    /// (`*0*`, charset and language on the first only) and plain ones mixed.
+    @Test func continuedNamesAreJoinedAndDecoded() {
+        func filename(_ disposition: String) -> String? {
+            let raw = "Content-Type: application/pdf\r\nContent-Disposition: attachment;\r\n \(disposition)\r\n\r\nx"
+            return MailMessage(parsing: Array(raw.utf8)).parts[0].filename
+        }
+        #expect(
+            filename("filename*0*=UTF-8'fr'r%C3%A9sum; filename*1*=%C3%A9-2026; filename*2=\".pdf\"")
+                == "résumé-2026.pdf")
+        #expect(filename("filename*0=\"a-very-long-\"; filename*1=\"name.txt\"") == "a-very-long-name.txt")
+        #expect(filename("filename*0*=iso-8859-1''caf%E9; filename*1=\".txt\"") == "café.txt")
+        #expect(filename("filename*1=\"orphan.txt\"; filename=\"plain.txt\"") == "plain.txt", "no *0: the plain name")
+        #expect(filename("filename*0*=no-quotes; filename=\"plain.txt\"") == "plain.txt", "malformed: the plain name")
+    }
+
     @Test func badExtendedValuesFallBack() {
         let raw =
             "Content-Type: application/zip; name=b.zip\r\nContent-Disposition: attachment; filename*=koi8-r''%F0\r\n\r\nx"

@@ -28,6 +28,23 @@ import Testing
         #expect(scenario.inheritedSections == ["teams", "clients", "app_groups", "users", "signing_keys"])
     }
 
+    /// `app_groups: [{id: com.example.app, notification_url: …}]` keeps the built-in group's members.
+    @Test func builtInAppGroupNeedsOnlyItsIDAndEndpoint() throws {
+        let scenario = try load(
+            "app_groups:\n  - id: com.example.app\n    notification_url: http://127.0.0.1:9000/n\n")
+        var expected = Scenario.builtIn.appGroups
+        expected[0].notificationURL = "http://127.0.0.1:9000/n"
+        #expect(scenario.appGroups == expected)
+        #expect(throws: (any Error).self) {
+            try load("app_groups:\n  - id: com.other.app\n    notification_url: http://127.0.0.1:9000/n\n")
+        }
+        #expect(throws: (any Error).self, "a file with its own clients lists the group's") {
+            try load(
+                "clients:\n  - id: com.other.web\n    redirect_uris: [https://o.example/cb]\n"
+                    + "app_groups:\n  - id: com.example.app\n    notification_url: http://127.0.0.1:9000/n\n")
+        }
+    }
+
     @Test func namingTeamsOrClientsTakesNothingFromTheBuiltInTeam() throws {
         let scenario = try load(
             "teams:\n  - id: ZYXWV98765\nclients:\n  - id: com.other.web\n    redirect_uris: [https://o.example/cb]\n"

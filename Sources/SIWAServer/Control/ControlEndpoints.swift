@@ -120,6 +120,9 @@ package struct ControlEndpoints: Sendable {
             },
             .control(.get, "/mock/requests") { context throws(ControlFailure) in try listRequests(&context) },
             .control(.delete, "/mock/requests") { context throws(ControlFailure) in try clearRequests(&context) },
+            .control(.post, "/mock/clients/{id}/redirect-uris") { context throws(ControlFailure) in
+                try addRedirectURI(context.capture("id"), &context)
+            },
             .control(.get, "/mock/app-groups") { _ in listAppGroups() },
             .control(.patch, "/mock/app-groups/{id}") { context throws(ControlFailure) in
                 try patchAppGroup(context.capture("id"), &context)

@@ -21,6 +21,14 @@ struct MailpitEndpoints: Sendable {
                 let search = try MailpitSearch.parsing(query: query["query"] ?? "")
                 return try page(messages().filter { search.matches($0) }, query: query)
             },
+            // Mailpit serves these on the paths above (read status, delete by search); the subset does not,
+            // and says so with the 404 docs/relay-mail.md promises for Mailpit routes it leaves out.
+            .control(.put, "/api/v1/messages") { _ throws(ControlFailure) in
+                throw Self.outsideTheSubset("PUT /api/v1/messages")
+            },
+            .control(.delete, "/api/v1/search") { _ throws(ControlFailure) in
+                throw Self.outsideTheSubset("DELETE /api/v1/search")
+            },
             .control(.get, "/api/v1/message/{id}") { (context) throws(ControlFailure) in
                 ControlEndpoints.ok(try message(context.capture("id")).detail)
             },
@@ -35,6 +43,12 @@ struct MailpitEndpoints: Sendable {
                     body: view.record.raw)
             },
         ]
+    }
+
+    static func outsideTheSubset(_ call: String) -> ControlFailure {
+        ControlFailure(
+            status: .notFound, error: "not_found", field: "path",
+            "\(call) is not in siwa-mock's Mailpit subset (docs/relay-mail.md)")
     }
 
     /// Delivered records, newest first (Mailpit's order).
@@ -79,11 +93,16 @@ struct MailpitEndpoints: Sendable {
     }
 
     /// `DELETE /api/v1/messages` with `{"IDs": [...]}` deletes those (unknown ids skipped, as Mailpit
-    /// does); without a body or with no IDs, every message. Answers `ok` as text, as Mailpit does.
+    /// does); without a body or with no IDs, every message. Answers `ok` as text, as Mailpit does. The
+    /// field name matches case-insensitively (`ids`, `Ids`), as Go's `encoding/json` matches Mailpit's
+    /// `IDs`; an exact `IDs` wins over the others.
     func delete(_ context: inout RequestContext) throws(ControlFailure) -> HTTPResponse {
         let body = try context.json()
-        try body.allowOnly(["IDs"])
-        let ids = try body.strings("IDs") ?? []
+        let key = body.object.keys.contains("IDs") ? "IDs" : body.object.keys.first { $0.lowercased() == "ids" }
+        for other in body.object.keys where other.lowercased() != "ids" {
+            throw .invalid(other, "unknown field (allowed: IDs)")
+        }
+        let ids = try key.flatMap { (key) throws(ControlFailure) in try body.strings(key) } ?? []
         guard ids.count <= 10_000 else { throw .invalid("IDs", "at most 10000 ids") }
         let wanted = Set(ids)
         let delivered = mailbox.records { $0.outcome == .accepted && (wanted.isEmpty || wanted.contains($0.id)) }

@@ -1,14 +1,19 @@
 /// A Mailpit search (`GET /api/v1/search?query=`, Mailpit's docs/usage/search-filters): words and
 /// `"quoted phrases"` that must all appear (case-insensitive) in the message's addresses, subject or
 /// text; `from:`, `to:`, `cc:`, `reply-to:`, `addressed:`, `subject:`, `message-id:` narrow a term to
-/// those fields; `is:read`, `is:unread`, `has:attachment`; a leading `!` or `-` negates a term.
-/// Filters the subset does not cover (`tag:`, `is:tagged`, `before:`, `after:`, `bcc:`) are refused
-/// by name, not ignored.
+/// those fields (`message-id:` as Mailpit's, a substring with `<>` dropped, so `make_msgid()`'s
+/// `<w1@shop.example>` finds the message); `larger:SIZE`/`smaller:SIZE` by the message's size in
+/// Mailpit's units (`500`, `2kb`, `1.5M`: K and M are 1024 and 1024²); `is:read`, `is:unread`,
+/// `has:attachment(s)`; a leading `!` or `-` negates a term. Plain words also match attachment file
+/// names, as Mailpit's search text includes them. Filters the subset does not cover (`tag:`, `is:tagged`,
+/// `before:`, `after:`, `bcc:`, `has:inline`) and a size Mailpit's grammar does not read are refused by
+/// name, not ignored (Mailpit's internal/storage/search.go, `searchQueryBuilder` and `sizeToBytes`).
 struct MailpitSearch {
     enum Field: String {
         case any, from, to, cc, addressed, subject
         case replyTo = "reply-to"
         case messageID = "message-id"
+        case larger, smaller
         case isRead = "is:read"
         case isUnread = "is:unread"
         case hasAttachment = "has:attachment"
@@ -19,6 +24,8 @@ struct MailpitSearch {
         /// Lowercased.
         var value: String
         var negated: Bool
+        /// `larger:`/`smaller:` in bytes.
+        var bytes: Int = 0
     }
 
     static let maximumTerms = 32
@@ -38,7 +45,8 @@ struct MailpitSearch {
                 negated = true
                 text.removeFirst()
             }
-            let lower = text.lowercased()
+            var lower = text.lowercased()
+            if lower == "has:attachments" { lower = "has:attachment" }
             if let field = Field(rawValue: lower), [.isRead, .isUnread, .hasAttachment].contains(field) {
                 terms.append(Term(field: field, value: "", negated: negated))
                 continue
@@ -59,7 +67,15 @@ struct MailpitSearch {
                 value = String(value.dropFirst().dropLast())
             }
             guard !value.isEmpty else { throw Failure("'\(token)' has nothing to search for") }
-            terms.append(Term(field: field, value: value, negated: negated))
+            var bytes = 0
+            if field == .larger || field == .smaller {
+                guard let size = Self.bytes(value) else {
+                    throw Failure("'\(field.rawValue):\(value)' needs a size: bytes, K or M (e.g. 500, 2kb, 1.5M)")
+                }
+                bytes = size
+            }
+            if field == .messageID { value = value.filter { $0 != "<" && $0 != ">" } }
+            terms.append(Term(field: field, value: value, negated: negated, bytes: bytes))
             guard terms.count <= Self.maximumTerms else { throw Failure("at most \(Self.maximumTerms) terms") }
         }
         guard !terms.isEmpty else { throw Failure("Error: no search query") }
@@ -104,12 +120,35 @@ struct MailpitSearch {
         case .replyTo: return addresses(["Reply-To"]).contains(term.value)
         case .addressed: return addresses(["From", "To", "Cc", "Reply-To"]).contains(term.value)
         case .subject: return view.subject.lowercased().contains(term.value)
-        case .messageID: return view.messageID.lowercased() == term.value
+        case .messageID: return view.messageID.lowercased().contains(term.value)
+        case .larger: return view.record.raw.count > term.bytes
+        case .smaller: return view.record.raw.count < term.bytes
         case .any:
             return addresses(["From", "To", "Cc", "Reply-To"]).contains(term.value)
                 || view.subject.lowercased().contains(term.value) || view.text.lowercased().contains(term.value)
                 || MailpitView.strippingTags(view.html).lowercased().contains(term.value)
+                || view.parts.attachments.contains { ($0.filename ?? "").lowercased().contains(term.value) }
         }
+    }
+
+    /// Mailpit's `sizeToBytes`: digits, an optional fraction, an optional space and `k`/`kb` (×1024) or
+    /// `m`/`mb` (×1024²); nil for anything else or for 0 (which Mailpit does not filter by).
+    static func bytes(_ text: String) -> Int? {
+        var number = Substring(text)
+        var unit = 1.0
+        for (suffix, factor) in [("kb", 1024.0), ("mb", 1_048_576.0), ("k", 1024.0), ("m", 1_048_576.0)]
+        where number.hasSuffix(suffix) {
+            number = number.dropLast(suffix.count)
+            unit = factor
+            break
+        }
+        if number.last == " " { number = number.dropLast() }
+        let parts = number.split(separator: ".", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count), parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) }),
+            parts.allSatisfy({ $0.allSatisfy(\.isNumber) }), number.count <= 15, let value = Double(number)
+        else { return nil }
+        let bytes = (value * unit).rounded(.down)
+        return bytes >= 1 ? Int(bytes) : nil
     }
 }
 

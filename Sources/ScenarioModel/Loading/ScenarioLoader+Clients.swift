@@ -116,23 +116,41 @@ extension ScenarioLoader {
     }
 
     /// `app_groups: [{id, primary, clients, notification_url}]`; `primary` defaults to the first client.
+    /// A group of the built-in scenario may be named by `id` alone (`[{id: com.example.app,
+    /// notification_url: …}]`): its `primary` and `clients` come from the built-in group, when the scenario
+    /// has those clients (docs/scenarios.md, "app_groups").
     func readAppGroups(_ node: Node?, _ context: LoadContext) -> [AppGroup] {
         guard let items = context.sequence(node, at: "app_groups") else { return [] }
         return items.enumerated().compactMap { index, item -> AppGroup? in
             let path = "app_groups[\(index)]"
-            guard let map = context.mapping(item, allowed: ["id", "primary", "clients", "notification_url"], at: path),
-                let clients = context.strings(map.optional("clients"), at: "\(path).clients")
+            guard let map = context.mapping(item, allowed: ["id", "primary", "clients", "notification_url"], at: path)
             else { return nil }
-            if map.optional("clients") == nil { context.report(item, "missing required key 'clients'") }
+            let named = context.read(map.optional("id"), at: "\(path).id") { node throws(ScenarioDiagnostic) in
+                try node.string()
+            }
+            let clients: [String]
+            var builtInPrimary: String?
+            if let listed = map.optional("clients") {
+                guard let list = context.strings(listed, at: "\(path).clients") else { return nil }
+                clients = list
+            } else if let named, let group = Scenario.builtIn.appGroups.first(where: { $0.id == named }),
+                group.clientIDs.allSatisfy(context.clientIDs.contains)
+            {
+                clients = group.clientIDs
+                builtInPrimary = group.primaryAppID
+            } else {
+                context.report(
+                    item,
+                    "missing required key 'clients' (only a built-in group, e.g. 'id: com.example.app' with the "
+                        + "built-in clients, may leave it out)")
+                return nil
+            }
             let primary =
                 context.read(map.optional("primary"), at: "\(path).primary") { node throws(ScenarioDiagnostic) in
                     try node.string()
                 }
-                ?? clients.first ?? ""
-            let id =
-                context.read(map.optional("id"), at: "\(path).id") { node throws(ScenarioDiagnostic) in
-                    try node.string()
-                } ?? primary
+                ?? builtInPrimary ?? clients.first ?? ""
+            let id = named ?? primary
             var url: String?
             if let node = map.optional("notification_url"),
                 let value = context.read(node, { node throws(ScenarioDiagnostic) in try node.string() })

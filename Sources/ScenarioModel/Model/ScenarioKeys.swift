@@ -13,7 +13,8 @@ import Locking
 package struct ScenarioKeys: Sendable {
     /// The key id and private key that sign id_tokens.
     package let signingKID: String
-    /// `{"keys":[…]}` of the published keys, serialized once.
+    /// `{"keys":[…]}` of the published keys, serialized once in Apple's layout: two-space indent, no final
+    /// newline (the 2020 wire log's `Content-Length: 966` is exactly that layout; docs/fidelity.md).
     package let jwksBytes: [UInt8]
     private let material: KeyMaterial
 
@@ -43,7 +44,7 @@ package struct ScenarioKeys: Sendable {
             self.jwksBytes = JWKS(
                 keys: scenario.signingKeys.publishedKeys.compactMap { parsed.publicKeys[$0.kid]?.jwk(kid: $0.kid) }
             )
-            .serialized()
+            .prettySerialized()
             self.material = KeyMaterial(parsed: parsed)
         }
     }
@@ -70,7 +71,7 @@ package struct ScenarioKeys: Sendable {
             guard let (n, e) = RSAPublicComponents.read(privateKeyPEM: key.privateKeyPEM) else { return nil }
             keys.append(JWK(kid: key.kid, n: Base64URL.encode(n), e: Base64URL.encode(e)))
         }
-        return JWKS(keys: keys).serialized()
+        return JWKS(keys: keys).prettySerialized()
     }
 }
 

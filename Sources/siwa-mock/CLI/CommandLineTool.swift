@@ -91,7 +91,16 @@ struct CommandLineTool {
     }
 
     private func suggestion(_ name: String) -> String {
-        guard let best = EditDistance.closest(to: name, among: commands.map { $0.name }, maximum: 3) else { return "" }
+        Self.suggestion(for: name, among: commands.map { $0.name })
+    }
+
+    /// Words other tools use for starting a server, which no spelling distance leads to `serve`.
+    static let synonyms = ["start": "serve", "run": "serve", "server": "serve", "up": "serve", "launch": "serve"]
+
+    /// ". Did you mean 'serve'?" for a near miss of a subcommand's name or a synonym of one; "" otherwise.
+    static func suggestion(for name: String, among names: [String]) -> String {
+        let synonym = synonyms[name.lowercased()].flatMap { names.contains($0) ? $0 : nil }
+        guard let best = synonym ?? EditDistance.closest(to: name, among: names, maximum: 3) else { return "" }
         return ". Did you mean '\(best)'?"
     }
 }

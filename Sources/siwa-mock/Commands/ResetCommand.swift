@@ -3,8 +3,9 @@ struct ResetCommand: ControlVerb {
     static let name = "reset"
     static let abstract = "Reset a running mock's state to its scenario (POST /mock/reset)."
     static let discussion: String? = """
-        Users and keys as loaded, no codes, tokens or consents, the clock as at start (what POST /mock/reset
-        does; see docs/control-api.md for what it keeps). EXAMPLE:
+        Users and keys as loaded, no codes, tokens or consents, no relay mail and a fresh day's 100 per
+        address, the clock as at start (what POST /mock/reset does; see docs/control-api.md for what it
+        keeps). EXAMPLE:
           siwa-mock reset --url http://127.0.0.1:8080
         """
     var client: ControlClient

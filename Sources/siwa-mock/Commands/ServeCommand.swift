@@ -79,6 +79,8 @@ struct ServeCommand: Command {
     /// `--insecure-control-api`: the operator accepts an open control API on a non-loopback address.
     var insecureControlAPI: Bool
     var scenarioFile: String?
+    /// Where `scenarioFile` came from: `--scenario` or `SIWA_MOCK_SCENARIO` (named when it is missing).
+    var scenarioSource = "--scenario"
     var notificationAllowList: DestinationAllowList?
     var store: RedisEndpoint?
     /// `--shared-journal`: entries kept in the fleet journal; nil keeps the journal per replica.
@@ -99,6 +101,7 @@ struct ServeCommand: Command {
             throw UsageError(Self.openControlAPIRefusal(host: host, source: arguments.source(of: "host")))
         }
         scenarioFile = try arguments.read(Self.scenario)
+        scenarioSource = arguments.source(of: "scenario")
         notificationAllowList = try arguments.read(Self.notificationAllow)
         store = try arguments.read(StoreOptions.store)
         sharedJournal = try arguments.read(StoreOptions.sharedJournal)
@@ -125,7 +128,8 @@ struct ServeCommand: Command {
                 scenario = loaded.scenario
                 origin = (scenarioFile, loaded.text)
             } catch {
-                throw RuntimeError("cannot load the scenario:\n" + error.lines.joined(separator: "\n"))
+                let hints = ScenarioFile.missingFileHints(scenarioFile, source: scenarioSource)
+                throw RuntimeError("cannot load the scenario:\n" + (error.lines + hints).joined(separator: "\n"))
             }
         }
         if let stateDirectory {

@@ -2,6 +2,7 @@ import EventLoop
 import HTTP
 import JSON
 import SIWACore
+import SIWAServer
 import Synchronization
 
 #if canImport(Glibc)
@@ -38,8 +39,11 @@ struct RequestLog: Sendable {
         if !out.isEmpty { console.err(bytes: out) }
     }
 
-    /// 5xx are errors; health probes are debug (a container polls them every few seconds); the rest info.
+    /// 5xx are errors, except the 503 "starting" answered before the mock is ready (a `health --wait` poll
+    /// races the start-up: debug); health probes are debug (a container polls them every few seconds); the
+    /// rest info.
     static func level(of exchange: HTTPExchangeRecord) -> LogSettings.Level {
+        if exchange.logFields[LateBoundResponder.startingField] != nil { return .debug }
         if exchange.status.code >= 500 { return .error }
         return exchange.target == "/mock/health" ? .debug : .info
     }

@@ -89,6 +89,19 @@ import Testing
             #expect(try harness.call(.get, "/mock/mail/m5").status == 200)
         }
     }
+
+    /// `POST /mock/reset` leaves the next test no mail and a fresh day's allowance (docs/relay-mail.md).
+    @Test(arguments: Transport.allCases) func resetEmptiesTheMailboxAndTheDailyCounts(_ transport: Transport) throws {
+        try ControlHarness.run(transport, scenario: try ScenarioFiles.load("relay-mail.yaml")) { harness throws in
+            _ = converse(harness.server, transaction(from: "hello@shop.example"))
+            let now = harness.clock.nowMilliseconds
+            #expect(try messages(harness.call(.get, "/mock/mail")).count == 1)
+            #expect(!harness.server.mailbox.reserveDelivery(Self.bob, at: now, limit: 1), "today's one is counted")
+            #expect(try harness.call(.post, "/mock/reset").status == 200)
+            #expect(try messages(harness.call(.get, "/mock/mail")).isEmpty)
+            #expect(harness.server.mailbox.reserveDelivery(Self.bob, at: now, limit: 1), "the count went too")
+        }
+    }
 }
 
 extension String {

@@ -88,6 +88,9 @@ import Testing
         ("before:2024/04/01", "'before:2024/04/01' is not in siwa-mock's Mailpit subset"),
         ("is:tagged", "'is:tagged' is not in siwa-mock's Mailpit subset"),
         ("subject:", "'subject:' has nothing to search for"),
+        ("larger:big", "'larger:big' needs a size: bytes, K or M (e.g. 500, 2kb, 1.5M)"),
+        ("smaller:1g", "'smaller:1g' needs a size: bytes, K or M (e.g. 500, 2kb, 1.5M)"),
+        ("larger:0", "'larger:0' needs a size: bytes, K or M (e.g. 500, 2kb, 1.5M)"),
     ])
     func searchesOutsideTheSubsetAreRefusedByName(_ query: String, _ message: String) {
         #expect(throws: MailpitSearch.Failure.self) { try MailpitSearch(parsing: query) }
@@ -103,5 +106,16 @@ import Testing
         #expect(search.terms.map(\.field) == [.any, .from, .subject, .isUnread])
         #expect(search.terms.map(\.value) == ["john", "admin@example.com", "two words", ""])
         #expect(search.terms.map(\.negated) == [false, true, false, false])
+        let more = try MailpitSearch(parsing: "message-id:<w1@shop.example> larger:1.5M -smaller:500K has:attachments")
+        #expect(more.terms.map(\.field) == [.messageID, .larger, .smaller, .hasAttachment])
+        #expect(more.terms[0].value == "w1@shop.example", "Mailpit drops the angle brackets")
+        #expect(more.terms[1].bytes == 1_572_864 && more.terms[2].bytes == 512_000 && more.terms[2].negated)
+    }
+
+    /// Mailpit's `sizeToBytes` (internal/storage/search.go): K/KB and M/MB in any case, a fraction, one space.
+    @Test func sizesReadAsMailpitReadsThem() {
+        #expect(MailpitSearch.bytes("500") == 500 && MailpitSearch.bytes("2kb") == 2048)
+        #expect(MailpitSearch.bytes("1.5m") == 1_572_864 && MailpitSearch.bytes("3 mb") == 3_145_728)
+        for bad in ["", "k", "1.5.2m", "-1k", "1g", "1e3", "١٢"] { #expect(MailpitSearch.bytes(bad) == nil, "\(bad)") }
     }
 }

@@ -5,14 +5,16 @@
 /// directly (HTTP 400 JSON, TN3107), never redirected: Apple only redirects `user_cancelled_authorize`.
 ///
 /// Decisions where Apple is silent, kept here so tests and docs agree:
-/// - Unknown client_id, or a native App ID used on the web → `invalid_client` (TN3107: "no primary app
-///   or Services ID exists for that client_id").
+/// - Unknown client_id → `invalid_client` (TN3107: "no primary app or Services ID exists for that
+///   client_id"); a native App ID (bundle ID) used on the web → `invalid_request` "Invalid client id or web
+///   redirect url." (reports 2024–2026, docs/fidelity.md).
 /// - Missing or unregistered redirect_uri → `invalid_request` "Invalid web redirect url." ([obs]).
 /// - Rule 2 (`code id_token` with `query`) is checked before rule 1 and answers "Invalid response
 ///   mode" (forum 660531); rule 1 (name/email scope without `form_post`) answers "response_mode must be
 ///   form_post when name or email scope is requested." (oauth-io/oauth-js#104, nov/apple_id#6,
 ///   getfider/fider#1357). Both are `invalid_request`; docs/fidelity.md has the evidence.
 /// - Parameters this validator does not know (e.g. `login_hint`, `cancel`) are ignored here.
+import ScenarioFormat
 import ScenarioModel
 
 package struct AuthorizationRequestValidator: Sendable {
@@ -34,9 +36,8 @@ package struct AuthorizationRequestValidator: Sendable {
         guard let clientID = value("client_id"), !clientID.isEmpty else {
             return .failure(.invalidRequest("Missing client_id"))
         }
-        guard let client = scenario.client(id: clientID), client.kind == .services else {
-            return .failure(.invalidClient)
-        }
+        guard let client = scenario.client(id: clientID) else { return .failure(.invalidClient) }
+        guard client.kind == .services else { return .failure(.invalidClientIDOrWebRedirectURL) }
         guard let redirectURI = value("redirect_uri"), client.redirectURIs.contains(redirectURI) else {
             return .failure(.invalidWebRedirectURL)
         }
@@ -94,5 +95,33 @@ package struct AuthorizationRequestValidator: Sendable {
             if !scopes.contains(scope) { scopes.append(scope) }
         }
         return .success(scopes)
+    }
+}
+
+extension AuthorizationRequestValidator {
+    /// The journal's and log's reason for a refusal whose answer alone does not say what to fix (nil: the
+    /// answer's text is the reason). An unregistered redirect_uri names the client's registered URIs and the
+    /// nearest one: Apple's "Invalid web redirect url." says neither.
+    package func reason(for error: AppleError, _ parameters: [(name: String, value: String)]) -> String? {
+        guard error == .invalidWebRedirectURL else { return nil }
+        let clientID = parameters.first { $0.name == "client_id" }?.value ?? ""
+        let registered = scenario.client(id: clientID)?.redirectURIs ?? []
+        guard let presented = parameters.first(where: { $0.name == "redirect_uri" })?.value else {
+            return "no redirect_uri; \(clientID) has \(Self.list(registered))"
+        }
+        var reason = "redirect_uri '\(presented)' is not registered for \(clientID), which has \(Self.list(registered))"
+        if let nearest = EditDistance.suggestion(for: presented, among: registered) {
+            reason += " (did you mean '\(nearest)'?)"
+        }
+        return reason + "; add it with POST /mock/clients/\(clientID)/redirect-uris"
+    }
+
+    private static func list(_ uris: [String]) -> String {
+        switch uris.count {
+        case 0: "no registered redirect URIs"
+        case 1...5: "registered " + uris.map { "'\($0)'" }.joined(separator: ", ")
+        default:
+            "registered " + uris.prefix(5).map { "'\($0)'" }.joined(separator: ", ") + " and \(uris.count - 5) more"
+        }
     }
 }

@@ -60,6 +60,8 @@ extension AppleError {
         "response_mode must be form_post when name or email scope is requested.")
     package static let invalidResponseType = invalidRequest("Invalid response type")
     package static let invalidWebRedirectURL = invalidRequest("Invalid web redirect url.")
+    /// A native App ID (bundle ID) as `client_id` at `/auth/authorize` (docs/fidelity.md, "Behaviours").
+    package static let invalidClientIDOrWebRedirectURL = invalidRequest("Invalid client id or web redirect url.")
     /// The refresh token is unknown, revoked, or belongs to an ended authorization (a-tokyo/apple-signin-auth
     /// `__tests__/index.test.js` against the real endpoint; docs/fidelity.md).
     package static let invalidRefreshToken = invalidGrant("The token has expired or has been revoked.")

@@ -9,8 +9,10 @@ import ScenarioModel
 /// (hybrid authorize, native credential), `email`, `email_verified`, `is_private_email` (only if the email
 /// scope was granted at first consent; `is_private_email` omitted when false unless the scenario says
 /// otherwise, and for users with `is_private_email_claim: false`), `auth_time` (not on refresh id_tokens
-/// unless `refresh_id_token_auth_time`), `nonce_supported` (always a real `true`), then — not placed by
-/// any capture — `real_user_status` (native first authorization only) and `transfer_sub` (migrated users).
+/// unless `refresh_id_token_auth_time`), `nonce_supported` (a real `true`; not on refresh id_tokens: a
+/// refresh grant's id_token captured in 2020 carries exactly `iss, aud, exp, iat, sub, at_hash, email,
+/// email_verified`, docs/fidelity.md "id_token claims"), then — not placed by any capture —
+/// `real_user_status` (native first authorization only) and `transfer_sub` (migrated users).
 package struct IDTokenMaker: Sendable {
     package let settings: ScenarioSettings
     package let keyID: String
@@ -75,7 +77,7 @@ package struct IDTokenMaker: Sendable {
             }
         }
         if occasion == .signIn || settings.refreshIDTokenAuthTime { claims["auth_time"] = .int(grant.authTime) }
-        claims["nonce_supported"] = .bool(true)
+        if occasion == .signIn { claims["nonce_supported"] = .bool(true) }
         if let status = grant.realUserStatus { claims["real_user_status"] = .int(Int64(status.rawValue)) }
         if let transferSub = user.transferSub { claims["transfer_sub"] = .string(transferSub) }
         return claims

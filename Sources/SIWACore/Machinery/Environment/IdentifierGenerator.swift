@@ -4,8 +4,8 @@ import JOSE
 /// "Identifier shapes"), so fixtures and logs look real.
 ///
 /// - authorization code: `c<32 hex>.0.<4 lowercase letters>.<22 base64url: 16 random bytes>`
-/// - access token: `a<32 hex>.0.<2 lowercase letters>.<22 base64url>`
-/// - refresh token: `r<32 hex>.0.<2 lowercase letters>.<22 base64url>`
+/// - access token: `a<32 hex>.0.<4 lowercase letters>.<22 base64url>`
+/// - refresh token: `r<32 hex>.0.<4 lowercase letters>.<22 base64url>`
 /// - signing key id: 10 alphanumerics; notification `jti`: 22 base64url
 ///
 /// Its randomness is never the scenario's `seed:` (docs/scenarios.md, "Reproducible runs"): two
@@ -33,12 +33,12 @@ package struct IdentifierGenerator: Sendable {
 
     /// An access token.
     package func makeAccessToken() -> String {
-        "a" + draw(32, from: Self.hexDigits) + ".0." + draw(2, from: Self.letters) + "." + randomTail()
+        "a" + draw(32, from: Self.hexDigits) + ".0." + draw(4, from: Self.letters) + "." + randomTail()
     }
 
     /// A refresh token.
     package func makeRefreshToken() -> String {
-        "r" + draw(32, from: Self.hexDigits) + ".0." + draw(2, from: Self.letters) + "." + randomTail()
+        "r" + draw(32, from: Self.hexDigits) + ".0." + draw(4, from: Self.letters) + "." + randomTail()
     }
 
     /// A 10-character alphanumeric key id (JWKS `kid` shape).

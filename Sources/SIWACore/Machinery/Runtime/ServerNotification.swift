@@ -81,8 +81,9 @@ extension AppleIdentityProvider {
             var claims = JSONObject()
             claims["iss"] = .string(scenario.settings.issuer)
             claims["aud"] = .string(group.primaryAppID)
-            claims["iat"] = .int(now)
+            // Apple's order, `iss, aud, exp, iat, jti, events` (docs/fidelity.md#server-to-server-notifications).
             claims["exp"] = .int(now + 86400)
+            claims["iat"] = .int(now)
             claims["jti"] = .string(jti)
             claims["events"] =
                 settings.eventsAsString ? .string(JSONValue.object(details).serializedString()) : .object(details)
