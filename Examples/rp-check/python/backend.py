@@ -1,0 +1,170 @@
+"""A Sign in with Apple backend on the standard library's http.server, verifying with PyJWT
+(docs/rp-check.md). `--mode correct` checks everything Apple's documentation asks; every other mode is
+one deliberate misconfiguration that `siwa-mock rp-check` must catch.
+
+    POST /apple/native         form id_token, code, nonce  -> 200 {"sub", "email_verified", "is_private_email"} | 401
+    POST /apple/notifications  {"payload": JWS}             -> 200 | 400
+
+Usage: python3 backend.py --mock http://127.0.0.1:8080 --mode correct --port 0 --ready FILE
+"""
+
+import argparse
+import base64
+import hashlib
+import hmac
+import json
+import threading
+import time
+import urllib.parse
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import jwt
+
+ISSUER = "https://appleid.apple.com"
+MODES = ["correct", "no-verify", "algorithms-not-pinned", "no-audience", "no-nonce", "truthy-email",
+         "notifications-unverified"]
+# Events older than this are refused (Apple delivers soon after the event).
+EVENT_WINDOW_SECONDS = 86400
+
+
+class Rejected(Exception):
+    pass
+
+
+def is_true(value, mode):
+    """Apple sends booleans, and in some tokens the strings "true"/"false"."""
+    if mode == "truthy-email":
+        return bool(value)  # the misconfiguration: the string "false" is truthy
+    return value is True or value == "true"
+
+
+class Verifier:
+    def __init__(self, mock, client, mode):
+        self.mode = mode
+        self.client = client
+        self.jwks = jwt.PyJWKClient(mock.rstrip("/") + "/auth/keys", cache_keys=False)
+        self.seen_jti = set()
+        self.lock = threading.Lock()
+
+    def key_for(self, token):
+        header = jwt.get_unverified_header(token)
+        if "kid" not in header:
+            raise Rejected("no kid")
+        try:
+            return self.jwks.get_signing_key(header["kid"]).key
+        except jwt.PyJWKClientError as error:
+            raise Rejected(str(error))
+
+    def claims(self, token, audience_checked=True):
+        if self.mode == "no-verify":
+            return jwt.decode(token, options={"verify_signature": False})
+        key = self.key_for(token)
+        algorithms = ["RS256"]
+        if self.mode == "algorithms-not-pinned":
+            # Taken from the token, as a confused verifier does; PyJWT still refuses `none` with a key and
+            # an HMAC keyed with an RSA key, so this misconfiguration lets nothing through.
+            algorithms = [jwt.get_unverified_header(token).get("alg", "RS256")]
+        options = {"require": ["iss", "aud", "exp", "iat", "sub"]}
+        if self.mode == "no-audience" or not audience_checked:
+            options["verify_aud"] = False
+        claims = jwt.decode(token, key, algorithms=algorithms, audience=self.client, issuer=ISSUER,
+                            options=options)
+        if claims["iat"] > time.time() + 60:
+            raise Rejected("iat in the future")
+        return claims
+
+    def native(self, token, code, nonce):
+        try:
+            claims = self.claims(token)
+        except jwt.PyJWTError as error:
+            raise Rejected(str(error))
+        if not claims.get("sub"):
+            raise Rejected("no sub")
+        if self.mode != "no-nonce":
+            if not hmac.compare_digest(str(claims.get("nonce", "")), nonce or ""):
+                raise Rejected("nonce differs")
+        if "c_hash" in claims:
+            digest = hashlib.sha256(code.encode()).digest()[:16]
+            expected = base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
+            if not hmac.compare_digest(claims["c_hash"], expected):
+                raise Rejected("c_hash differs")
+        return {
+            "sub": claims["sub"],
+            "email_verified": is_true(claims.get("email_verified"), self.mode),
+            "is_private_email": is_true(claims.get("is_private_email"), self.mode),
+        }
+
+    def notification(self, payload):
+        try:
+            if self.mode == "notifications-unverified":
+                claims = jwt.decode(payload, options={"verify_signature": False})
+            else:
+                claims = jwt.decode(payload, self.key_for(payload), algorithms=["RS256"], audience=self.client,
+                                    issuer=ISSUER, options={"require": ["iss", "aud", "iat", "jti"]})
+        except jwt.PyJWTError as error:
+            raise Rejected(str(error))
+        events = claims.get("events")
+        if isinstance(events, str):
+            events = json.loads(events)
+        event_time = int(events.get("event_time", 0))
+        if event_time > 100_000_000_000:
+            event_time //= 1000
+        if event_time < time.time() - EVENT_WINDOW_SECONDS:
+            raise Rejected("event too old")
+        with self.lock:
+            if claims["jti"] in self.seen_jti:
+                raise Rejected("jti seen before")
+            self.seen_jti.add(claims["jti"])
+        return {"processed": events.get("type")}
+
+
+def handler(verifier):
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+        def answer(self, status, body):
+            data = json.dumps(body).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def do_POST(self):
+            body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+            try:
+                if self.path == "/apple/native":
+                    form = {k: v[0] for k, v in urllib.parse.parse_qs(body.decode()).items()}
+                    self.answer(200, verifier.native(form.get("id_token", ""), form.get("code", ""),
+                                                     form.get("nonce")))
+                elif self.path == "/apple/notifications":
+                    self.answer(200, verifier.notification(json.loads(body)["payload"]))
+                else:
+                    self.answer(404, {"error": "not found"})
+            except (Rejected, KeyError, ValueError, AttributeError, TypeError) as error:
+                status = 400 if self.path == "/apple/notifications" else 401
+                self.answer(status, {"error": type(error).__name__, "reason": str(error)})
+
+    return Handler
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mock", required=True)
+    parser.add_argument("--client", default="com.example.app")
+    parser.add_argument("--mode", choices=MODES, default="correct")
+    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--ready", help="file to write the port to once listening")
+    args = parser.parse_args()
+    server = ThreadingHTTPServer(("127.0.0.1", args.port), handler(Verifier(args.mock, args.client, args.mode)))
+    if args.ready:
+        with open(args.ready + ".tmp", "w") as ready:
+            ready.write(str(server.server_address[1]))
+        import os
+        os.replace(args.ready + ".tmp", args.ready)
+    server.serve_forever()
+
+
+if __name__ == "__main__":
+    main()
