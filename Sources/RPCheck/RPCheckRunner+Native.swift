@@ -6,23 +6,10 @@ extension RPCheckRunner {
     /// The native surface: per case a credential from `POST /mock/credentials` (tampered by a one-shot
     /// rule for the app), POSTed to the backend as the app would, with the nonce the app used.
     func runNative(_ target: NativeTarget) throws(RPCheckError) -> [RPCheckResult] {
-        let control = try nativeVerdict(nil, target)
-        var results = [
-            RPCheckResult(
-                surface: "native", name: "control", verdict: Self.controlVerdict(control.verdict),
-                risk: "a correct token must be accepted, or no refusal below means anything",
-                fix: "check the acceptance options and the backend's key/issuer/audience settings",
-                detail: control.detail)
-        ]
-        for entry in RPCheckCase.cases(for: .idToken) {
-            let outcome = try nativeVerdict(entry.tamper, target)
-            results.append(
-                RPCheckResult(
-                    surface: "native", name: entry.tamper.name,
-                    verdict: Self.judged(outcome.verdict, control: control.verdict), risk: entry.risk, fix: entry.fix,
-                    detail: outcome.detail))
-        }
-        return results
+        try surface(
+            "native", .idToken, controlRisk: "a correct token must be accepted, or no refusal below means anything",
+            controlFix: "check the acceptance options and the backend's key/issuer/audience settings"
+        ) { tamper throws(RPCheckError) in try nativeVerdict(tamper, target) }
     }
 
     /// One credential handed to the backend and judged.

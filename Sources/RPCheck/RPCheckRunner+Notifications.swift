@@ -10,23 +10,11 @@ extension RPCheckRunner {
         _ = try mock.call(
             "PATCH", "/mock/app-groups/\(URLEncodedForm.encodeComponent(target.appGroup))",
             .object(JSONObject([("notification_url", .string(target.url))])), send: send)
-        let control = try notificationVerdict(nil)
-        var results = [
-            RPCheckResult(
-                surface: "notifications", name: "control",
-                verdict: Self.controlVerdict(control.verdict),
-                risk: "a correct notification must be answered 2xx, or no refusal below means anything",
-                fix: "check the notification endpoint's key and audience settings", detail: control.detail)
-        ]
-        for entry in RPCheckCase.cases(for: .notification) {
-            let outcome = try notificationVerdict(entry.tamper)
-            results.append(
-                RPCheckResult(
-                    surface: "notifications", name: entry.tamper.name,
-                    verdict: Self.judged(outcome.verdict, control: control.verdict), risk: entry.risk, fix: entry.fix,
-                    detail: outcome.detail))
-        }
-        return results
+        return try surface(
+            "notifications", .notification,
+            controlRisk: "a correct notification must be answered 2xx, or no refusal below means anything",
+            controlFix: "check the notification endpoint's key and audience settings"
+        ) { tamper throws(RPCheckError) in try notificationVerdict(tamper) }
     }
 
     /// How long to wait for the mock's first delivery attempt.

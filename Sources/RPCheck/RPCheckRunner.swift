@@ -81,6 +81,29 @@ package struct RPCheckRunner: Sendable {
         return results
     }
 
+    /// One surface: the control (`verdict(nil)`), then every case of `target`, each judged only when the
+    /// control was accepted.
+    func surface(
+        _ name: String, _ target: TamperCase.Target, controlRisk: String, controlFix: String,
+        verdict: (TamperCase?) throws(RPCheckError) -> (verdict: RPCheckVerdict, detail: String)
+    ) throws(RPCheckError) -> [RPCheckResult] {
+        let control = try verdict(nil)
+        var results = [
+            RPCheckResult(
+                surface: name, name: "control", verdict: Self.controlVerdict(control.verdict), risk: controlRisk,
+                fix: controlFix, detail: control.detail)
+        ]
+        for entry in RPCheckCase.cases(for: target) {
+            let outcome = try verdict(entry.tamper)
+            results.append(
+                RPCheckResult(
+                    surface: name, name: entry.tamper.name,
+                    verdict: Self.judged(outcome.verdict, control: control.verdict), risk: entry.risk, fix: entry.fix,
+                    detail: outcome.detail))
+        }
+        return results
+    }
+
     /// A case's verdict given the control's: judged only when the correct token was accepted.
     static func judged(_ verdict: RPCheckVerdict, control: RPCheckVerdict) -> RPCheckVerdict {
         switch control {
