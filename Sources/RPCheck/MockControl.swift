@@ -38,12 +38,14 @@ package struct MockControl: Sendable {
     /// Runs `body` with a one-shot `tamper:` rule for `tamper` installed (none for the control), and
     /// removes the rule afterwards whether or not it fired.
     func withTampering<T>(
-        _ tamper: String?, client: String? = nil, send: (HTTPClientRequest, String) throws -> HTTPClientResponse,
+        _ tamper: String?, client: String? = nil, match: String? = nil,
+        send: (HTTPClientRequest, String) throws -> HTTPClientResponse,
         _ body: () throws(RPCheckError) -> T
     ) throws(RPCheckError) -> T {
         guard let tamper else { return try body() }
         var rule = JSONObject([("id", .string(Self.ruleID)), ("times", .int(1)), ("tamper", .string(tamper))])
         if let client { rule["client"] = .string(client) }
+        if let match { rule["match"] = .string(match) }
         _ = try call("POST", "/mock/faults", .object(rule), send: send)
         defer { _ = try? call("DELETE", "/mock/faults/\(Self.ruleID)", send: send) }
         return try body()

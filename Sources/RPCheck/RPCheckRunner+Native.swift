@@ -44,7 +44,7 @@ extension RPCheckRunner {
     }
 
     /// Sends the backend request and judges its answer (and the probe, with the answer's cookies).
-    func judge(_ request: HTTPClientRequest, to url: String, tamper: TamperCase?) -> (
+    func judge(_ request: HTTPClientRequest, to url: String, tamper: TamperCase?, cookies sent: String = "") -> (
         verdict: RPCheckVerdict, detail: String
     ) {
         let response: HTTPClientResponse
@@ -53,7 +53,7 @@ extension RPCheckRunner {
         } catch {
             return (.error("backend unreachable: \(error)"), "no answer")
         }
-        let cookies = Self.cookies(of: response)
+        let cookies = [sent, Self.cookies(of: response)].filter { !$0.isEmpty }.joined(separator: "; ")
         let probe: (String) throws -> HTTPClientResponse = { probeURL in
             var headers = HTTPHeaders()
             if !cookies.isEmpty { headers.add("Cookie", cookies) }

@@ -44,6 +44,7 @@ package struct RPCheckRunner: Sendable {
     package var mock: MockControl
     package var user: String
     package var native: NativeTarget?
+    package var web: WebTarget?
     package var notifications: NotificationTarget?
     package var acceptance: Acceptance
     /// A body (or probe) pattern showing the backend took the email as verified / as private.
@@ -53,7 +54,7 @@ package struct RPCheckRunner: Sendable {
     package var send: @Sendable (HTTPClientRequest, String) throws -> HTTPClientResponse
 
     package init(
-        mock: MockControl, user: String = "alice", native: NativeTarget? = nil,
+        mock: MockControl, user: String = "alice", native: NativeTarget? = nil, web: WebTarget? = nil,
         notifications: NotificationTarget? = nil, acceptance: Acceptance = Acceptance(),
         verifiedPattern: String? = nil, privatePattern: String? = nil,
         send: @escaping @Sendable (HTTPClientRequest, String) throws -> HTTPClientResponse = RPCheckRunner.network
@@ -61,6 +62,7 @@ package struct RPCheckRunner: Sendable {
         self.mock = mock
         self.user = user
         self.native = native
+        self.web = web
         self.notifications = notifications
         self.acceptance = acceptance
         self.verifiedPattern = verifiedPattern
@@ -77,6 +79,7 @@ package struct RPCheckRunner: Sendable {
     package func run() throws(RPCheckError) -> [RPCheckResult] {
         var results: [RPCheckResult] = []
         if let native { results += try runNative(native) }
+        if let web { results += try runWeb(web) }
         if let notifications { results += try runNotifications(notifications) }
         return results
     }

@@ -28,6 +28,13 @@ struct RPCheckCommand: Command {
     static let client = Option(
         "client", "bundle-id", help: "The native app's bundle ID.", default: "com.example.app", parser: .nonEmpty)
     static let user = Option("user", "user", help: "Scenario user who signs in.", default: "alice", parser: .nonEmpty)
+    static let webStart = Option.optional(
+        "web-start", "url",
+        help: "Backend URL that starts a web sign-in (redirects to the mock's /auth/authorize, sets its session).",
+        parser: .httpURL)
+    static let webClient = Option(
+        "web-client", "services-id", help: "The web backend's Services ID.", default: "com.example.web",
+        parser: .nonEmpty)
     static let notificationURL = Option.optional(
         "notification-url", "url", help: "Backend endpoint for server-to-server notifications.", parser: .httpURL)
     static let appGroup = Option(
@@ -54,7 +61,8 @@ struct RPCheckCommand: Command {
     static let options: [OptionSpec] =
         [
             nativeURL.spec, nativeFormat.spec, tokenField.spec, codeField.spec, nonceField.spec, client.spec,
-            user.spec, notificationURL.spec, appGroup.spec, acceptStatus.spec, acceptLocation.spec, acceptBody.spec,
+            user.spec, webStart.spec, webClient.spec, notificationURL.spec, appGroup.spec, acceptStatus.spec,
+            acceptLocation.spec, acceptBody.spec,
             probe.spec, probeBody.spec, verifiedPattern.spec, privatePattern.spec, junit.spec,
         ] + ControlClient.options
 
@@ -65,8 +73,9 @@ struct RPCheckCommand: Command {
         let control = try ControlClient(arguments)
         let nativeURL = try arguments.read(Self.nativeURL)
         let notificationURL = try arguments.read(Self.notificationURL)
-        guard nativeURL != nil || notificationURL != nil else {
-            throw UsageError("give --native-url, --notification-url or both: what to check")
+        let webStart = try arguments.read(Self.webStart)
+        guard nativeURL != nil || notificationURL != nil || webStart != nil else {
+            throw UsageError("give --native-url, --web-start and/or --notification-url: what to check")
         }
         let nonceField = try arguments.read(Self.nonceField)
         let status = try arguments.read(Self.acceptStatus)
@@ -88,6 +97,9 @@ struct RPCheckCommand: Command {
                     tokenField: try arguments.read(Self.tokenField),
                     codeField: try arguments.read(Self.codeField), nonceField: nonceField.isEmpty ? nil : nonceField,
                     client: try arguments.read(Self.client))
+            },
+            web: try webStart.map { url throws(UsageError) in
+                RPCheckRunner.WebTarget(startURL: url, client: try arguments.read(Self.webClient))
             },
             notifications: try notificationURL.map { url throws(UsageError) in
                 RPCheckRunner.NotificationTarget(url: url, appGroup: try arguments.read(Self.appGroup))
