@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # rp-check against real verifiers (docs/rp-check.md): a siwa-mock, then the example backend of
-# Examples/rp-check/python (PyJWT) in its correct form and each deliberately misconfigured form; for each,
+# Examples/rp-check/python (PyJWT, and joserfc) in its correct form and each deliberately misconfigured form; for each,
 # `siwa-mock rp-check` must flag exactly the cases expected.txt lists (none for `correct`) on the native
 # and notification surfaces, and the id_token ones on the web surface (form_post to the backend, which
 # redeems the code at the mock); its JUnit XML must validate against junit.xsd and be read by junitparser.
@@ -45,22 +45,26 @@ mock="$(sed -nE 's/.*listening on (http[^ ]*).*/\1/p' "$work/mock.out" | head -n
 [[ -n "$mock" ]] || { echo "the mock did not start" >&2; cat "$work/mock.err" >&2; exit 1; }
 
 backend_pid=""
-start_backend() { # MODE: the backend in that form on $port (the previous one stopped first)
+start_backend() { # MODE LIBRARY: the backend in that form on $port (the previous one stopped first)
     if [[ -n "$backend_pid" ]]; then kill "$backend_pid"; wait "$backend_pid" 2>/dev/null || true; fi
-    "$python" "$root/Examples/rp-check/python/backend.py" --mock "$mock" --mode "$1" --port "$port" \
-        --team-key "$root/scenarios/keys/AuthKey_KEY1234567.p8" --ready "$work/$1.port" >"$work/$1.log" 2>&1 &
+    "$python" "$root/Examples/rp-check/python/backend.py" --mock "$mock" --mode "$1" --library "$2" --port "$port" \
+        --team-key "$root/scenarios/keys/AuthKey_KEY1234567.p8" --ready "$work/$1-$2.port" >"$work/$1-$2.log" 2>&1 &
     backend_pid=$!
     pids+=("$backend_pid")
-    wait_for "$work/$1.port"
+    wait_for "$work/$1-$2.port"
 }
 backend="http://127.0.0.1:$port"
 
 failures=0
 while IFS= read -r line; do
     [[ -z "$line" || "$line" == \#* ]] && continue
-    mode="${line%%:*}"
+    form="${line%%:*}"
+    mode="${form%@*}"
+    library="pyjwt"
+    [[ "$form" == *@* ]] && library="${form#*@}"
     expected="$(tr ' ' '\n' <<<"${line#*:}" | sed '/^$/d' | sort)"
-    start_backend "$mode"
+    start_backend "$mode" "$library"
+    mode="$form"
     status=0
     "$binary" rp-check --url "$mock" --native-url "$backend/apple/native" \
         --notification-url "$backend/apple/notifications" --verified-pattern '"email_verified": true' \

@@ -46,7 +46,9 @@ def is_true(value, mode):
 
 
 class Verifier:
-    def __init__(self, mock, client, mode):
+    def __init__(self, mock, client, mode, library="pyjwt"):
+        self.library = library
+        self.jwks_url = mock.rstrip("/") + "/auth/keys"
         self.mode = mode
         self.client = client
         self.jwks = jwt.PyJWKClient(mock.rstrip("/") + "/auth/keys", cache_keys=False)
@@ -65,6 +67,14 @@ class Verifier:
     def claims(self, token, audience_checked=True, audience=None):
         if self.mode == "no-verify":
             return jwt.decode(token, options={"verify_signature": False})
+        if self.library == "joserfc":
+            import joserfc_verify
+            try:
+                return joserfc_verify.decode(token, self.jwks_url, ISSUER,
+                                             None if not audience_checked else audience or self.client,
+                                             self.mode, ["exp", "iat", "sub"])
+            except (joserfc_verify.Error, ValueError) as error:
+                raise Rejected("joserfc: %s" % error)
         key = self.key_for(token)
         algorithms = ["RS256"]
         if self.mode == "algorithms-not-pinned":
@@ -105,6 +115,13 @@ class Verifier:
         try:
             if self.mode == "notifications-unverified":
                 claims = jwt.decode(payload, options={"verify_signature": False})
+            elif self.library == "joserfc":
+                import joserfc_verify
+                try:
+                    claims = joserfc_verify.decode(payload, self.jwks_url, ISSUER, self.client, "correct",
+                                                   ["iat", "jti"])
+                except (joserfc_verify.Error, ValueError) as error:
+                    raise Rejected("joserfc: %s" % error)
             else:
                 claims = jwt.decode(payload, self.key_for(payload), algorithms=["RS256"], audience=self.client,
                                     issuer=ISSUER, options={"require": ["iss", "aud", "iat", "jti"]})
@@ -235,12 +252,14 @@ def main():
     parser.add_argument("--mode", choices=MODES, default="correct")
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--ready", help="file to write the port to once listening")
+    parser.add_argument("--library", choices=["pyjwt", "joserfc"], default="pyjwt",
+                        help="the verifier: PyJWT, or joserfc (authlib's JOSE library)")
     parser.add_argument("--team-key", help="the team's client-secret key (.p8) for the web flow")
     parser.add_argument("--team-id", default="ABCDE12345")
     parser.add_argument("--key-id", default="KEY1234567")
     parser.add_argument("--web-client", default="com.example.web")
     args = parser.parse_args()
-    verifier = Verifier(args.mock, args.client, args.mode)
+    verifier = Verifier(args.mock, args.client, args.mode, args.library)
     server = ThreadingHTTPServer(("127.0.0.1", args.port), handler(verifier, WebSignIn(args, verifier)))
     if args.ready:
         with open(args.ready + ".tmp", "w") as ready:
