@@ -31,17 +31,19 @@ package struct Acceptance: Sendable {
         if probeURL != nil && probeBody == nil { throw RPCheckError("--probe needs --probe-body (who is signed in)") }
     }
 
-    /// Whether `response` (and the probe fetched with its cookies) shows the token was accepted.
-    package func accepts(_ response: HTTPClientResponse, probe: (String) throws -> HTTPClientResponse) rethrows -> Bool
-    {
-        if let statusClass, response.status / 100 != statusClass { return false }
-        if let location, !Self.matches(response.headers["Location"] ?? "", location) { return false }
-        if let body, !Self.matches(response.bodyText, body) { return false }
-        if let probeURL, let probeBody {
-            let answer = try probe(probeURL)
-            if !(200..<300).contains(answer.status) || !Self.matches(answer.bodyText, probeBody) { return false }
-        }
-        return true
+    /// Whether `response` (and the probe, fetched once with its cookies) shows the token was accepted,
+    /// and the text it showed: the answer's body, then the probe's.
+    package func judge(
+        _ response: HTTPClientResponse, probe: (String) throws -> HTTPClientResponse
+    ) rethrows -> (accepted: Bool, shown: String) {
+        let shown = response.bodyText
+        if let statusClass, response.status / 100 != statusClass { return (false, shown) }
+        if let location, !Self.matches(response.headers["Location"] ?? "", location) { return (false, shown) }
+        if let body, !Self.matches(shown, body) { return (false, shown) }
+        guard let probeURL, let probeBody else { return (true, shown) }
+        let answer = try probe(probeURL)
+        let accepted = (200..<300).contains(answer.status) && Self.matches(answer.bodyText, probeBody)
+        return (accepted, shown + "\n" + answer.bodyText)
     }
 
     static func matches(_ text: String, _ pattern: String) -> Bool {

@@ -61,10 +61,9 @@ extension RPCheckRunner {
         }
         let detail = "HTTP \(response.status)"
         let accepted: Bool
-        var probeText = ""
+        let shownText: String
         do {
-            accepted = try acceptance.accepts(response, probe: probe)
-            if acceptance.probeURL != nil, accepted { probeText = try probe(acceptance.probeURL!).bodyText }
+            (accepted, shownText) = try acceptance.judge(response, probe: probe)
         } catch {
             return (.error("probe failed: \(error)"), detail)
         }
@@ -79,7 +78,7 @@ extension RPCheckRunner {
             guard let pattern else {
                 return (.skipped("needs --verified-pattern / --private-pattern"), detail)
             }
-            let shown = Acceptance.matches(response.bodyText + "\n" + probeText, pattern)
+            let shown = Acceptance.matches(shownText, pattern)
             return (accepted && shown ? .accepted : .rejected, detail)
         }
         return (accepted ? .accepted : .rejected, detail)

@@ -65,11 +65,11 @@ extension RPCheckRunner {
 }
 
 /// The mock's form_post page as a browser reads it: the form's `action` and its hidden inputs.
-struct FormPostPage {
-    var action: String
-    var fields: [(String, String)]
+package struct FormPostPage {
+    package var action: String
+    package var fields: [(String, String)]
 
-    init?(html: String) {
+    package init?(html: String) {
         guard let action = html.firstMatch(of: #/<form [^>]*action="([^"]*)"/#)?.1 else { return nil }
         self.action = Self.unescaped(String(action))
         fields = html.matches(of: #/<input type="hidden" name="([^"]*)" value="([^"]*)">/#).map {

@@ -69,3 +69,21 @@ import Testing
         #expect(report.table.contains("fix:  audience=<your client_id>"))
     }
 }
+
+/// The mock's form_post page read as a browser reads it, escapes undone.
+@Suite struct FormPostPageTests {
+    @Test func actionAndHiddenFieldsWithTheirEscapesUndone() throws {
+        let html = """
+            <form method="post" action="https://app.example/cb?a=1&amp;b=2">
+            <input type="hidden" name="code" value="c.1">
+            <input type="hidden" name="user" value="{&quot;name&quot;:&quot;O&#39;Neil &lt;x&gt;&quot;}">
+            <button type="submit">Continue</button>
+            </form>
+            """
+        let page = try #require(FormPostPage(html: html))
+        #expect(page.action == "https://app.example/cb?a=1&b=2")
+        #expect(page.fields.map(\.0) == ["code", "user"])
+        #expect(page.fields.map(\.1) == ["c.1", #"{"name":"O'Neil <x>"}"#])
+        #expect(FormPostPage(html: "<p>no form</p>") == nil)
+    }
+}
