@@ -17,6 +17,7 @@ import PackageDescription
 //                    │                └──► TLS ─► JOSE, COpenSSL      sessions, the listener, the client socket)
 //                    └─────────► Background   (the one thread pool and timer helper)
 //   siwa-mock ─► RedisStore ─► SIWACore, RESP ─► EventLoop   (GrantStore in Redis over the RESP client)
+//   siwa-mock ─► RPCheck ─► HTTP, JSON, ScenarioModel   (`rp-check`: the hostile Apple's runner, via the control API)
 //   KindedErrors (the one error shape, `KindedError`) sits below JOSE, TLS, EventLoop and RESP.
 //   Locking (the one lock type, `Lock`) sits below every module that shares state between threads.
 // TLS uses JOSE's OpenSSL support layer (error queue, memory BIOs, the PEM key reader) through `package`
@@ -133,6 +134,9 @@ let package = Package(
         .target(
             name: "RedisStore", dependencies: ["SIWACore", "ScenarioModel", "RESP", "Locking"],
             swiftSettings: swiftSettings),
+        // The hostile Apple's runner (`siwa-mock rp-check`, docs/rp-check.md): drives a backend through a running
+        // mock's control API, judges what it accepts, reports a table and JUnit XML. Knows no server internals.
+        .target(name: "RPCheck", dependencies: ["HTTP", "JSON", "ScenarioModel"], swiftSettings: swiftSettings),
         .target(
             name: "SIWAServer",
             dependencies: [
@@ -155,7 +159,7 @@ let package = Package(
             name: "siwa-mock",
             dependencies: [
                 "SIWAServer", "SIWACore", "ScenarioModel", "HTTP", "EventLoop", "RESP", "Background", "TLS", "JOSE",
-                "JSON", "ScenarioFormat", "CSys", "RedisStore", "Locking", "CBuildInfo",
+                "JSON", "ScenarioFormat", "CSys", "RedisStore", "Locking", "CBuildInfo", "RPCheck",
             ],
             swiftSettings: swiftSettings,
             // The binary the README builds (`swift build -c release`) is the fast one: `releaseLinkFlags`.
@@ -208,6 +212,7 @@ let package = Package(
         .testTarget(
             name: "SIWAMockTestingTests", dependencies: ["SIWAMockTesting", "HTTP", "EventLoop"],
             swiftSettings: swiftSettings),
+        .testTarget(name: "RPCheckTests", dependencies: ["RPCheck", "HTTP", "JSON"], swiftSettings: swiftSettings),
         .testTarget(
             name: "CLITests", dependencies: ["siwa-mock", "Background"], exclude: ["HelpSnapshots"],
             swiftSettings: swiftSettings),

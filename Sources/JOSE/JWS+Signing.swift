@@ -18,6 +18,15 @@ extension JWS {
         return compact(signingInput: input, signature: try key.signES256(input))
     }
 
+    /// The compact form of `header` and `payload` with whatever `sign` makes of the signing input —
+    /// an HS256 MAC, an empty signature for `alg: none` — for the hostile-Apple catalogue (docs/rp-check.md).
+    package static func assemble(
+        header: JSONObject, payload: JSONObject, sign: ([UInt8]) throws(JOSEError) -> [UInt8]
+    ) throws(JOSEError) -> String {
+        let input = signingInput(header: header, payload: payload)
+        return compact(signingInput: input, signature: try sign(input))
+    }
+
     private static func signingInput(header: JSONObject, payload: JSONObject) -> [UInt8] {
         let encodedHeader = Base64URL.encode(JSONValue.object(header).serialized())
         let encodedPayload = Base64URL.encode(JSONValue.object(payload).serialized())

@@ -31,9 +31,12 @@ extension AppleIDMock {
         user: String, client: String, scopes: [AuthorizationScope], nonce: String?, state: String?
     ) throws(AppleIDMockError) -> AppleIDCredential {
         let provider = self.provider
+        // A `tamper:` fault rule (``addFault(_:)``) breaks the identity token as POST /mock/credentials does.
+        let tampering = host.mock.control.tamperingRule(forCredentialOf: client, user: user)
         let native = try mapped { () throws(ProviderChangeError) in
             try provider.nativeCredential(
-                clientID: client, user: user, scopes: scopes.map(\.scope), nonce: nonce, state: state)
+                clientID: client, user: user, scopes: scopes.map(\.scope), nonce: nonce, state: state,
+                tamper: tampering?.tamper)
         }
         return AppleIDCredential(native)
     }

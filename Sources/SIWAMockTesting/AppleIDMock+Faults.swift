@@ -13,7 +13,9 @@ public struct FaultInfo: Sendable, Equatable {
 }
 
 /// Faults on Apple's endpoints (`/mock/faults`, docs/scenarios.md "faults"): a 503 from `/auth/token`,
-/// a slow `/auth/keys`, a closed connection, Apple's error bodies.
+/// a slow `/auth/keys`, a closed connection, Apple's error bodies — and the hostile Apple
+/// (docs/rp-check.md): `{tamper: oidcc-client-test-invalid-aud, times: 1}` makes the next id_token
+/// (token endpoint, authorize, ``authorize(user:client:scopes:nonce:state:)``) that case.
 extension AppleIDMock {
     /// Adds a rule written as in a scenario's `faults:` list (YAML or JSON), e.g.
     /// `{match: /auth/token, times: 1, status: 503}`.

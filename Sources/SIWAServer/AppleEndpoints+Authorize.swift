@@ -44,7 +44,8 @@ extension AppleEndpoints {
         }
         context.user = user.id
         do {
-            let response = try provider.authorize(authorization, as: user, in: snapshot)
+            var response = try provider.authorize(authorization, as: user, in: snapshot)
+            response.idToken = try tampering(response.idToken, &context, in: snapshot)
             return deliver(response.parameters, for: authorization, in: snapshot)
         } catch {
             return context.refuse(error, log: log)

@@ -59,7 +59,8 @@ extension AppleEndpoints {
             }
         }
         do {
-            let response = try provider.authorize(authorization, as: user, in: snapshot, choices: choices)
+            var response = try provider.authorize(authorization, as: user, in: snapshot, choices: choices)
+            response.idToken = try tampering(response.idToken, &context, in: snapshot)
             return deliver(response.parameters, for: authorization, in: snapshot)
         } catch {
             return context.refuse(error, log: log)

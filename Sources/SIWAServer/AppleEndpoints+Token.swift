@@ -13,7 +13,13 @@ extension AppleEndpoints {
         var owner: PresentedOwner?
         defer { context.learnUser(owner) }
         switch provider.token(fields, owner: &owner) {
-        case .success(let response): return Responses.json(response.json)
+        case .success(var response):
+            do throws(EndpointFailure) {
+                response.idToken = try tampering(response.idToken, &context, in: provider.snapshot)
+            } catch {
+                return context.refuse(error, log: log)
+            }
+            return Responses.json(response.json)
         case .failure(let failure): return context.refuse(noting(failure, of: context, fields), log: log)
         }
     }

@@ -87,8 +87,14 @@ package struct MockServer: HTTPResponder {
         let provider = apple.provider
         let journal = RequestJournal(capacity: options.journalCapacity, fleet: options.fleetJournal)
         let scheduler = options.scheduler ?? BackgroundScheduler()
+        let scenario = configuration.scenario
+        let start = provider.clock.nowMilliseconds
+        let faults = FaultEngine(
+            rules: scenario.faults, seed: scenario.seed, startMilliseconds: start, fleet: options.fleetState)
+        self.faults = faults
         let notifications = NotificationDispatcher(
-            provider: provider, journal: journal, scheduler: scheduler, allowList: options.notificationAllowList)
+            provider: provider, journal: journal, scheduler: scheduler, allowList: options.notificationAllowList,
+            faults: faults)
         self.apple = apple
         let log = configuration.log
         let fleet = options.fleetState.map { FleetSync(state: $0, provider: provider, log: log) }
@@ -100,11 +106,7 @@ package struct MockServer: HTTPResponder {
                     .init(
                         source: origin.source, name: configuration.scenario.name, text: origin.text,
                         loadedAtMilliseconds: provider.clock.nowMilliseconds))
-            }, fleet: fleet)
-        let scenario = configuration.scenario
-        let start = provider.clock.nowMilliseconds
-        self.faults = FaultEngine(
-            rules: scenario.faults, seed: scenario.seed, startMilliseconds: start, fleet: options.fleetState)
+            }, fleet: fleet, faults: faults)
         self.timeline = TimelineEngine(entries: scenario.timeline, startMilliseconds: start)
         let mailbox = Mailbox(limits: options.mailboxLimits)
         self.mailbox = mailbox

@@ -73,6 +73,25 @@ import Testing
         #expect(apple.faults.isEmpty)
     }
 
+    /// The hostile Apple from a Swift test (docs/rp-check.md): a `tamper:` rule breaks the next credential.
+    @Test func tamperRuleBreaksTheNextIdentityTokenOnly() async throws {
+        let apple = try await AppleIDMock.start()
+        defer { apple.shutdown() }
+        try apple.addFault("{tamper: oidcc-client-test-missing-sub, times: 1, client: com.example.app}")
+        let claims = { (credential: AppleIDCredential) throws -> [String: Any] in
+            var part = String(credential.identityTokenString.split(separator: ".")[1])
+                .replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+            while part.count % 4 != 0 { part += "=" }
+            let data = try #require(Data(base64Encoded: part))
+            return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        }
+        let tampered = try claims(try apple.authorize(user: "alice", client: "com.example.app"))
+        #expect(tampered["sub"] == nil && tampered["aud"] as? String == "com.example.app")
+        let valid = try claims(try apple.authorize(user: "alice", client: "com.example.app"))
+        #expect(valid["sub"] is String)
+        #expect(apple.faults.map(\.fired) == [1])
+    }
+
     @Test func scenarioTextAndFilesLoadWithPositionedErrors() async throws {
         let bad = await #expect(throws: AppleIDMockError.self) {
             _ = try await AppleIDMock.start(scenario: .text("users:\n  - id: dave\n    emial: d@example.com\n"))

@@ -158,8 +158,11 @@ extension ControlEndpoints {
         }
         let ids = notifications.send(prepared, copies: copies.map(Int.init))
         let perNotification = ids.count / max(prepared.count, 1)
+        let records = notifications.records
         let queued = ids.enumerated().map { index, id in
-            let notification = prepared[index / max(perNotification, 1)]
+            // As sent: a `tamper:` rule may have changed its jti or aud (docs/rp-check.md).
+            let notification =
+                records.last { $0.id == id }?.notification ?? prepared[index / max(perNotification, 1)]
             return
                 JSONValue.object(
                     JSONObject([

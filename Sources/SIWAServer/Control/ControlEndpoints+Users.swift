@@ -49,8 +49,11 @@ extension ControlEndpoints {
                 return Responses.json(Self.typed("apple_id", credential.json))
             }
             guard let requests else {
+                let tampering = tamperingRule(forCredentialOf: clientID, user: user)
                 let credential = try provider.nativeCredential(
-                    clientID: clientID, user: user, scopes: scopes, nonce: nonce, state: state)
+                    clientID: clientID, user: user, scopes: scopes, nonce: nonce, state: state,
+                    tamper: tampering?.tamper)
+                context.tampered = tampering?.tamper
                 return Responses.json(credential.json)
             }
             answer = try provider.existingAccountCredential(
@@ -190,5 +193,16 @@ extension ControlEndpoints {
             throw ControlFailure(
                 error.field == "user" ? ProviderChangeError(error.kind, field: "id", error.message) : error)
         }
+    }
+}
+
+extension ControlEndpoints {
+    /// The `tamper:` rule that fires for a native credential of `clientID` for `user` (any spelling
+    /// the scenario resolves: id, email, sub), if any.
+    package func tamperingRule(forCredentialOf clientID: String, user: String) -> (ruleID: String, tamper: TamperCase)?
+    {
+        faults?.tampering(
+            .nativeCredential, clientID: clientID, user: provider.scenario.user(matching: user)?.user.id,
+            nowMilliseconds: provider.clock.nowMilliseconds)
     }
 }

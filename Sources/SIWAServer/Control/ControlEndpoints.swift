@@ -26,13 +26,16 @@ package struct ControlEndpoints: Sendable {
     package let activeScenario: ActiveScenario
     /// With a shared store: publishes clock and key changes to the other replicas (docs/scale-out.md).
     package let fleet: FleetSync?
+    /// The scenario's fault rules: a `tamper:` rule can break a native credential's identity token.
+    package let faults: FaultEngine?
 
     package init(
         provider: AppleIdentityProvider, journal: RequestJournal = RequestJournal(),
         notifications: NotificationDispatcher? = nil, scenarioLoader: ScenarioLoader? = nil,
-        activeScenario: ActiveScenario? = nil, fleet: FleetSync? = nil
+        activeScenario: ActiveScenario? = nil, fleet: FleetSync? = nil, faults: FaultEngine? = nil
     ) {
         self.fleet = fleet
+        self.faults = faults
         self.activeScenario =
             activeScenario
             ?? ActiveScenario(

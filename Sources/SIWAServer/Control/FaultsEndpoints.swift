@@ -139,6 +139,7 @@ package struct FaultsEndpoints: Sendable {
         }
         if let delay = rule.action.delay { action.append("delay \(delay.minMilliseconds)-\(delay.maxMilliseconds)ms") }
         if let connection = rule.action.connection { action.append(connection.name) }
+        if let tamper = rule.action.tamper { action.append("tamper \(tamper.name)") }
         object["action"] = .string(action.joined(separator: ", "))
         object["matched"] = .int(Int64(status.matched))
         object["fired"] = .int(Int64(status.fired))

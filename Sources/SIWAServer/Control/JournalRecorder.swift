@@ -46,6 +46,7 @@ struct JournalRecorder: Sendable {
         {
             shown.append(("authorization", SecretFingerprint.of(String(bearer))))
         }
+        if let tampered = context.tampered { shown.append(("tamper", tampered.name)) }
         journal.append(
             JournalEntry(
                 sequence: 0, kind: "request", method: request.method.rawValue, path: request.path,

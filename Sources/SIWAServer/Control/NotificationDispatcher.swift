@@ -55,11 +55,14 @@ package final class NotificationDispatcher: Sendable {
     /// Where notifications may go (`--notification-allow`); nil: anywhere.
     let allowList: DestinationAllowList?
     let capacity = 500
+    /// The scenario's fault rules: a `tamper:` rule can break a notification (docs/rp-check.md).
+    let faults: FaultEngine?
 
     package init(
         provider: AppleIdentityProvider, journal: RequestJournal, scheduler: BackgroundScheduler,
-        allowList: DestinationAllowList? = nil
+        allowList: DestinationAllowList? = nil, faults: FaultEngine? = nil
     ) {
+        self.faults = faults
         self.provider = provider
         self.journal = journal
         self.scheduler = scheduler
@@ -75,7 +78,8 @@ package final class NotificationDispatcher: Sendable {
     package func send(_ notifications: [PreparedNotification], copies: Int? = nil) -> [Int] {
         let count = min(max(copies ?? provider.scenario.settings.notifications.deliveriesPerEvent, 1), 10)
         var ids: [Int] = []
-        for notification in notifications {
+        for original in notifications {
+            let notification = tampering(original)
             for _ in 0..<count {
                 let id = state.withLock { state in
                     let id = state.nextID
@@ -167,7 +171,8 @@ package final class NotificationDispatcher: Sendable {
         journal.append(
             JournalEntry(
                 sequence: 0, kind: "notification", method: "POST", path: notification.url,
-                parameters: [("type", notification.type), ("jti", notification.jti), ("attempt", String(number))],
+                parameters: [("type", notification.type), ("jti", notification.jti), ("attempt", String(number))]
+                    + (notification.tamper.map { [("tamper", $0.name)] } ?? []),
                 clientID: notification.audience, user: notification.userID, outcome: outcome, status: status ?? 0,
                 timeMilliseconds: now))
         guard !final else { return }

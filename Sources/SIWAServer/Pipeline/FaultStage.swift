@@ -49,6 +49,7 @@ final class FaultStage: Sendable {
         if let decision = decided {
             log("fault \(decision.ruleID) fired on \(request.method) \(request.path)")
             context.fault = decision.ruleID
+            context.tamper = decision.action.tamper
             response = apply(decision, to: &context, next: next)
         } else {
             response = next(&context)

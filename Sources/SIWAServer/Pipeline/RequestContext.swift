@@ -1,6 +1,7 @@
 import HTTP
 import JSON
 import SIWACore
+import ScenarioModel
 
 /// What the pipeline and a handler learn about one request, carried from the route lookup to the
 /// journal and the log line: the form decoded once, the client, the user, the outcome (Apple's error
@@ -22,6 +23,10 @@ package struct RequestContext {
     package var reason: String?
     /// The fault rule that answered instead of the endpoint.
     package var fault: String?
+    /// The case the firing fault rule asks the answer's id_token to be (`tamper:`); nil: a valid one.
+    package var tamper: TamperCase?
+    /// The case the answer's id_token was made (set only where one was issued), for the journal.
+    package var tampered: TamperCase?
     /// Whether `user` is settled: a handler learned it from the store's answer (`learnUser`), or the
     /// pipeline looked it up (`RequestPipeline`); until then the pipeline may still ask the store.
     package var userSettled = false

@@ -3,7 +3,7 @@ import ScenarioFormat
 extension ScenarioLoader {
     static let faultKeys = [
         "id", "match", "form", "client", "user", "after", "times", "probability", "window", "enabled", "status",
-        "error", "error_description", "body", "headers", "delay", "connection", "slow_body",
+        "error", "error_description", "body", "headers", "delay", "connection", "slow_body", "tamper",
     ]
 
     /// `faults: [...]`, each rule read by `readFault`.
@@ -52,10 +52,11 @@ extension ScenarioLoader {
             context.read(map.optional("enabled")) { node throws(ScenarioDiagnostic) in try node.bool() } ?? true
         rule.action = readFaultAction(map, context)
         // Only when no action key is given at all: an invalid one already has its own error.
-        let actionKeys = ["status", "error", "body", "headers", "delay", "connection"]
+        let actionKeys = ["status", "error", "body", "headers", "delay", "connection", "tamper"]
         if rule.action == FaultAction() && !actionKeys.contains(where: { map.optional($0) != nil }) {
-            context.report(item, "a fault needs 'status', 'error', 'body', 'delay' or 'connection'")
+            context.report(item, "a fault needs 'status', 'error', 'body', 'delay', 'connection' or 'tamper'")
         }
+        if let node = map.optional("tamper") { rule.action.tamper = readTamper(node, rule: rule, map, context) }
         return rule
     }
 

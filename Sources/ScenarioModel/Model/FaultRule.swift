@@ -54,16 +54,23 @@ package struct FaultRule: Sendable, Equatable {
 }
 
 /// What a firing rule does. A `response` replaces the endpoint's answer; a `connection` fault changes
-/// how the (real or replaced) answer is delivered; a `delay` holds it back first. At least one is set.
+/// how the (real or replaced) answer is delivered; a `delay` holds it back first; `tamper` makes the
+/// answer's id_token (or a notification) one case of the hostile-Apple catalogue. At least one is set.
 package struct FaultAction: Sendable, Equatable {
     package var response: FaultResponse?
     package var delay: DelayRange?
     package var connection: ConnectionFault?
+    /// The only way a tampered token leaves the mock (docs/rp-check.md).
+    package var tamper: TamperCase?
 
-    package init(response: FaultResponse? = nil, delay: DelayRange? = nil, connection: ConnectionFault? = nil) {
+    package init(
+        response: FaultResponse? = nil, delay: DelayRange? = nil, connection: ConnectionFault? = nil,
+        tamper: TamperCase? = nil
+    ) {
         self.response = response
         self.delay = delay
         self.connection = connection
+        self.tamper = tamper
     }
 }
 

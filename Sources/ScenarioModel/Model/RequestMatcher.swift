@@ -72,11 +72,23 @@ package struct RequestFacts: Sendable, Equatable {
     package var path: String
     /// Query fields, then form-body fields.
     package var fields: [(name: String, value: String)]
+    /// What is being answered: a request to Apple's endpoints, or a token the mock mints outside one
+    /// (a native credential, a notification), which only tampering rules see (`FaultRule.isEligible`).
+    package var occasion: Occasion
 
-    package init(method: String, path: String, fields: [(name: String, value: String)]) {
+    package enum Occasion: Sendable, Equatable {
+        case request
+        case nativeCredential
+        case notification
+    }
+
+    package init(
+        method: String, path: String, fields: [(name: String, value: String)], occasion: Occasion = .request
+    ) {
         self.method = method
         self.path = path
         self.fields = fields
+        self.occasion = occasion
     }
 
     package func field(_ name: String) -> String? { fields.first { $0.name == name }?.value }
@@ -85,6 +97,7 @@ package struct RequestFacts: Sendable, Equatable {
     package var userToken: String? { field("code") ?? field("refresh_token") ?? field("token") }
 
     package static func == (lhs: RequestFacts, rhs: RequestFacts) -> Bool {
-        lhs.method == rhs.method && lhs.path == rhs.path && lhs.fields.elementsEqual(rhs.fields) { $0 == $1 }
+        lhs.method == rhs.method && lhs.path == rhs.path && lhs.occasion == rhs.occasion
+            && lhs.fields.elementsEqual(rhs.fields) { $0 == $1 }
     }
 }

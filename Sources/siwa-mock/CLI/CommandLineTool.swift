@@ -7,6 +7,7 @@ struct CommandLineTool {
     static let allCommands: [any Command.Type] = [
         ServeCommand.self, CheckCommand.self, HealthCommand.self, CACommand.self, ClientSecretCommand.self,
         KeygenCommand.self, VerifyCommand.self, SigninCommand.self, CredentialCommand.self, NotifyCommand.self,
+        RPCheckCommand.self,
         ClockCommand.self, RequestsCommand.self, MailCommand.self, ResetCommand.self, UsersCommand.self,
         KeysCommand.self, FaultsCommand.self, AASACommand.self,
     ]

@@ -71,7 +71,9 @@ package final class FaultEngine: Sendable {
             var decision: FaultDecision?
             for index in state.rules.indices {
                 let rule = state.rules[index].rule
-                guard rule.enabled, rule.window?.contains(offset) ?? true else { continue }
+                guard rule.enabled, rule.isEligible(for: request), rule.window?.contains(offset) ?? true else {
+                    continue
+                }
                 guard rule.matcher.matches(request, resolveUser: user) else { continue }
                 // Every matching rule counts the request, even when an earlier rule answers it.
                 state.rules[index].matched += 1
@@ -111,7 +113,8 @@ package final class FaultEngine: Sendable {
         let matching = state.withLock { state -> [(rule: FaultRule, hit: Bool)] in
             let offset = nowMilliseconds - state.startMilliseconds
             return state.rules.filter { entry in
-                entry.rule.enabled && (entry.rule.window?.contains(offset) ?? true)
+                entry.rule.enabled && entry.rule.isEligible(for: request)
+                    && (entry.rule.window?.contains(offset) ?? true)
                     && entry.rule.matcher.matches(request, resolveUser: { resolved })
             }.map { entry in
                 (entry.rule, entry.rule.probability >= 1 || state.random.nextUnitInterval() < entry.rule.probability)

@@ -68,11 +68,12 @@ extension AppleIdentityProvider {
     ///
     /// `user` may be a scenario id, email, or a `sub` in any team: a transferred app asked with the
     /// old team's id (silent re-authorization) gets the new team's id. The identity token carries
-    /// `nonce` (when given), `c_hash` of the code, and `real_user_status` on the first authorization.
+    /// `nonce` (when given), `c_hash` of the code, and `real_user_status` on the first authorization;
+    /// `tamper` (from a firing `tamper:` fault rule only: `FaultEngine.tampering`) breaks it as that case.
     /// - Throws: `ProviderChangeError` `.notFound` (user, client) or `.invalid` (a Services ID, bad scopes).
     package func nativeCredential(
         clientID: String, user value: String, scopes: [Scope] = [.name, .email], nonce: String? = nil,
-        state: String? = nil
+        state: String? = nil, tamper: TamperCase? = nil
     ) throws(ProviderChangeError) -> NativeCredential {
         for (name, value) in [("nonce", nonce), ("state", state)] {
             if let value, value.utf8.count > ParameterLimits.maximumBytes(for: name) {
@@ -95,9 +96,10 @@ extension AppleIdentityProvider {
                 forcedRealUserStatus: user.realUserStatusAlways ? user.realUserStatus : nil, emailChoice: nil)
         }
         let view = scenario.view(of: user, forClient: clientID, now: now)
-        let token: String
+        var token: String
         do {
             token = try snapshot.idTokens.makeIDToken(for: grant, user: view, issuedAt: now, companion: .code(code))
+            if let tamper { token = try snapshot.tamperer.idToken(token, as: tamper) }
         } catch {
             throw ProviderChangeError(.invalid, field: nil, "identity token signing failed: \(error.message)")
         }

@@ -11,6 +11,8 @@ package struct ProviderSnapshot: Sendable {
     package let keys: ScenarioKeys
     package let clientSecrets: ClientSecretValidator
     package let idTokens: IDTokenMaker
+    /// The hostile-Apple seam: only a firing `tamper:` fault rule passes a token through it.
+    package var tamperer: TokenTamperer { TokenTamperer(scenario: scenario, keys: keys) }
     package let authorizationRequests: AuthorizationRequestValidator
     /// Consents, codes and tokens; replaced only by `reset()` and `replaceScenario(_:)`.
     package let store: any GrantStore

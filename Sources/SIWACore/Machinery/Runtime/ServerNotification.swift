@@ -16,6 +16,21 @@ package struct PreparedNotification: Sendable, Equatable {
     package var userID: String
     /// The signed JWS.
     package var payload: String
+    /// The hostile-Apple case it was made (a firing `tamper:` fault rule; docs/rp-check.md); nil: valid.
+    package var tamper: TamperCase? = nil
+
+    package init(
+        url: String, appGroupID: String, audience: String, jti: String, type: String, userID: String,
+        payload: String
+    ) {
+        self.url = url
+        self.appGroupID = appGroupID
+        self.audience = audience
+        self.jti = jti
+        self.type = type
+        self.userID = userID
+        self.payload = payload
+    }
 
     /// `{"payload":"<JWS>"}`.
     package var body: [UInt8] { JSONValue.object(JSONObject([("payload", .string(payload))])).serialized() }
