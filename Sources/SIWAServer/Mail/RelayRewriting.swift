@@ -47,7 +47,9 @@ enum RelayRewriting {
     /// becomes a quoted string (RFC 5322 §3.2.4).
     static func displayPhrase(_ phrase: String?, address: String) -> String {
         let atext = "!#$%&'*+-/=?^_`{|}~. \t"
-        if let phrase {
+        // A line break inside the new field would start another (a bare CR ends a line for some
+        // readers), so no name with a control character is kept as written (`MailMessage+FieldText`).
+        if let phrase, MailMessage.isFieldText(phrase) {
             if phrase.count >= 2 && phrase.hasPrefix("\"") && phrase.hasSuffix("\"") && isQuotedString(phrase) {
                 return phrase
             }
@@ -58,9 +60,10 @@ enum RelayRewriting {
             }
         }
         var quoted = "\""
-        for character in phrase ?? address where character != "\r" && character != "\n" {
-            if character == "\"" || character == "\\" { quoted.append("\\") }
-            quoted.append(character)
+        // By scalar: CR LF is one Character, which a Character comparison with "\r" misses.
+        for scalar in (phrase ?? address).unicodeScalars where !MailMessage.breaksLine(scalar) {
+            if scalar == "\"" || scalar == "\\" { quoted.unicodeScalars.append("\\") }
+            quoted.unicodeScalars.append(scalar)
         }
         return quoted + "\""
     }
