@@ -10,14 +10,17 @@ extension MailMessage {
         package var otherTypes: [String] { others.map(\.contentType) }
         /// `others` without the inline ones: what a mail client lists as attachments.
         package var attachments: [Part] { others.filter { !$0.isInline } }
+        /// Why not every part was read (`PartList.note`), or nil.
+        package var note: String?
     }
 
     /// Deepest `multipart/*` nesting followed.
     static let maxDepth = 8
 
     package var textParts: TextParts {
-        var result = TextParts()
-        for part in parts {
+        let list = partList
+        var result = TextParts(note: list.note)
+        for part in list.parts {
             let message = part.message
             if part.contentType == "text/plain" && result.text == nil && part.disposition != "attachment" {
                 result.text = message.decodedBody(charset: part.parameters["charset"])
@@ -70,8 +73,9 @@ extension MailMessage {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// The bodies between `--boundary` delimiter lines, up to the closing `--boundary--`.
-    static func sections(of body: ArraySlice<UInt8>, boundary: String) -> [ArraySlice<UInt8>] {
+    /// The bodies between `--boundary` delimiter lines, up to the closing `--boundary--`, at most
+    /// `limit` of them (the scan stops there).
+    static func sections(of body: ArraySlice<UInt8>, boundary: String, limit: Int = .max) -> [ArraySlice<UInt8>] {
         let delimiter = Array(("--" + boundary).utf8)
         var sections: [ArraySlice<UInt8>] = []
         var start: Int? = nil
@@ -89,6 +93,7 @@ extension MailMessage {
                     if end > open && body[end - 1] == 10 { end -= 1 }
                     if end > open && body[end - 1] == 13 { end -= 1 }
                     sections.append(body[open..<end])
+                    if sections.count >= limit { return sections }
                 }
                 if rest.starts(with: [45, 45]) { return sections }
                 start = next

@@ -48,14 +48,19 @@ package struct MailMessage: Sendable, Equatable {
         return ascii ? equal : first.lowercased() == second.lowercased()
     }
 
-    package init(parsing bytes: ArraySlice<UInt8>) {
+    /// Header fields kept of each MIME part (`MailMessage+Parts.swift`): a part needs four, and 1000
+    /// parts of 1000 fields each would hold a million.
+    package static let maxPartFields = 64
+
+    /// Parses `bytes`, keeping the first `maxFields` header fields.
+    package init(parsing bytes: ArraySlice<UInt8>, maxFields: Int = Self.maxFields) {
         var fields: [Field] = []
         var index = bytes.startIndex
         var current: (name: String, value: [UInt8])? = nil
         func flush() {
             guard let field = current else { return }
             current = nil
-            guard fields.count < Self.maxFields else { return }
+            guard fields.count < maxFields else { return }
             fields.append(Field(name: field.name, value: Self.trimmed(field.value)))
         }
         while index < bytes.endIndex {
