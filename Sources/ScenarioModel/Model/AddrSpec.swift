@@ -72,8 +72,9 @@ package enum AddrSpec {
         return true
     }
 
-    /// `DQUOTE *(qtext / quoted-pair / WSP) DQUOTE`; qtext is printable but `"` and `\`.
-    static func isQuotedString(_ scalars: [Unicode.Scalar]) -> Bool {
+    /// `DQUOTE *(qtext / quoted-pair / WSP) DQUOTE`; qtext is printable but `"` and `\` (control
+    /// characters are refused before; the relay's From rewrite asks this of a display name too).
+    package static func isQuotedString(_ scalars: [Unicode.Scalar]) -> Bool {
         guard scalars.count >= 2, scalars.first == "\"", scalars.last == "\"" else { return false }
         var escaped = false
         for scalar in scalars.dropFirst().dropLast() {
