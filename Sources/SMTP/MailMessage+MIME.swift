@@ -12,22 +12,53 @@ extension MailMessage {
         package var attachments: [Part] { others.filter { !$0.isInline } }
         /// Why not every part was read (`PartList.note`), or nil.
         package var note: String?
+
+        /// How many of `parts` a mail client lists as attachments (`attachments`), decoding nothing.
+        package static func attachmentCount(of parts: [Part]) -> Int {
+            others(in: parts).filter { !$0.isInline }.count
+        }
+
+        /// The parts that are neither the text nor the HTML body (`others`), decoding nothing.
+        package static func others(in parts: [Part]) -> [Part] {
+            zip(parts, roles(of: parts)).filter { $1 == .other }.map(\.0)
+        }
+
+        enum Role { case text, html, other }
+
+        /// Which part is the text body (the first `text/plain` not an attachment), which the HTML body
+        /// (the first `text/html`), and which are the others.
+        static func roles(of parts: [Part]) -> [Role] {
+            var sawText = false
+            var sawHTML = false
+            return parts.map { part in
+                if part.contentType == "text/plain" && !sawText && part.disposition != "attachment" {
+                    sawText = true
+                    return .text
+                }
+                if part.contentType == "text/html" && !sawHTML {
+                    sawHTML = true
+                    return .html
+                }
+                return .other
+            }
+        }
     }
 
     /// Deepest `multipart/*` nesting followed.
     static let maxDepth = 8
 
-    package var textParts: TextParts {
+    package var textParts: TextParts { textParts(decodingAtMost: .max) }
+
+    /// `textParts` with the text and HTML bodies decoded up to about `limit` bytes each (a view that
+    /// shows 2 MiB need not decode 9 MB first).
+    package func textParts(decodingAtMost limit: Int) -> TextParts {
         let list = partList
         var result = TextParts(note: list.note)
-        for part in list.parts {
-            let message = part.message
-            if part.contentType == "text/plain" && result.text == nil && part.disposition != "attachment" {
-                result.text = message.decodedBody(charset: part.parameters["charset"])
-            } else if part.contentType == "text/html" && result.html == nil {
-                result.html = message.decodedBody(charset: part.parameters["charset"])
-            } else {
-                result.others.append(part)
+        for (part, role) in zip(list.parts, TextParts.roles(of: list.parts)) {
+            switch role {
+            case .text: result.text = part.message.decodedBody(charset: part.parameters["charset"], limit: limit)
+            case .html: result.html = part.message.decodedBody(charset: part.parameters["charset"], limit: limit)
+            case .other: result.others.append(part)
             }
         }
         return result
@@ -66,11 +97,18 @@ extension MailMessage {
         }
     }
 
-    /// The body decoded by `Content-Transfer-Encoding`, as text.
-    func decodedBody(charset: String?) -> String {
-        let bytes = decodedBytes
-        if let charset, TransferEncoding.isLatin1(charset) { return TransferEncoding.latin1Text(bytes) }
-        return String(decoding: bytes, as: UTF8.self)
+    /// The body decoded by `Content-Transfer-Encoding`, as text, from its first `limit` decoded bytes
+    /// (a 7bit or 8bit body is read in place, not copied first).
+    func decodedBody(charset: String?, limit: Int = .max) -> String {
+        let latin1 = charset.map(TransferEncoding.isLatin1) ?? false
+        switch field("Content-Transfer-Encoding")?.lowercased() ?? "7bit" {
+        case "base64", "quoted-printable":
+            let bytes = decodedBytes.prefix(limit)
+            return latin1 ? TransferEncoding.latin1Text(Array(bytes)) : String(decoding: bytes, as: UTF8.self)
+        default:
+            let bytes = body.prefix(limit)
+            return latin1 ? TransferEncoding.latin1Text(Array(bytes)) : String(decoding: bytes, as: UTF8.self)
+        }
     }
 
     /// The bodies between `--boundary` delimiter lines, up to the closing `--boundary--`, at most

@@ -57,6 +57,8 @@ package struct MailMessage: Sendable, Equatable {
         var fields: [Field] = []
         var index = bytes.startIndex
         var current: (name: String, value: [UInt8])? = nil
+        // Past `maxFields`, lines are only scanned for the header's end: nothing is built of them.
+        var dropping = false
         func flush() {
             guard let field = current else { return }
             current = nil
@@ -74,6 +76,10 @@ package struct MailMessage: Sendable, Equatable {
             }
             if content.first == 32 || content.first == 9 {
                 // A continuation line: part of the field before it.
+                if dropping {
+                    index = next
+                    continue
+                }
                 if current != nil {
                     current!.value.append(32)
                     current!.value.append(contentsOf: content.drop(while: { $0 == 32 || $0 == 9 }))
@@ -86,8 +92,12 @@ package struct MailMessage: Sendable, Equatable {
                 content[..<colon].allSatisfy({ $0 > 32 && $0 < 127 })
             else { break }
             flush()
-            current = (String(decoding: content[..<colon], as: UTF8.self), Array(content[(colon + 1)...]))
             index = next
+            if fields.count >= maxFields {
+                dropping = true
+                continue
+            }
+            current = (String(decoding: content[..<colon], as: UTF8.self), Array(content[(colon + 1)...]))
         }
         flush()
         self.fields = fields

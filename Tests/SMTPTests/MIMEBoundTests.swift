@@ -55,4 +55,33 @@ import Testing
         // Fields past the share are dropped, not parsed into the body: the body is still the text.
         #expect(Array(part.message.body) == Array("hi".utf8))
     }
+
+    /// Storing a message counts its attachments without decoding a part: the count is the one
+    /// `textParts` gives.
+    @Test func attachmentsAreCountedAsTextPartsListsThem() {
+        let bodies = [
+            "--k\r\nContent-Type: text/plain\r\n\r\na\r\n--k\r\nContent-Type: text/plain\r\n\r\nb\r\n--k--\r\n",
+            "--k\r\nContent-Type: text/html\r\n\r\n<p>\r\n--k\r\nContent-Type: text/html\r\n\r\n<p>\r\n--k--\r\n",
+            "--k\r\nContent-Type: text/plain\r\nContent-Disposition: attachment\r\n\r\na\r\n--k--\r\n",
+            "--k\r\nContent-Type: image/png\r\nContent-Disposition: inline\r\nContent-ID: <i>\r\n\r\nx\r\n"
+                + "--k\r\nContent-Type: application/pdf\r\n\r\n%PDF\r\n--k--\r\n",
+            String(repeating: "--k\r\n\r\n", count: 1500),
+        ]
+        for body in bodies {
+            let message = Self.multipart(body)
+            #expect(
+                MailMessage.TextParts.attachmentCount(of: message.parts) == message.textParts.attachments.count,
+                "\(body.prefix(60).debugDescription)")
+        }
+    }
+
+    /// Fields past the message's cap are scanned for the header's end, not kept: the body still starts
+    /// after the blank line.
+    @Test func fieldsPastTheCapAreSkippedUpToTheBody() {
+        let fields = (0..<3000).map { "X-\($0): y\r\n \(String(repeating: "z", count: $0 % 3))\r\n" }.joined()
+        let message = MailMessage(parsing: Array((fields + "\r\nbody").utf8))
+        #expect(message.fields.count == MailMessage.maxFields)
+        #expect(message.fields.last?.name == "X-999")
+        #expect(Array(message.body) == Array("body".utf8))
+    }
 }

@@ -32,7 +32,7 @@ enum MailContent {
 
     /// The part numbered `id` among the message's attachments and other non-body parts.
     static func part(_ id: String, of record: MailRecord) throws(ControlFailure) -> MailMessage.Part {
-        let others = MailMessage(parsing: record.raw).textParts.others
+        let others = MailMessage.TextParts.others(in: MailMessage(parsing: record.raw).parts)
         guard let part = others.first(where: { $0.id == id }) else {
             let known = others.isEmpty ? "it has none" : "its parts: " + others.map(\.id).joined(separator: ", ")
             throw ControlFailure(

@@ -99,7 +99,7 @@ package struct MailEndpoints: Sendable {
                 if decoded != value { header["decoded"] = .string(decoded) }
                 return .object(header)
             })
-        let parts = message.textParts
+        let parts = message.textParts(decodingAtMost: MailViewBudget.decodedBytes)
         object["text"] = parts.text.map { .string(budget.take($0, as: "text")) } ?? .null
         object["html"] = parts.html.map { .string(budget.take($0, as: "html")) } ?? .null
         object["other_parts"] = .array(parts.otherTypes.map { .string($0) })

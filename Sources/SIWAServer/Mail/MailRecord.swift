@@ -84,9 +84,11 @@ package struct MailRecord: Sendable {
         var record = self
         let message = MailMessage(parsing: raw)
         record.fromName = message.field("From").flatMap(MailAddress.displayName(inField:)).map(EncodedWords.decode)
-        let parts = message.textParts
-        record.attachments = parts.attachments.count
-        record.partsNote = parts.note
+        // The part list, not `textParts`: nothing is decoded when a message is stored (a 9 MB text part
+        // would be, on the SMTP listener's event loop).
+        let list = message.partList
+        record.attachments = MailMessage.TextParts.attachmentCount(of: list.parts)
+        record.partsNote = list.note
         return record
     }
 }

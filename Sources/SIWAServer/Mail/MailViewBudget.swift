@@ -5,6 +5,9 @@
 struct MailViewBudget {
     /// Bytes of message text in one view.
     static let maximumBytes = 2 * 1024 * 1024
+    /// Bytes of a text or HTML body decoded for a view (`MailMessage.textParts(decodingAtMost:)`): past
+    /// the budget, so that a cut shows.
+    static let decodedBytes = maximumBytes + 4
     /// Bytes still to give.
     private(set) var remaining = maximumBytes
     /// The view's fields that were cut, in order, each once.

@@ -14,7 +14,8 @@ struct MailpitView {
     init(_ record: MailRecord) {
         self.record = record
         message = MailMessage(parsing: record.raw)
-        parts = message.textParts
+        // Text and HTML decoded up to what a view shows (`MailViewBudget`); a search reads that much.
+        parts = message.textParts(decodingAtMost: MailViewBudget.decodedBytes)
     }
 
     /// Every mailbox of the header fields `name`, in order.

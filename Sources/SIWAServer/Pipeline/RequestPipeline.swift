@@ -1,4 +1,5 @@
 import Background
+import CSys
 import HTTP
 import JSON
 import SIWACore
@@ -94,7 +95,12 @@ package final class RequestPipeline: HTTPResponder {
         if let backgroundWaits, Self.isMailView(request.path) {
             let pending = DeferredResponse()
             if backgroundWaits.schedule(
-                lane: Self.mailViewLane, { pending.fulfill(self.respondHere(to: request, offLoop: true)) })
+                lane: Self.mailViewLane,
+                {
+                    pending.fulfill(self.respondHere(to: request, offLoop: true))
+                    // A view of a 10 MB message frees tens of MiB; glibc keeps freed heap unless asked.
+                    _ = csys_malloc_trim()
+                })
             {
                 return .deferred(pending)
             }
