@@ -3,9 +3,10 @@
 `own_servers(binary, work)` starts a relay of its own (scenarios/relay-mail.yaml, `--smtp-port 0`)
 and runs each attack against it, asserting its bound with a measured number:
 
-- many parts: a 9.6 MB message of 800,000 empty parts (`--k\\r\\n\\r\\n`, boundary=k) from the registered
-  sender, then every view of it three times (JSON, HTML, parts, .eml, the Mailpit routes, the
-  dashboard page): RSS stays within 64 MiB of idle and `/auth/keys` answers within 50 ms throughout;
+- hostile MIME: a 9.6 MB message of 800,000 empty parts (`--k\\r\\n\\r\\n`, boundary=k) from the
+  registered sender, 10,000 nested multiparts, 1000 parts of 1,500 fields each; each then viewed every
+  way three times (JSON, HTML, parts, .eml, the Mailpit routes,
+  the dashboard page): RSS stays within 64 MiB of idle and `/auth/keys` answers within 50 ms throughout;
 - header injection: CR LF in a user's email and relay_email, in a reply's subject, bare CRs in a From
   display name: refused with 400, or delivered with no new field for a reader ending lines at CR;
 - the loopback guard: a Host that is not `host [":" port]`, two Origin fields;
@@ -23,6 +24,7 @@ import json
 import smtplib
 import socket
 import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -57,44 +59,70 @@ def newest_id(server: MockProcess) -> str:
     return json.loads(request(server.port, "GET", "/mock/mail")[2])["messages"][-1]["id"]
 
 
+PROBE = r"""
+import http.client, json, sys, time
+port, worst, at, count, failures = int(sys.argv[1]), 0.0, 0.0, 0, []
+connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+while sys.stdin.readline() == "":
+    pass
+while True:
+    time.sleep(0.01)
+    try:
+        if sys.stdin in __import__("select").select([sys.stdin], [], [], 0)[0]:
+            break
+        started = time.monotonic()
+        connection.request("GET", "/auth/keys")
+        response = connection.getresponse()
+        response.read()
+        took = time.monotonic() - started
+        if response.status != 200:
+            failures.append(f"status {response.status}")
+        if took > worst:
+            worst, at = took, started
+        count += 1
+    except Exception as error:
+        failures.append(repr(error))
+        connection.close()
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+print(json.dumps({"worst": worst, "at": at, "count": count, "failures": failures[:3]}))
+"""
+
+
 class KeysProbe:
-    """Fetches /auth/keys every 10 ms on one keep-alive connection while the `with` block runs."""
+    """Fetches /auth/keys every 10 ms on one keep-alive connection while the `with` block runs, from a
+    process of its own: the attacker's Python (smtplib quoting 10 MB holds the GIL) cannot delay it.
+    `phase` names what the attacker is doing; `worst_phase` what it was doing at the worst fetch (both
+    processes read the one CLOCK_MONOTONIC)."""
 
     def __init__(self, port: int) -> None:
         self.port, self.worst, self.count, self.failures = port, 0.0, 0, []
-        # What the attacker was doing (set by the caller), and what it was doing at the worst fetch.
-        self.phase, self.worst_phase = "", ""
-        self.stop = threading.Event()
+        self.phases: list[tuple[float, str]] = []
+        self.worst_phase = ""
+
+    @property
+    def phase(self) -> str:
+        return self.phases[-1][1] if self.phases else ""
+
+    @phase.setter
+    def phase(self, name: str) -> None:
+        self.phases.append((time.monotonic(), name))
 
     def __enter__(self) -> "KeysProbe":
-        self.thread = threading.Thread(target=self.run, daemon=True)
-        self.thread.start()
+        self.process = subprocess.Popen([sys.executable, "-c", PROBE, str(self.port)], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, text=True)
+        self.process.stdin.write("start\n")
+        self.process.stdin.flush()
+        time.sleep(0.05)
         return self
 
-    def run(self) -> None:
-        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
-        while not self.stop.wait(0.01):
-            started = time.monotonic()
-            try:
-                connection.request("GET", "/auth/keys")
-                response = connection.getresponse()
-                response.read()
-                ok = response.status == 200
-            except Exception as error:  # noqa: BLE001 - every failure is reported
-                self.failures.append(repr(error))
-                connection.close()
-                connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
-                continue
-            if time.monotonic() - started > self.worst:
-                self.worst, self.worst_phase = time.monotonic() - started, self.phase
-            self.count += 1
-            if not ok:
-                self.failures.append(f"status {response.status}")
-        connection.close()
-
     def __exit__(self, *_: object) -> None:
-        self.stop.set()
-        self.thread.join()
+        self.process.stdin.write("stop\n")
+        self.process.stdin.close()
+        result = json.loads(self.process.stdout.read())
+        self.process.wait(timeout=10)
+        self.worst, self.count, self.failures = result["worst"], result["count"], result["failures"]
+        self.worst_phase = next((name for started, name in reversed(self.phases) if started <= result["at"]),
+                                "before")
 
 
 class PeakRSS:
@@ -118,22 +146,36 @@ class PeakRSS:
         self.peak = max(self.peak, self.server.rss_kib() / 1024)
 
 
-def many_parts(server: MockProcess) -> Outcome:
-    out = Outcome("a 9.6 MB message of 800,000 empty parts, then every view of it 3×",
-                  f"RSS within {RSS_BOUND_MIB} MiB of idle (peak and after), /auth/keys within "
-                  f"{KEYS_BOUND * 1000:.0f} ms throughout, the record says the walk stopped at 1000 parts")
-    time.sleep(0.5)
-    idle = server.rss_kib() / 1024
+def mime_shapes() -> list[tuple[str, bytes, str]]:
+    """Hostile MIME shapes near the 10 MiB message cap: (name, body after the header, the start of the
+    `parts_note` expected, "" for none)."""
     parts = b"--k\r\n\r\n" * 800_000
     preamble = b"preamble line\r\n" * ((9_600_000 - len(parts)) // 15)
-    message = (b"From: Shop <hello@shop.example>\r\nSubject: many parts\r\nMIME-Version: 1.0\r\n"
-               b"Content-Type: multipart/mixed; boundary=k\r\n\r\n" + preamble + parts)
+    levels = range(10_000)  # level 0 innermost
+    deep = (b"".join(b"Content-Type: multipart/mixed; boundary=b%d\r\n\r\n--b%d\r\n" % (n, n) for n in reversed(levels))
+            + b"x\r\n" + b"".join(b"--b%d--\r\n" % n for n in levels))
+    fields = b"".join(b"--k\r\n" + b"X:y\r\n" * 1500 + b"\r\n" for _ in range(1000))
+    # Not here yet: a 9 MB text part of control bytes (six bytes of JSON each) peaks at +92 MiB over idle
+    # (SMTP receipt, a 12 MiB JSON view, glibc arenas), over the 64 MiB bound (issue 36, left open).
+    return [("a 9.6 MB message of 800,000 empty parts", preamble + parts, "more than 1000 MIME parts"),
+            ("10,000 nested multiparts", deep, "multiparts nested deeper than 8"),
+            ("1000 parts of 1,500 header fields each", fields + b"--k--\r\n", "")]
+
+
+def mime_shape(server: MockProcess, idle: float, name: str, body: bytes, note_start: str) -> Outcome:
+    out = Outcome(f"{name}, then every view of it 3×",
+                  f"RSS within {RSS_BOUND_MIB} MiB of idle (peak and after), /auth/keys within "
+                  f"{KEYS_BOUND * 1000:.0f} ms throughout, every JSON/HTML view < 16 MiB"
+                  + (f", the record says '{note_start}…'" if note_start else ""))
+    top = b"" if body.startswith(b"Content-Type") else b"Content-Type: multipart/mixed; boundary=k\r\n"
+    message = b"From: Shop <hello@shop.example>\r\nSubject: hostile mime\r\nMIME-Version: 1.0\r\n" + top + (
+        b"" if body.startswith(b"Content-Type") else b"\r\n") + body
     views = ["/mock/mail", "/mock/mail/{id}", "/mock/mail/{id}.eml", "/mock/mail/{id}/html",
              "/mock/mail/{id}/parts/2", "/mock/mail/{id}/parts/1000", "/api/v1/messages", "/api/v1/message/{id}",
              "/api/v1/message/latest", "/api/v1/message/{id}/raw", "/api/v1/message/{id}/part/2",
-             "/api/v1/search?query=many", "/mock/ui"]
+             "/api/v1/search?query=hostile", "/mock/ui"]
     sizes: dict[str, int] = {}
-    statuses: set[str] = set()
+    statuses: dict[str, int] = {}
     with KeysProbe(server.port) as probe, PeakRSS(server) as rss:
         probe.phase = "sending"
         send_mail(server, message)
@@ -144,27 +186,29 @@ def many_parts(server: MockProcess) -> Outcome:
                 path = view.replace("{id}", message_id)
                 probe.phase = view
                 started = time.monotonic()
-                status, _, body = request(server.port, "GET", path)
+                status, _, answer = request(server.port, "GET", path)
                 took = max(took, time.monotonic() - started)
-                sizes[view] = max(sizes.get(view, 0), len(body))
-                statuses.add(f"{view} {status}")
+                sizes[view] = max(sizes.get(view, 0), len(answer))
+                statuses[view] = status
         detail = json.loads(request(server.port, "GET", f"/mock/mail/{message_id}")[2])
     time.sleep(0.5)
     after = server.rss_kib() / 1024
+    request(server.port, "DELETE", "/mock/mail")
     biggest = max((size, view) for view, size in sizes.items() if not view.endswith((".eml", "/raw")))
     note = detail.get("parts_note") or ""
     out.observed = (f"{len(message) / 1e6:.1f} MB sent; idle {idle:.1f} MiB, peak +{rss.peak - idle:.1f}, after "
                     f"+{after - idle:.1f}; /auth/keys worst {probe.worst * 1000:.1f} ms ({probe.worst_phase}) over "
-                    f"{probe.count} fetches"
-                    f"{' (' + probe.failures[0] + ')' if probe.failures else ''}; slowest view {took:.2f} s; "
-                    f"largest JSON/HTML view {biggest[0] / 1024:.0f} KiB ({biggest[1]}); "
-                    f"{len(detail.get('attachments', []))} parts listed; note: {note[:60]!r}")
-    expected_status = {f"{v} {404 if v.endswith('/html') else 200}" for v in views}
-    if statuses != expected_status:
-        out.notes.append(f"statuses {sorted(statuses - expected_status)}")
+                    f"{probe.count} fetches{' (' + probe.failures[0] + ')' if probe.failures else ''}; slowest view "
+                    f"{took:.2f} s; largest JSON/HTML view {biggest[0] / 1024:.0f} KiB ({biggest[1]}); "
+                    f"{len(detail.get('attachments', []))} parts listed; truncated {detail.get('truncated')}; "
+                    f"note: {note[:40]!r}")
+    bad_status = {view: status for view, status in statuses.items()
+                  if status not in (200, 404) or (status == 404 and "/html" not in view and "/part" not in view)}
+    if bad_status:
+        out.notes.append(f"statuses {bad_status}")
     out.ok = (rss.peak - idle <= RSS_BOUND_MIB and after - idle <= RSS_BOUND_MIB and probe.worst <= KEYS_BOUND
-              and not probe.failures and probe.count > 0 and note.startswith("more than 1000 MIME parts")
-              and statuses == expected_status and biggest[0] < 4 * MIB)
+              and not probe.failures and probe.count > 0 and note.startswith(note_start) and bool(note) == bool(note_start)
+              and not bad_status and biggest[0] < 16 * MIB)
     return out
 
 
@@ -391,8 +435,11 @@ def signin_against_hostile_servers(binary: Path, mock: MockProcess) -> Outcome:
 def own_servers(binary: Path, work: Path) -> list[Outcome]:
     server = MockProcess(binary, ["--scenario", str(SCENARIO), "--smtp-port", "0"], work / "mail.log")
     try:
-        outcomes = [guarded(lambda: many_parts(server), "many parts"),
-                    guarded(lambda: header_injection(server), "header injection"),
+        time.sleep(0.5)
+        idle = server.rss_kib() / 1024
+        outcomes = [guarded(lambda: mime_shape(server, idle, name, body, note), name)
+                    for name, body, note in mime_shapes()]
+        outcomes += [guarded(lambda: header_injection(server), "header injection"),
                     guarded(lambda: guard(server), "loopback guard"),
                     guarded(lambda: attachment_type(server), "attachment type")]
     finally:
