@@ -150,10 +150,13 @@ mail_props = {"id": S, "time": {"type": "string", "format": "date-time"}, "direc
     "status": {"type": "string", "enum": ["delivered", "rejected", "deferred"]}, "smtp_reply": S, "reason": S, "team": nullable("string"),
     "user": nullable("string"), "relay_address": S, "delivered_to": nullable("string"), "envelope_from": S, "from": nullable("string"),
     "rewritten_from": nullable("string"), "subject": nullable("string"), "size": {"type": "integer", "minimum": 0},
-    "from_name": nullable("string"), "attachments": {"type": "integer", "minimum": 0}}
+    "from_name": nullable("string"), "attachments": {"type": "integer", "minimum": 0},
+    "parts_note": {"type": ["string", "null"], "description": "Why not every MIME part was read (more than 1000 parts, or nesting deeper than 8); null when all were"}}
 mail_summary = obj(mail_props, list(mail_props))
 mail_detail_props = dict(mail_props, headers={"type": "array", "items": obj({"name": S, "value": S, "decoded": S}, ["name", "value"])},
     text=nullable("string"), html=nullable("string"), other_parts={"type": "array", "items": S},
+    truncated={"type": "array", "items": {"type": "string", "enum": ["headers", "text", "html"]},
+        "description": "Fields cut to keep this view within 2 MiB of message text (docs/limits.md); the .eml has every byte"},
     attachments={"type": "array", "items": obj({"part": S, "content_type": S, "filename": S, "content_id": nullable("string"), "inline": {"type": "boolean"},
         "size": {"type": "integer"}, "url": S}, ["part", "content_type", "filename", "content_id", "inline", "size", "url"])})
 mail_id = [{"name": "id", "in": "path", "required": True, "schema": S}]

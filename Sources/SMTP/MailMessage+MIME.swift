@@ -10,21 +10,55 @@ extension MailMessage {
         package var otherTypes: [String] { others.map(\.contentType) }
         /// `others` without the inline ones: what a mail client lists as attachments.
         package var attachments: [Part] { others.filter { !$0.isInline } }
+        /// Why not every part was read (`PartList.note`), or nil.
+        package var note: String?
+
+        /// How many of `parts` a mail client lists as attachments (`attachments`), decoding nothing.
+        package static func attachmentCount(of parts: [Part]) -> Int {
+            others(in: parts).filter { !$0.isInline }.count
+        }
+
+        /// The parts that are neither the text nor the HTML body (`others`), decoding nothing.
+        package static func others(in parts: [Part]) -> [Part] {
+            zip(parts, roles(of: parts)).filter { $1 == .other }.map(\.0)
+        }
+
+        enum Role { case text, html, other }
+
+        /// Which part is the text body (the first `text/plain` not an attachment), which the HTML body
+        /// (the first `text/html`), and which are the others.
+        static func roles(of parts: [Part]) -> [Role] {
+            var sawText = false
+            var sawHTML = false
+            return parts.map { part in
+                if part.contentType == "text/plain" && !sawText && part.disposition != "attachment" {
+                    sawText = true
+                    return .text
+                }
+                if part.contentType == "text/html" && !sawHTML {
+                    sawHTML = true
+                    return .html
+                }
+                return .other
+            }
+        }
     }
 
     /// Deepest `multipart/*` nesting followed.
     static let maxDepth = 8
 
-    package var textParts: TextParts {
-        var result = TextParts()
-        for part in parts {
-            let message = part.message
-            if part.contentType == "text/plain" && result.text == nil && part.disposition != "attachment" {
-                result.text = message.decodedBody(charset: part.parameters["charset"])
-            } else if part.contentType == "text/html" && result.html == nil {
-                result.html = message.decodedBody(charset: part.parameters["charset"])
-            } else {
-                result.others.append(part)
+    package var textParts: TextParts { textParts(decodingAtMost: .max) }
+
+    /// `textParts` with the text and HTML bodies decoded up to about `limit` bytes each (a view that
+    /// shows 2 MiB need not decode 9 MB first).
+    package func textParts(decodingAtMost limit: Int) -> TextParts {
+        let list = partList
+        var result = TextParts(note: list.note)
+        for (part, role) in zip(list.parts, TextParts.roles(of: list.parts)) {
+            switch role {
+            case .text: result.text = part.message.decodedBody(charset: part.parameters["charset"], limit: limit)
+            case .html: result.html = part.message.decodedBody(charset: part.parameters["charset"], limit: limit)
+            case .other: result.others.append(part)
             }
         }
         return result
@@ -63,15 +97,23 @@ extension MailMessage {
         }
     }
 
-    /// The body decoded by `Content-Transfer-Encoding`, as text.
-    func decodedBody(charset: String?) -> String {
-        let bytes = decodedBytes
-        if let charset, TransferEncoding.isLatin1(charset) { return TransferEncoding.latin1Text(bytes) }
-        return String(decoding: bytes, as: UTF8.self)
+    /// The body decoded by `Content-Transfer-Encoding`, as text, from its first `limit` decoded bytes
+    /// (a 7bit or 8bit body is read in place, not copied first).
+    func decodedBody(charset: String?, limit: Int = .max) -> String {
+        let latin1 = charset.map(TransferEncoding.isLatin1) ?? false
+        switch field("Content-Transfer-Encoding")?.lowercased() ?? "7bit" {
+        case "base64", "quoted-printable":
+            let bytes = decodedBytes.prefix(limit)
+            return latin1 ? TransferEncoding.latin1Text(Array(bytes)) : String(decoding: bytes, as: UTF8.self)
+        default:
+            let bytes = body.prefix(limit)
+            return latin1 ? TransferEncoding.latin1Text(Array(bytes)) : String(decoding: bytes, as: UTF8.self)
+        }
     }
 
-    /// The bodies between `--boundary` delimiter lines, up to the closing `--boundary--`.
-    static func sections(of body: ArraySlice<UInt8>, boundary: String) -> [ArraySlice<UInt8>] {
+    /// The bodies between `--boundary` delimiter lines, up to the closing `--boundary--`, at most
+    /// `limit` of them (the scan stops there).
+    static func sections(of body: ArraySlice<UInt8>, boundary: String, limit: Int = .max) -> [ArraySlice<UInt8>] {
         let delimiter = Array(("--" + boundary).utf8)
         var sections: [ArraySlice<UInt8>] = []
         var start: Int? = nil
@@ -89,6 +131,7 @@ extension MailMessage {
                     if end > open && body[end - 1] == 10 { end -= 1 }
                     if end > open && body[end - 1] == 13 { end -= 1 }
                     sections.append(body[open..<end])
+                    if sections.count >= limit { return sections }
                 }
                 if rest.starts(with: [45, 45]) { return sections }
                 start = next

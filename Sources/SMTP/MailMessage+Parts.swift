@@ -26,24 +26,58 @@ extension MailMessage {
         package var isInline: Bool { disposition == "inline" && contentID != nil }
     }
 
-    /// Every leaf part, in the order they appear.
-    package var parts: [Part] {
-        var parts: [Part] = []
-        collectParts(into: &parts, id: nil, depth: 0)
-        return parts
+    /// Most MIME sections read in one message, across every level: a 2.4 MB message of 200,000 empty
+    /// parts once made a 32 MB JSON view and +300 MiB that stayed (docs/limits.md). Beyond it the rest
+    /// is not read, and `PartList.truncated` says so.
+    package static let maxParts = 1000
+
+    /// The leaf parts a walk read, and whether it stopped early.
+    package struct PartList: Sendable, Equatable {
+        package var parts: [Part] = []
+        /// Sections of any level seen so far (the budget `maxParts` bounds).
+        var sections = 0
+        /// Whether sections beyond `maxParts` were left unread.
+        package var truncated = false
+        /// Whether a `multipart/*` deeper than `maxDepth` was kept whole as one leaf.
+        package var tooDeep = false
+
+        /// What a record says about a walk that stopped early (nil when it read everything).
+        package var note: String? {
+            var notes: [String] = []
+            if truncated { notes.append("more than \(MailMessage.maxParts) MIME parts: only the first are read") }
+            if tooDeep {
+                notes.append("multiparts nested deeper than \(MailMessage.maxDepth): the deeper ones are one part")
+            }
+            return notes.isEmpty ? nil : notes.joined(separator: "; ") + " (docs/limits.md; the .eml has every byte)"
+        }
     }
 
-    func collectParts(into parts: inout [Part], id: String?, depth: Int) {
+    /// Every leaf part, in the order they appear, at most `maxParts`.
+    package var parts: [Part] { partList.parts }
+
+    /// The leaf parts and whether the walk stopped at a bound.
+    package var partList: PartList {
+        var list = PartList()
+        collectParts(into: &list, id: nil, depth: 0)
+        return list
+    }
+
+    func collectParts(into list: inout PartList, id: String?, depth: Int) {
         let (type, parameters) = contentType
-        if type.hasPrefix("multipart/"), depth < Self.maxDepth, let boundary = parameters["boundary"],
-            !boundary.isEmpty
-        {
-            for (index, section) in Self.sections(of: body, boundary: boundary).enumerated() {
-                let number = String(index + 1)
-                MailMessage(parsing: section).collectParts(
-                    into: &parts, id: id.map { "\($0).\(number)" } ?? number, depth: depth + 1)
+        if type.hasPrefix("multipart/"), let boundary = parameters["boundary"], !boundary.isEmpty {
+            if depth < Self.maxDepth {
+                let room = Self.maxParts - list.sections
+                let sections = Self.sections(of: body, boundary: boundary, limit: room + 1)
+                if sections.count > room { list.truncated = true }
+                list.sections += min(sections.count, room)
+                for (index, section) in sections.prefix(room).enumerated() {
+                    let number = String(index + 1)
+                    MailMessage(parsing: section, maxFields: Self.maxPartFields).collectParts(
+                        into: &list, id: id.map { "\($0).\(number)" } ?? number, depth: depth + 1)
+                }
+                return
             }
-            return
+            list.tooDeep = true
         }
         let (disposition, dispositionParameters) = field("Content-Disposition").map(Self.parameterized) ?? ("", [:])
         let name =
@@ -53,7 +87,7 @@ extension MailMessage {
         if contentID.hasPrefix("<") && contentID.hasSuffix(">") && contentID.count >= 2 {
             contentID = contentID.dropFirst().dropLast()
         }
-        parts.append(
+        list.parts.append(
             Part(
                 id: id ?? "1", contentType: type, parameters: parameters,
                 disposition: disposition.isEmpty ? nil : disposition,

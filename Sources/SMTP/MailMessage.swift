@@ -48,14 +48,21 @@ package struct MailMessage: Sendable, Equatable {
         return ascii ? equal : first.lowercased() == second.lowercased()
     }
 
-    package init(parsing bytes: ArraySlice<UInt8>) {
+    /// Header fields kept of each MIME part (`MailMessage+Parts.swift`): a part needs four, and 1000
+    /// parts of 1000 fields each would hold a million.
+    package static let maxPartFields = 64
+
+    /// Parses `bytes`, keeping the first `maxFields` header fields.
+    package init(parsing bytes: ArraySlice<UInt8>, maxFields: Int = Self.maxFields) {
         var fields: [Field] = []
         var index = bytes.startIndex
         var current: (name: String, value: [UInt8])? = nil
+        // Past `maxFields`, lines are only scanned for the header's end: nothing is built of them.
+        var dropping = false
         func flush() {
             guard let field = current else { return }
             current = nil
-            guard fields.count < Self.maxFields else { return }
+            guard fields.count < maxFields else { return }
             fields.append(Field(name: field.name, value: Self.trimmed(field.value)))
         }
         while index < bytes.endIndex {
@@ -69,6 +76,10 @@ package struct MailMessage: Sendable, Equatable {
             }
             if content.first == 32 || content.first == 9 {
                 // A continuation line: part of the field before it.
+                if dropping {
+                    index = next
+                    continue
+                }
                 if current != nil {
                     current!.value.append(32)
                     current!.value.append(contentsOf: content.drop(while: { $0 == 32 || $0 == 9 }))
@@ -81,8 +92,12 @@ package struct MailMessage: Sendable, Equatable {
                 content[..<colon].allSatisfy({ $0 > 32 && $0 < 127 })
             else { break }
             flush()
-            current = (String(decoding: content[..<colon], as: UTF8.self), Array(content[(colon + 1)...]))
             index = next
+            if fields.count >= maxFields {
+                dropping = true
+                continue
+            }
+            current = (String(decoding: content[..<colon], as: UTF8.self), Array(content[(colon + 1)...]))
         }
         flush()
         self.fields = fields

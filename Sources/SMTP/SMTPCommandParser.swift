@@ -127,7 +127,7 @@ package enum SMTPCommandParser {
         guard !local.isEmpty, local.utf8.count <= maxLocalPart, !domain.isEmpty, domain.utf8.count <= maxDomain
         else { return false }
         if local.first == "\"" {
-            guard local.count >= 2, local.last == "\"" else { return false }
+            guard isQuotedLocalPart(local.unicodeScalars) else { return false }
         } else {
             let atext = "!#$%&'*+-/=?^_`{|}~"
             guard local.first != ".", local.last != ".", !local.contains(".."),
@@ -157,7 +157,7 @@ package enum SMTPCommandParser {
         let quote = UInt8(ascii: "\"")
         let dot = UInt8(ascii: ".")
         if local.first == quote {
-            guard local.count >= 2, local.last == quote else { return false }
+            guard isQuotedLocalPart(local.lazy.map { Unicode.Scalar($0) }) else { return false }
         } else {
             guard local.first != dot, local.last != dot else { return false }
             var previous: UInt8 = 0
@@ -183,6 +183,28 @@ package enum SMTPCommandParser {
             previous = byte
         }
         return labelLength > 0 && previous != UInt8(ascii: "-")
+    }
+
+    /// RFC 5321 §4.1.2 `Quoted-string = DQUOTE *QcontentSMTP DQUOTE`: `qtextSMTP` (printable ASCII but
+    /// `"` and `\`, and space) or a `\` pair with printable ASCII or space; RFC 6531 §3.3 adds UTF-8,
+    /// not its controls. Never a CR, LF or NUL: the address is written into header fields.
+    static func isQuotedLocalPart<S: Collection<Unicode.Scalar>>(_ scalars: S) -> Bool {
+        guard scalars.count >= 2, scalars.first == "\"" else { return false }
+        var escaped = false
+        var closed = false
+        for scalar in scalars.dropFirst() {
+            guard !closed, scalar.value >= 0x20, scalar.value != 0x7F, !MailMessage.breaksLine(scalar) else {
+                return false
+            }
+            if escaped {
+                escaped = false
+            } else if scalar == "\\" {
+                escaped = true
+            } else if scalar == "\"" {
+                closed = true
+            }
+        }
+        return closed
     }
 
     /// RFC 5322 §3.2.3 atext besides letters and digits.

@@ -22,6 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "pysupport"))
 import file_attacks  # noqa: E402
+import mail_attacks  # noqa: E402
 import memory_attacks  # noqa: E402
 import notification_attacks  # noqa: E402
 import smtp_attacks  # noqa: E402
@@ -421,7 +422,7 @@ def main() -> int:
     if rc != 0:
         print(f"FAIL siwa-mock exited {rc} after SIGTERM; log tail:\n{(work / 'serve.log').read_text()[-2000:]}")
     for result in ([flood(args.binary, secret, work)] + file_attacks.own_servers(args.binary, work)
-                   + memory_attacks.own_servers(args.binary, work)):
+                   + memory_attacks.own_servers(args.binary, work) + mail_attacks.own_servers(args.binary, work)):
         outcomes.append(result)
         print(("PASS " if result.ok else "FAIL ") + f"{result.name}: {result.observed}"
               + (f" [{'; '.join(result.notes)}]" if result.notes else ""), flush=True)

@@ -105,6 +105,36 @@ import Testing
         #expect(!run.stderr.contains("JWS"))
     }
 
+    /// A token that does not verify (its key is not in /auth/keys: a scenario that signs with an
+    /// unpublished key, as a proxy swapping in a forged token would give): exit 1, the reasons on stderr
+    /// and nothing on stdout, so `signin … | jq .claims.sub` reads no identity (issue 36 finding 4).
+    @Test func aTokenThatDoesNotVerifyPrintsNothingOnStdout() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("signin-\(getpid())-hidden")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let scenario = directory.appendingPathComponent("hidden.yaml")
+        let pem = ScenarioCommandTests.scenarios + "/keys/signing-Aj3F8kLq2X.pem"
+        try "signing_keys:\n  - kid: Aj3F8kLq2X\n    pem_file: \(pem)\n    signs: true\n    published: false\n"
+            .write(to: scenario, atomically: true, encoding: .utf8)
+        let mock = try MockProcess(["--scenario", scenario.path])
+        let run = try signin(mock, ["--user", "alice"])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("invalid id_token"), "\(run.stderr)")
+        #expect(run.stdout.isEmpty, "\(run.stdout)")
+    }
+
+    /// A server whose answer never ends (chunked, at loopback speed): cut at 1 MiB and refused, in
+    /// seconds, instead of buffering gigabytes (issue 36 finding 5).
+    @Test func anEndlessAnswerIsCutAndRefused() throws {
+        let endless = try StaticServer(status: "200 OK", body: "", endless: true)
+        defer { endless.stop() }
+        let started = Date()
+        let run = try signin(nil, ["--user", "alice"], url: "http://127.0.0.1:\(endless.port)")
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("larger than 1048576 bytes"), "\(run.stderr)")
+        #expect(Date().timeIntervalSince(started) < 10)
+    }
+
     /// A port nothing listens on: bound and closed again.
     static func closedPort() throws -> Int {
         let server = try StaticServer(status: "200 OK", body: "")
@@ -120,7 +150,8 @@ final class StaticServer: @unchecked Sendable {
     let port: Int
     let response: [UInt8]
 
-    init(status: String, body: String) throws {
+    /// - Parameter endless: after the head, a chunked body that never ends (until the peer goes).
+    init(status: String, body: String, endless: Bool = false) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         self.fd = fd
         var address = sockaddr_in()
@@ -139,7 +170,9 @@ final class StaticServer: @unchecked Sendable {
         }
         port = Int(UInt16(bigEndian: address.sin_port))
         response = Array(
-            "HTTP/1.1 \(status)\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)".utf8)
+            (endless
+                ? "HTTP/1.1 \(status)\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+                : "HTTP/1.1 \(status)\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)").utf8)
         let response = response
         Thread.detachNewThread {
             while true {
@@ -151,6 +184,10 @@ final class StaticServer: @unchecked Sendable {
                 var buffer = [UInt8](repeating: 0, count: 4096)
                 _ = read(client, &buffer, buffer.count)
                 _ = response.withUnsafeBytes { write(client, $0.baseAddress, $0.count) }
+                if endless {
+                    let chunk = Array("4000\r\n".utf8) + [UInt8](repeating: 0x20, count: 0x4000) + Array("\r\n".utf8)
+                    while chunk.withUnsafeBytes({ send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) > 0 {}
+                }
                 Glibc.close(client)
             }
         }

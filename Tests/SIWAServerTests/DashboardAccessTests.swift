@@ -94,6 +94,11 @@ import Testing
             let null = Self.request(
                 .patch, "/mock/users/alice", cookie: cookie, proof: true, origin: "null", body: revoke)
             expectControlError(try h.send(null), 403, field: "X-SIWA-Mock-Dashboard")
+            // Two Origin fields, the first this server's (red team, issue 36 finding 8).
+            var twoOrigins = Self.request(
+                .patch, "/mock/users/alice", cookie: cookie, proof: true, origin: "http://127.0.0.1", body: revoke)
+            twoOrigins.headers.add("Origin", "http://attacker.example")
+            expectControlError(try h.send(twoOrigins), 403, field: "X-SIWA-Mock-Dashboard")
             #expect(h.provider.user(named: "alice")?.credentialState == .authorized, "refusals changed nothing")
             let reasons = try h.call("GET", "/mock/requests?path=/mock/users/alice", token: Self.token).text
             #expect(reasons.contains("is not this server"), "the refusal's reason is journaled")

@@ -53,7 +53,9 @@ import Testing
                 "POST", "/mock/users",
                 .object(
                     JSONObject([
-                        ("id", .string(payload)), ("email", .string(payload)), ("first_name", .string(payload)),
+                        // An email must be an addr-spec: markup fits in a quoted local part.
+                        ("id", .string(payload)), ("email", .string(#""<script>alert(3)</script>"@example.com"#)),
+                        ("first_name", .string(payload)),
                     ])))
             #expect(added.status == 201, "\(added.text)")
             _ = try h.send(RequestBuilder.get("/auth/authorize", query: [("client_id", payload), ("state", payload)]))

@@ -84,6 +84,66 @@ import Testing
         }
     }
 
+    /// Values that end in a loopback name but are not RFC 3986 `host [":" port]` (issue 36 finding 7).
+    @Test(arguments: Transport.allCases)
+    func aHostThatIsNotAHostNameIsRefused(_ transport: Transport) throws {
+        try ControlHarness.run(transport, options: Self.guarded) { h in
+            var hosts = ["#", "/", "\\", "?", " ", "@", "%zz"].map { "attacker.example\($0).localhost" }
+            hosts += [
+                "attacker.example:8080.localhost:8080", "attacker.example:8080.localhost", "[::1]x", "[::1]:8080x",
+                "[1::2::3]", "[::1:]", "[vz.x]", "localhost:80:80", "[::1]:-1",
+            ]
+            hosts.append("attacker.example\t.localhost")
+            for host in hosts {
+                let response = try h.send(Self.request(.get, "/mock/users", host: host))
+                #expect(response.status == 403, "Host \(host)")
+                #expect(response.json?["error"] == .string("forbidden_host"), "Host \(host)")
+            }
+            for host in ["[::ffff:127.0.0.1]:1", "[0:0:0:0:0:0:0:1]", "127.0.0.1:", "a-b_c.localhost"] {
+                #expect(try h.send(Self.request(.get, "/mock/users", host: host)).status == 200, "Host \(host)")
+            }
+        }
+    }
+
+    /// Two `Host` or two `Origin` fields, the first a loopback one (issue 36 findings 7 and 8): the HTTP
+    /// parser refuses two Hosts (400, RFC 9112 §3.2) and the guard refuses both.
+    @Test(arguments: Transport.allCases)
+    func twoHostOrOriginFieldsAreRefused(_ transport: Transport) throws {
+        try ControlHarness.run(transport, options: Self.guarded) { h in
+            for second in ["http://attacker.example", "null"] {
+                var request = Self.request(
+                    .post, "/mock/reset", host: "127.0.0.1:8080", origin: "http://127.0.0.1:8080")
+                request.headers.add("Origin", second)
+                let response = try h.send(request)
+                #expect(response.status == 403, "second Origin \(second)")
+                #expect(response.json?["error"] == .string("cross_origin") && response.json?["field"] == "Origin")
+            }
+            var twoHosts = Self.request(.get, "/mock/users", host: "127.0.0.1:8080")
+            twoHosts.headers.add("Host", "attacker.example")
+            let refused = try h.send(twoHosts)
+            #expect(refused.status == (transport == .inProcess ? 403 : 400), "\(refused.text)")
+            let journal = try h.send(RequestBuilder.get("/mock/requests", query: [("path", "/mock/reset")]))
+            let outcomes = journal.json?["requests"]?.arrayValue?.compactMap { $0["outcome"]?.stringValue } ?? []
+            #expect(!outcomes.contains("ok"), "no reset ran: \(outcomes)")
+        }
+    }
+
+    @Test func hostAuthorityFollowsRFC3986() {
+        #expect(HostAuthority("Example.COM:8080") == HostAuthority("example.com:8080"))
+        #expect(HostAuthority("[::1]:80")?.host == "::1" && HostAuthority("[::1]:80")?.port == "80")
+        #expect(HostAuthority("a.example")?.port == nil)
+        for valid in [
+            "127.0.0.1", "[v1.x:y]", "[2001:db8::1]", "[::]", "[1:2:3:4:5:6:7:8]", "[::1.2.3.4]", "a%41b", "",
+        ] {
+            #expect(HostAuthority(valid) != nil, "\(valid)")
+        }
+        for invalid in [
+            "a b", "a#b", "a/b", "a\\b", "a?b", "[1:2:3:4:5:6:7:8:9]", "[1:2:3:4:5:6:7::8:9]", "[::1.2.3]", "a%4",
+        ] {
+            #expect(HostAuthority(invalid) == nil, "\(invalid)")
+        }
+    }
+
     @Test func withoutTheGuardEveryHostIsServed() throws {
         try ControlHarness.run(.inProcess) { h in
             let open = try h.send(Self.request(.get, "/mock/users", host: "attacker.example"))

@@ -32,7 +32,7 @@ enum MailContent {
 
     /// The part numbered `id` among the message's attachments and other non-body parts.
     static func part(_ id: String, of record: MailRecord) throws(ControlFailure) -> MailMessage.Part {
-        let others = MailMessage(parsing: record.raw).textParts.others
+        let others = MailMessage.TextParts.others(in: MailMessage(parsing: record.raw).parts)
         guard let part = others.first(where: { $0.id == id }) else {
             let known = others.isEmpty ? "it has none" : "its parts: " + others.map(\.id).joined(separator: ", ")
             throw ControlFailure(
@@ -42,20 +42,18 @@ enum MailContent {
         return part
     }
 
-    /// One part's decoded bytes as a download: its media type (`application/octet-stream` when it is
-    /// not a plain `type/subtype`), `Content-Disposition: attachment` with its file name (RFC 6266:
-    /// an ASCII `filename` and the exact `filename*`), and a policy that lets nothing in it run.
+    /// One part's decoded bytes as a download: always `application/octet-stream` — the declared type
+    /// (`application/javascript`, `text/html`) would let the mock's own origin serve a sender's script or
+    /// page, which a page of the mock allowing `script-src 'self'` could then load; the JSON views show
+    /// the declared type — with `Content-Disposition: attachment` and its file name (RFC 6266: an ASCII
+    /// `filename` and the exact `filename*`), and a policy that lets nothing in it run.
     static func download(_ part: MailMessage.Part, of record: MailRecord) -> HTTPResponse {
-        var contentType = isToken(part.contentType, allowing: "/") ? part.contentType : "application/octet-stream"
-        if let charset = part.parameters["charset"], isToken(charset, allowing: ""), contentType.hasPrefix("text/") {
-            contentType += "; charset=\(charset)"
-        }
         let name = fileName(part, of: record)
         let fallback = String(
             name.unicodeScalars.map {
                 $0.isASCII && $0.value >= 32 && $0 != "\"" && $0 != "\\" && $0.value != 127 ? Character($0) : "_"
             })
-        var headers = Responses.noStore(contentType: contentType)
+        var headers = Responses.noStore(contentType: "application/octet-stream")
         headers.add(
             "Content-Disposition",
             "attachment; filename=\"\(fallback)\"; filename*=UTF-8''\(URLEncodedForm.encodeComponent(name))")
@@ -67,16 +65,6 @@ enum MailContent {
     /// The part's file name, else its Content-ID, else `m1-part-2`.
     static func fileName(_ part: MailMessage.Part, of record: MailRecord) -> String {
         part.filename ?? part.contentID ?? "\(record.id)-part-\(part.id)"
-    }
-
-    /// Whether `text` is an RFC 9110 §5.6.2 token (plus the characters in `extra`).
-    static func isToken(_ text: String, allowing extra: String) -> Bool {
-        let symbols = Set("!#$%&'*+-.^_`|~" + extra)
-        return !text.isEmpty
-            && text.unicodeScalars.allSatisfy {
-                $0.isASCII
-                    && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || symbols.contains(Character($0)))
-            }
     }
 
     /// The attachments and other non-body parts of `GET /mock/mail/{id}`, each with the path that

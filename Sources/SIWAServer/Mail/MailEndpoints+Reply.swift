@@ -19,17 +19,24 @@ extension MailEndpoints {
                 "only a message delivered to a user can be answered ('\(original.id)' is "
                     + "\(original.statusName), \(original.direction.rawValue))")
         }
-        let subject = try body.string("subject") ?? "Re: " + (original.subject ?? "")
-        guard !subject.contains("\r"), !subject.contains("\n") else { throw .invalid("subject", "must be one line") }
+        // A line break (or NUL, bare CR, U+2028) in Subject would end the field and start one the caller
+        // chose (`MailMessage+FieldText.swift`): refused when given, replaced when copied from the message.
+        let subject = try body.string("subject") ?? "Re: " + MailMessage.fieldText(original.subject ?? "")
+        guard MailMessage.isFieldText(subject) else {
+            throw .invalid("subject", "must be one line of text: no CR, LF, NUL or other control character")
+        }
         let now = provider.clock.nowMilliseconds
         guard mailbox.reserveDelivery(original.relayAddress, at: now, limit: RelayRules.dailyLimit) else {
             throw ControlFailure(
                 status: .conflict, error: "conflict", field: "id",
                 "\(original.relayAddress) reached its limit of \(RelayRules.dailyLimit) messages today")
         }
-        let messageID = MailMessage(parsing: original.raw).field("Message-ID")
+        let messageID = MailMessage(parsing: original.raw).field("Message-ID").map(MailMessage.fieldText)
+        // Both addresses were checked on the way in (an SMTP mailbox, a user's addr-spec); `fieldText`
+        // keeps that true of what is written here whatever a later change lets through.
         var raw =
-            "From: <\(original.relayAddress)>\r\nTo: <\(developer)>\r\nSubject: \(subject)\r\n"
+            "From: <\(MailMessage.fieldText(original.relayAddress))>\r\nTo: <\(MailMessage.fieldText(developer))>\r\n"
+            + "Subject: \(subject)\r\n"
             + "Date: \(TimeText.rfc5322(milliseconds: now))\r\n"
         if let messageID { raw += "In-Reply-To: \(messageID)\r\n" }
         raw += "Content-Type: text/plain; charset=utf-8\r\n\r\n\(text)\r\n"

@@ -84,23 +84,27 @@ package struct MailEndpoints: Sendable {
             ]))
     }
 
-    /// One message: the summary, every header field, the text and HTML parts, the other parts.
+    /// One message: the summary, every header field, the text and HTML parts, the other parts; their
+    /// text within `MailViewBudget` (`truncated` names what was cut).
     func detail(_ record: MailRecord) -> HTTPResponse {
         var object = record.summaryJSON
         let message = MailMessage(parsing: record.raw)
+        var budget = MailViewBudget()
         // `value` as sent; `decoded` as read, for fields with RFC 2047 encoded words.
         object["headers"] = .array(
             message.fields.map { field in
-                var header = JSONObject([("name", .string(field.name)), ("value", .string(field.value))])
-                let decoded = EncodedWords.decode(field.value)
-                if decoded != field.value { header["decoded"] = .string(decoded) }
+                let value = budget.take(field.value, as: "headers")
+                var header = JSONObject([("name", .string(field.name)), ("value", .string(value))])
+                let decoded = EncodedWords.decode(value)
+                if decoded != value { header["decoded"] = .string(decoded) }
                 return .object(header)
             })
-        let parts = message.textParts
-        object["text"] = parts.text.map { .string($0) } ?? .null
-        object["html"] = parts.html.map { .string($0) } ?? .null
+        let parts = message.textParts(decodingAtMost: MailViewBudget.decodedBytes)
+        object["text"] = parts.text.map { .string(budget.take($0, as: "text")) } ?? .null
+        object["html"] = parts.html.map { .string(budget.take($0, as: "html")) } ?? .null
         object["other_parts"] = .array(parts.otherTypes.map { .string($0) })
         object["attachments"] = MailContent.partsJSON(record, parts)
+        object["truncated"] = .array(budget.cut.map { .string($0) })
         return ControlEndpoints.ok(object)
     }
 }

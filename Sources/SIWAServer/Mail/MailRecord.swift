@@ -42,6 +42,8 @@ package struct MailRecord: Sendable {
     package var fromName: String? = nil
     /// How many attachments the message carries (`MailMessage.TextParts.attachments`); set when stored.
     package var attachments = 0
+    /// Why the MIME walk stopped at a bound (`MailMessage.PartList.note`), or nil; set when stored.
+    package var partsNote: String? = nil
 
     /// Bytes this record holds, for the mailbox's byte cap.
     var approximateBytes: Int {
@@ -72,6 +74,7 @@ package struct MailRecord: Sendable {
         object["size"] = .int(Int64(raw.count))
         object["from_name"] = fromName.map { .string($0) } ?? .null
         object["attachments"] = .int(Int64(attachments))
+        object["parts_note"] = partsNote.map { .string($0) } ?? .null
         return object
     }
 
@@ -81,7 +84,11 @@ package struct MailRecord: Sendable {
         var record = self
         let message = MailMessage(parsing: raw)
         record.fromName = message.field("From").flatMap(MailAddress.displayName(inField:)).map(EncodedWords.decode)
-        record.attachments = message.textParts.attachments.count
+        // The part list, not `textParts`: nothing is decoded when a message is stored (a 9 MB text part
+        // would be, on the SMTP listener's event loop).
+        let list = message.partList
+        record.attachments = MailMessage.TextParts.attachmentCount(of: list.parts)
+        record.partsNote = list.note
         return record
     }
 }

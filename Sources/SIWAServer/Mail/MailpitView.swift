@@ -14,7 +14,8 @@ struct MailpitView {
     init(_ record: MailRecord) {
         self.record = record
         message = MailMessage(parsing: record.raw)
-        parts = message.textParts
+        // Text and HTML decoded up to what a view shows (`MailViewBudget`); a search reads that much.
+        parts = message.textParts(decodingAtMost: MailViewBudget.decodedBytes)
     }
 
     /// Every mailbox of the header fields `name`, in order.
@@ -47,9 +48,11 @@ struct MailpitView {
     var text: String { parts.text ?? "" }
     var html: String { parts.html ?? "" }
 
-    /// Up to 250 characters of the text (else the HTML's text), white space collapsed.
+    /// Up to 250 characters of the text (else the HTML's text), white space collapsed; read from the
+    /// first 8 KiB, so listing many large messages stays cheap.
     var snippet: String {
-        let source = parts.text ?? Self.strippingTags(parts.html ?? "")
+        let source =
+            parts.text.map { String($0.prefix(8192)) } ?? Self.strippingTags(String((parts.html ?? "").prefix(8192)))
         let words = source.split(whereSeparator: \.isWhitespace)
         return String(words.joined(separator: " ").prefix(250))
     }
@@ -93,12 +96,17 @@ struct MailpitView {
             ]))
     }
 
-    /// Mailpit's `Message`; its parts are served by `GET /api/v1/message/{ID}/part/{PartID}`.
+    /// Mailpit's `Message`; its parts are served by `GET /api/v1/message/{ID}/part/{PartID}`. `Text` and
+    /// `HTML` within `MailViewBudget` (Mailpit's shape has no field to say so; `/raw` has every byte).
     var detail: JSONObject {
+        var budget = MailViewBudget()
+        let text = budget.take(self.text, as: "text")
+        let html = budget.take(self.html, as: "html")
         let returnPath = message.field("Return-Path").flatMap(MailAddress.firstAddress(inField:))
         let unsubscribe = JSONObject([
-            ("Header", .string(message.field("List-Unsubscribe") ?? "")), ("Links", .array([])),
-            ("Errors", .string("")), ("HeaderPost", .string(message.field("List-Unsubscribe-Post") ?? "")),
+            ("Header", .string(budget.take(message.field("List-Unsubscribe") ?? "", as: "headers"))),
+            ("Links", .array([])), ("Errors", .string("")),
+            ("HeaderPost", .string(budget.take(message.field("List-Unsubscribe-Post") ?? "", as: "headers"))),
         ])
         return JSONObject([
             ("ID", .string(record.id)), ("MessageID", .string(messageID)), ("From", from),

@@ -54,11 +54,14 @@ struct RelayPolicy: SMTPPolicy {
         }
     }
 
-    /// `Received: from HELO (ADDRESS) by HOST with ESMTP[S] for <REAL>; DATE` (RFC 5321 §4.4).
+    /// `Received: from HELO (ADDRESS) by HOST with ESMTP[S] for <REAL>; DATE` (RFC 5321 §4.4); one line
+    /// whatever its parts hold (`MailMessage.fieldText`): the real address is a user's, checked as an
+    /// addr-spec when set, and a line break in it would add fields to every message delivered.
     func receivedField(_ envelope: SMTPEnvelope, for realAddress: String, at milliseconds: Int64) -> String {
-        "Received: from \(envelope.heloName) (\(envelope.remoteAddress)) by \(hostname) with "
-            + (envelope.secure ? "ESMTPS" : "ESMTP") + " for <\(realAddress)>; "
-            + TimeText.rfc5322(milliseconds: milliseconds)
+        MailMessage.fieldText(
+            "Received: from \(envelope.heloName) (\(envelope.remoteAddress)) by \(hostname) with "
+                + (envelope.secure ? "ESMTPS" : "ESMTP") + " for <\(realAddress)>; "
+                + TimeText.rfc5322(milliseconds: milliseconds))
     }
 
     /// One journal line per recipient and step: kind `mail`, the SMTP step as the path, the code of

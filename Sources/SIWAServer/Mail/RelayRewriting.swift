@@ -1,4 +1,5 @@
 import SMTP
+import ScenarioModel
 
 /// How the relay changes a message it forwards: a `Received:` field on top and the From address
 /// replaced by the developer's relay address, so the user's reply goes back through the relay
@@ -47,8 +48,11 @@ enum RelayRewriting {
     /// becomes a quoted string (RFC 5322 §3.2.4).
     static func displayPhrase(_ phrase: String?, address: String) -> String {
         let atext = "!#$%&'*+-/=?^_`{|}~. \t"
-        if let phrase {
-            if phrase.count >= 2 && phrase.hasPrefix("\"") && phrase.hasSuffix("\"") && isQuotedString(phrase) {
+        // A line break inside the new field would start another (a bare CR ends a line for some
+        // readers), so no name with a control character is kept as written (`MailMessage+FieldText`).
+        if let phrase, MailMessage.isFieldText(phrase) {
+            // `"…"` with every inner `"` and `\` escaped (by scalar), so the phrase ends where it seems to.
+            if AddrSpec.isQuotedString(Array(phrase.unicodeScalars)) {
                 return phrase
             }
             if Self.containsEncodedWordStart(phrase),
@@ -58,9 +62,10 @@ enum RelayRewriting {
             }
         }
         var quoted = "\""
-        for character in phrase ?? address where character != "\r" && character != "\n" {
-            if character == "\"" || character == "\\" { quoted.append("\\") }
-            quoted.append(character)
+        // By scalar: CR LF is one Character, which a Character comparison with "\r" misses.
+        for scalar in (phrase ?? address).unicodeScalars where !MailMessage.breaksLine(scalar) {
+            if scalar == "\"" || scalar == "\\" { quoted.unicodeScalars.append("\\") }
+            quoted.unicodeScalars.append(scalar)
         }
         return quoted + "\""
     }
@@ -71,20 +76,5 @@ enum RelayRewriting {
         let bytes = phrase.utf8
         guard bytes.allSatisfy({ $0 < 0x80 }) else { return phrase.contains("=?") }
         return zip(bytes, bytes.dropFirst()).contains { $0 == UInt8(ascii: "=") && $1 == UInt8(ascii: "?") }
-    }
-
-    /// `"…"` with every inner `"` and `\` escaped, so the phrase ends where it seems to.
-    static func isQuotedString(_ text: String) -> Bool {
-        var escaped = false
-        for character in text.dropFirst().dropLast() {
-            if escaped {
-                escaped = false
-            } else if character == "\\" {
-                escaped = true
-            } else if character == "\"" {
-                return false
-            }
-        }
-        return !escaped
     }
 }

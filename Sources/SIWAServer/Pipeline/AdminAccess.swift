@@ -49,6 +49,9 @@ package struct AdminAccess: Sendable {
                 "a \(request.method) authenticated by the dashboard's cookie needs the \(Self.proofHeader) header "
                     + "(the dashboard's page sends it; other origins cannot)")
         }
+        if request.headers.values(for: "Origin").count > 1 {
+            return .crossOrigin("the request has more than one Origin field")
+        }
         if let origin = request.headers.origin, !Self.origin(origin, names: request.headers.host) {
             return .crossOrigin("Origin \(origin) is not this server")
         }

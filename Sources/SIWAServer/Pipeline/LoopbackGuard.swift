@@ -15,7 +15,8 @@ import HTTP
 /// Loopback names, compared without resolving anything: `localhost` and `*.localhost` (RFC 6761 §6.3),
 /// IPv4 literals in 127.0.0.0/8, `[::1]` (and `[::ffff:127.x.y.z]`), and `extraNames`: the TLS
 /// certificate's names when serving TLS (`appleid.apple.com` impersonated through /etc/hosts), and the
-/// `--public-url` host. A request without `Host` (HTTP/1.0 tools; browsers always send one) passes.
+/// `--public-url` host. A request without `Host` (HTTP/1.0 tools; browsers always send one) passes; one
+/// whose `Host` is not RFC 3986 `host [":" port]`, or with two `Host` or two `Origin` fields, does not.
 package struct LoopbackGuard: Sendable {
     /// Further accepted host names, lowercased, without a port.
     let extraNames: Set<String>
@@ -26,6 +27,14 @@ package struct LoopbackGuard: Sendable {
 
     /// Why the request is refused (status 403, JSON `error`, `field`, `message`), or nil.
     func refusal(of request: HTTPRequest) -> ControlFailure? {
+        // One of each (RFC 9110 §7.2; RFC 6454 §7.2 sends one Origin): with two, which one a check reads
+        // and which one a later reader believes could differ.
+        for field in ["Host", "Origin"] where request.headers.values(for: field).count > 1 {
+            return ControlFailure(
+                status: .forbidden, error: field == "Host" ? "forbidden_host" : "cross_origin", field: field,
+                "the request has more than one \(field) field: without --admin-token the control API answers only "
+                    + "a request with one (docs/security.md)")
+        }
         let host = request.headers.host
         if let host {
             guard let name = Self.hostName(ofAuthority: host), accepts(name) else {
@@ -73,22 +82,11 @@ package struct LoopbackGuard: Sendable {
         return parts[0] == "127"
     }
 
-    /// The host of a `Host` value: `name[:port]` or `[v6][:port]`, lowercased, trailing dot dropped;
-    /// nil when malformed.
+    /// The host of a `Host` value, `host [":" port]` by RFC 3986's grammar (`HostAuthority`), lowercased,
+    /// brackets and trailing dots dropped; nil when the value is not that (`a.example#.localhost`).
     package static func hostName(ofAuthority authority: String) -> String? {
-        let value = authority.lowercased()
-        if value.hasPrefix("[") {
-            guard let close = value.firstIndex(of: "]") else { return nil }
-            let rest = value[value.index(after: close)...]
-            guard rest.isEmpty || (rest.hasPrefix(":") && rest.dropFirst().allSatisfy(\.isNumber)) else { return nil }
-            return String(value[value.index(after: value.startIndex)..<close])
-        }
-        var name = Substring(value)
-        if let colon = value.lastIndex(of: ":") {
-            guard value[value.index(after: colon)...].allSatisfy(\.isNumber) else { return nil }
-            name = value[..<colon]
-        }
-        return normalized(String(name))
+        guard let parsed = HostAuthority(authority) else { return nil }
+        return parsed.isIPLiteral ? parsed.host : normalized(parsed.host)
     }
 
     static func normalized(_ name: String) -> String {

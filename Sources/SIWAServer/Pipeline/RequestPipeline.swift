@@ -1,4 +1,5 @@
 import Background
+import CSys
 import HTTP
 import JSON
 import SIWACore
@@ -64,6 +65,16 @@ package final class RequestPipeline: HTTPResponder {
         waitsOnBackgroundWork.compactMap { $0.split(separator: " ").last.map(String.init) })
     static let backgroundWaitLane = BackgroundScheduler.Lane("control-waits", limit: 2)
 
+    /// Views of stored mail (`/mock/mail/…`, Mailpit's `/api/v1/…`) parse a message of up to the SMTP
+    /// size limit: they run on `backgroundWaits` in their own lane, so the loop keeps answering others
+    /// (a 9.6 MB message once held `/auth/keys` for 4.7 s; docs/limits.md). The list `/mock/mail`
+    /// shows what was read when each message was stored, and its long poll parks itself.
+    static let mailViewLane = BackgroundScheduler.Lane("mail-views", limit: 2)
+
+    static func isMailView(_ path: String) -> Bool {
+        path.hasPrefix("/mock/mail/") || path.hasPrefix("/api/v1/")
+    }
+
     package func respond(to request: HTTPRequest) -> HTTPResponse {
         if let storeWorkers, !Self.servedFromMemory.contains(request.path) {
             let pending = DeferredResponse()
@@ -77,6 +88,19 @@ package final class RequestPipeline: HTTPResponder {
             let pending = DeferredResponse()
             if backgroundWaits.schedule(
                 lane: Self.backgroundWaitLane, { pending.fulfill(self.respondHere(to: request, offLoop: true)) })
+            {
+                return .deferred(pending)
+            }
+        }
+        if let backgroundWaits, Self.isMailView(request.path) {
+            let pending = DeferredResponse()
+            if backgroundWaits.schedule(
+                lane: Self.mailViewLane,
+                {
+                    pending.fulfill(self.respondHere(to: request, offLoop: true))
+                    // A view of a 10 MB message frees tens of MiB; glibc keeps freed heap unless asked.
+                    _ = csys_malloc_trim()
+                })
             {
                 return .deferred(pending)
             }

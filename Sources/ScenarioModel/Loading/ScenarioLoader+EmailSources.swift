@@ -51,7 +51,9 @@ extension ScenarioLoader {
                     return nil
                 }
                 let parts = address.split(separator: "@", omittingEmptySubsequences: false)
-                guard parts.count == 2, !parts[0].isEmpty, Self.isDomainName(String(parts[1])) else {
+                guard parts.count == 2, !parts[0].isEmpty, Self.isDomainName(String(parts[1])),
+                    AddrSpec.isValid(address)
+                else {
                     context.report(node, "'\(address)' is not an email address")
                     return nil
                 }

@@ -221,6 +221,11 @@ extension ScenarioLoader {
         change.emailVerified = flag("email_verified")
         change.privateEmail = flag("private_email")
         change.relayEmail = string("relay_email")
+        for (key, value) in [("email", change.email), ("relay_email", change.relayEmail)] {
+            if let value, let problem = AddrSpec.problem(value), let node = map.optional(key) {
+                context.report(node, "\(key) is not an email address (RFC 5322 addr-spec): it \(problem)")
+            }
+        }
         if let node = map.optional("name"), let name = readName(node, context) {
             change.firstName = name.firstName
             change.lastName = name.lastName

@@ -137,12 +137,16 @@ extension Scenario {
                 ScenarioProblem(
                     path: "users[\(index)].relay_email", message: "a private-email user needs a relay address"))
         }
+        if let (field, problem) = user.malformedAddress {
+            problems.append(ScenarioProblem(path: "users[\(index)].\(field)", message: "\(field) \(problem)"))
+        }
         return problems
     }
 
     /// Whether `problems(ofUser:at:)` has anything to say (without building paths: the common case).
     static func userHasProblems(_ user: UserProfile) -> Bool {
         user.id.isEmpty || user.sub.isEmpty || (user.privateEmail && user.relayEmail == nil)
+            || user.malformedAddress != nil
     }
 
     package static func isTeamID(_ id: String) -> Bool {

@@ -22,4 +22,15 @@ extension UserProfile {
         }
         return nil
     }
+
+    /// The first address field that is not an RFC 5322 addr-spec (`AddrSpec`): its control-API name and
+    /// why, or nil. The relay writes both into mail header fields (`To:`, `Received: … for <…>`).
+    package var malformedAddress: (field: String, problem: String)? {
+        for (field, value) in [("email", email), ("relay_email", relayEmail)] {
+            if let value, let problem = AddrSpec.problem(value) {
+                return (field, "is not an email address (RFC 5322 addr-spec): it \(problem)")
+            }
+        }
+        return nil
+    }
 }

@@ -1,3 +1,4 @@
+import EventLoop
 import HTTP
 import JSON
 
@@ -9,15 +10,21 @@ struct JudgingClock {
     var now: Int64
     var description: String
 
-    /// Asks `base` for its clock; falls back to the wall clock and says why.
-    static func read(from base: String, adminToken: String?) -> JudgingClock {
+    /// Asks `base` for its clock (through `send`: a caller's bounds on time and size; by default 5 s
+    /// and 64 KiB); falls back to the wall clock and says why.
+    static func read(
+        from base: String, adminToken: String?,
+        send: (HTTPClientRequest, String, Int) throws(ClientError) -> HTTPClientResponse = {
+            (request, url, timeout) throws(ClientError) in
+            try HTTPClient.send(request, to: url, timeoutMilliseconds: timeout, maximumBodyBytes: 64 * 1024)
+        }
+    ) -> JudgingClock {
         var headers = HTTPHeaders()
         if let adminToken { headers.add("Authorization", "Bearer \(adminToken)") }
         let reason: String
         do {
-            let response = try HTTPClient.send(
-                HTTPClientRequest(method: "GET", target: "/mock/clock", headers: headers), to: base + "/mock/clock",
-                timeoutMilliseconds: 5000)
+            let response = try send(
+                HTTPClientRequest(method: "GET", target: "/mock/clock", headers: headers), base + "/mock/clock", 5000)
             if response.status == 200, let json = try? JSONValue.parse(response.body),
                 let seconds = json["epoch_seconds"]?.intValue
             {

@@ -1,3 +1,4 @@
+import EventLoop
 import HTTP
 import JOSE
 import JSON
@@ -16,7 +17,9 @@ struct SigninCommand: Command {
         requires; the code is read from the form), POST /auth/token with a client secret signed now, then
         checks the id_token's signature against /auth/keys and its iss, aud, exp, iat and nonce (by the mock's
         clock). Prints {"token_response": …, "claims": …} and, on a first authorization with scopes, "user"
-        (what Apple posts once). Exit status 0 when the token verifies, 1 otherwise.
+        (what Apple posts once). Exit status 0 when the token verifies, 1 otherwise; nothing is printed on
+        stdout unless it verifies (the problems go to stderr). The whole run takes at most 60 s and reads at
+        most 1 MiB of each answer; a redirect is never followed.
 
         The client secret is signed with the built-in scenario's published test key (team ABCDE12345, key
         KEY1234567, scenarios/keys/AuthKey_KEY1234567.p8), which a scenario file keeps unless it defines
@@ -63,8 +66,17 @@ struct SigninCommand: Command {
     var teamID: String
     var keyID: String
     var keyPath: String?
+    /// When the whole run must be over (`MonotonicClock` nanoseconds): a server that drips its answers
+    /// cannot hold the command past `totalMilliseconds`, however many requests it takes.
+    var deadline: Int64
+
+    /// The whole run's time, every request included.
+    static let totalMilliseconds = 60_000
+    /// The most bytes of one answer read: the largest the mock sends is the authorize page (~10 KiB).
+    static let maximumResponseBytes = 1024 * 1024
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
+        deadline = MonotonicClock.now() + MonotonicClock.nanoseconds(milliseconds: Self.totalMilliseconds)
         control = try ControlClient(arguments)
         user = try arguments.read(required: Self.user)
         client = try arguments.read(Self.client)
@@ -95,31 +107,54 @@ struct SigninCommand: Command {
         let code = fields.first { $0.name == "code" }?.value ?? ""
         // The mock judges the secret's iat and exp by its own clock (docs/control-api.md, "Clock"): sign it at
         // that time, so a sign-in after `clock advance 2h` is not refused as expired.
-        let secretClock = JudgingClock.read(from: base, adminToken: control.adminToken)
+        let secretClock = JudgingClock.read(from: base, adminToken: control.adminToken, send: send)
         let secret = try clientSecret(issuedAt: secretClock.now)
         let tokenResponse = try redeem(base, code: code, secret: secret)
         guard let idToken = tokenResponse["id_token"]?.stringValue, let jws = try? JWS(compact: idToken) else {
             throw RuntimeError("POST \(base)/auth/token: the answer has no id_token that is a JWS")
         }
         let problems = try verify(base, jws)
-
+        let console = Console()
+        // A refused token prints nothing on stdout: `signin … | jq .claims.sub` without pipefail must not
+        // read a forged identity as a signed-in one.
+        guard problems.isEmpty else {
+            for problem in problems { console.err("invalid id_token: \(problem)") }
+            return 1
+        }
         var output = JSONObject()
         output["token_response"] = .object(tokenResponse)
         output["claims"] = .object(jws.payload)
         if let userField = fields.first(where: { $0.name == "user" })?.value {
             output["user"] = (try? JSONValue.parse(Array(userField.utf8))) ?? .string(userField)
         }
-        let console = Console()
         console.out(JSONValue.object(output).serializedString())
-        for problem in problems { console.err("invalid id_token: \(problem)") }
-        return problems.isEmpty ? 0 : 1
+        return 0
+    }
+
+    /// One request of the run: within `timeoutMilliseconds` and what is left of the run's deadline, its
+    /// answer read up to `maximumResponseBytes` (a longer one is an error, not a cut JSON), no redirect
+    /// followed (`HTTPClient` never follows one).
+    func send(_ request: HTTPClientRequest, to url: String, timeoutMilliseconds: Int) throws(ClientError)
+        -> HTTPClientResponse
+    {
+        let left = Int((deadline - MonotonicClock.now()) / 1_000_000)
+        guard left > 0 else {
+            throw ClientError(.timeout, "the sign-in took longer than \(Self.totalMilliseconds / 1000) s in all")
+        }
+        let response = try HTTPClient.send(
+            request, to: url, timeoutMilliseconds: min(timeoutMilliseconds, left),
+            maximumBodyBytes: Self.maximumResponseBytes)
+        guard !response.isTruncated else {
+            throw ClientError(.malformedResponse, "the answer is larger than \(Self.maximumResponseBytes) bytes")
+        }
+        return response
     }
 
     /// Nothing listening, something else listening, or a mock that is not ready: each said as such.
     func checkMock(at base: String) throws {
         let response: HTTPClientResponse
         do {
-            response = try HTTPClient.send(
+            response = try send(
                 HTTPClientRequest(target: ControlClient.healthPath), to: base + ControlClient.healthPath,
                 timeoutMilliseconds: 5000)
         } catch {
@@ -147,7 +182,7 @@ struct SigninCommand: Command {
         let target = "/auth/authorize?" + URLEncodedForm.encode(query)
         let response: HTTPClientResponse
         do {
-            response = try HTTPClient.send(HTTPClientRequest(target: target), to: base, timeoutMilliseconds: 15_000)
+            response = try send(HTTPClientRequest(target: target), to: base, timeoutMilliseconds: 15_000)
         } catch {
             throw RuntimeError("GET \(base)/auth/authorize: \(error.message)")
         }
@@ -180,7 +215,7 @@ struct SigninCommand: Command {
         var headers = HTTPHeaders()
         if let token = control.adminToken { headers.add("Authorization", "Bearer \(token)") }
         let target = "/mock/requests?path=/auth/authorize"
-        if let journal = try? HTTPClient.send(
+        if let journal = try? send(
             HTTPClientRequest(target: target, headers: headers), to: base, timeoutMilliseconds: 5000),
             journal.status == 200, let json = try? JSONValue.parse(journal.body),
             let reason = (json["requests"]?.arrayValue ?? json.arrayValue)?.last?["reason"]?.stringValue
@@ -221,7 +256,7 @@ struct SigninCommand: Command {
         headers.add("Content-Type", "application/x-www-form-urlencoded")
         let response: HTTPClientResponse
         do {
-            response = try HTTPClient.send(
+            response = try send(
                 HTTPClientRequest(method: "POST", target: "/auth/token", headers: headers, body: Array(form.utf8)),
                 to: base, timeoutMilliseconds: 15_000)
         } catch {
@@ -244,13 +279,13 @@ struct SigninCommand: Command {
     func verify(_ base: String, _ jws: JWS) throws -> [String] {
         let response: HTTPClientResponse
         do {
-            response = try HTTPClient.send(HTTPClientRequest(), to: base + "/auth/keys", timeoutMilliseconds: 5000)
+            response = try send(HTTPClientRequest(), to: base + "/auth/keys", timeoutMilliseconds: 5000)
         } catch {
             throw RuntimeError("cannot fetch \(base)/auth/keys: \(error.message)")
         }
         guard response.status == 200, let json = try? JSONValue.parse(response.body), let jwks = try? JWKS(json: json)
         else { throw RuntimeError("\(base)/auth/keys did not return a JWKS (status \(response.status))") }
-        let clock = JudgingClock.read(from: base, adminToken: control.adminToken)
+        let clock = JudgingClock.read(from: base, adminToken: control.adminToken, send: send)
         return IDTokenVerification.problems(
             of: jws, keys: jwks, issuer: "https://appleid.apple.com", audience: client, nonce: nonce, now: clock.now)
     }

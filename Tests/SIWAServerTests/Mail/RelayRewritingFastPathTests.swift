@@ -1,3 +1,4 @@
+import SMTP
 import Testing
 
 @testable import SIWAServer
@@ -21,5 +22,20 @@ import Testing
                     == (line.utf8.count >= 5
                         && String(decoding: Array(line.utf8).prefix(5), as: UTF8.self).lowercased() == "from:"))
         }
+    }
+
+    /// The red team's display name (issue 36 finding 3) and its kin: no CR, LF, NUL or line separator
+    /// of a name reaches the rewritten From, whichever branch (quoted string, encoded words, re-quoted)
+    /// would have kept it.
+    @Test func noLineBreakOfADisplayNameSurvivesTheRewrite() {
+        for phrase in [
+            "\"Shop\\\" \rBcc: evil@attacker.example\r\"", "\"Shop\rBcc: x\"", "\"Shop\u{0}\"", "Shop\r\nBcc: x",
+            "=?utf-8?q?A?=\rBcc: x", "Shop\u{2028}Bcc: x", "Shop\u{85}x", "\"a\nb\"",
+        ] {
+            let written = RelayRewriting.displayPhrase(phrase, address: "a@b.example")
+            #expect(!written.unicodeScalars.contains(where: MailMessage.breaksLine), "\(phrase) → \(written)")
+            #expect(written.hasPrefix("\"") && written.hasSuffix("\""), "\(written)")
+        }
+        #expect(RelayRewriting.displayPhrase("\"Shop\"", address: "a@b.example") == "\"Shop\"")
     }
 }
