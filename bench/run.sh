@@ -62,6 +62,7 @@ out_dir="$root/bench/out"
 mkdir -p "$out_dir"
 report="$out_dir/latest.txt"
 : > "$report"
+: > "$work/wrk.log"
 pids=()
 cleanup() {
     for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
@@ -141,7 +142,7 @@ secret="$("$binary" client-secret --team-id ABCDE12345 --client-id com.example.w
     --key "$root/scenarios/keys/AuthKey_KEY1234567.p8")"
 # Every ratio starts as n/a: a section left out (--only) prints its ratio as n/a.
 keys_ratio_no_logs=n/a keys_ratio_with_logs=n/a profile_ratio=n/a beyond_median=n/a startup_ms=n/a nginx_startup_ms=n/a
-rss_mb=n/a redis_median=n/a token_cpu_ratio=n/a refresh_cpu_ratio=n/a keys_cpu_ratio=n/a
+growth_us=() rss_mb=n/a redis_median=n/a token_cpu_ratio=n/a refresh_cpu_ratio=n/a keys_cpu_ratio=n/a
 
 # --- 1. GET /auth/keys vs nginx serving the same bytes ------------------------------------------
 start_mock base
@@ -461,6 +462,66 @@ if want redis; then
     fi
 fi
 
+# --- 6. cost as state grows (issue #40 item 3): CPU per redemption and p99 at 0, 50k, 200k live grants ----
+# One siwa-mock, in memory. Each level is reached by real redemptions (each leaves a redeemed code for its
+# 5 minutes, an access token for its hour, a refresh token, all indexed under alice's consent), minted and
+# redeemed in 5-second wrk rounds as fast as the machine goes; every preload round's CPU per redemption is
+# printed too (the curve between the levels). Then, at each level, --seconds of redemptions on fresh codes:
+# CPU per redemption (schedstat) and wrk's p99. The RATIO is the largest level's over level 0 (flat: <= 1.05).
+if want growth; then
+    start_mock growth_base
+    gdir="$work/pool-growth"
+    redeemed=0
+    growth_levels=() growth_us=() growth_p99=()
+    # redeem_pool: redeems the pool in $gdir in 5-s rounds until it is spent; adds to $redeemed.
+    redeem_pool() {
+        local before after ok bad
+        for _ in $(seq 200); do
+            before="$(cpu_ns "$MOCK_PID")"
+            OUT_DIR="$gdir" CLIENT_SECRET="$secret" timeout 60 wrk -t2 -c64 -d5s -s "$here/redeem_codes.lua" "$growth_base" \
+                > "$work/preload.log" 2>/dev/null || true
+            after="$(cpu_ns "$MOCK_PID")"
+            read -r ok bad <<<"$(awk '/^STATUS200/ { print $2, $4 }' "$work/preload.log")"
+            redeemed=$(( redeemed + ${ok:-0} ))
+            say "growth preload: ${redeemed} redeemed so far, $(per_request $(( after - before )) "$(( ${ok:-0} + ${bad:-0} ))") us CPU per redemption in this round (${ok:-0} ok, ${bad:-0} not; load $(load1))"
+            grep -q 'EXHAUSTED_THREADS 2' "$work/preload.log" && break
+            [[ "${ok:-0}" -gt 0 ]] || break
+        done
+    }
+    for level in $growth; do
+        while (( redeemed < level )); do
+            # At least 4,000 codes a pass: wrk's 64 connections each take one before the first answer.
+            chunk=$(( level - redeemed )); (( chunk > 30000 )) && chunk=30000; (( chunk < 4000 )) && chunk=4000
+            mint "$gdir" "$growth_base" "$chunk" >/dev/null
+            progress="$redeemed"
+            redeem_pool
+            (( redeemed > progress )) || { say "error: the growth preload redeemed nothing"; exit 1; }
+        done
+        ticks="$(cpu_steal)"
+        minted="$(mint "$gdir" "$growth_base" $(( seconds * 4000 )))"
+        # With perf, a profile of the same seconds: what takes a larger share at a larger level is what grows.
+        perf_pid=""
+        if command -v perf >/dev/null && perf record -o /dev/null -e cpu-clock -- true >/dev/null 2>&1; then
+            perf record -q -F 1999 -e cpu-clock -p "$MOCK_PID" -o "$work/growth.perf" -- sleep "$seconds" >/dev/null 2>&1 &
+            perf_pid=$!
+        fi
+        ns="$(OUT_DIR="$gdir" CLIENT_SECRET="$secret" wrk_cpu "$MOCK_PID" "$work/growth.log" -s "$here/redeem_codes.lua" "$growth_base")"
+        if [[ -n "$perf_pid" ]]; then
+            wait "$perf_pid" || true
+            perf report -i "$work/growth.perf" --stdio --no-children --sort sym -g none 2>/dev/null |
+                awk '/^ *[0-9.]+%/' | head -n 15 > "$out_dir/growth-$level.top" || true
+        fi
+        read -r ok bad <<<"$(awk '/^STATUS200/ { print $2, $4 }' "$work/growth.log.one")"
+        p99="$(awk '/^P99_US/ { printf "%.2f", $2 / 1000 }' "$work/growth.log.one")"
+        us="$(per_request "$ns" "$(( ${ok:-0} + ${bad:-0} ))")"
+        growth_levels+=("$level") growth_us+=("$us") growth_p99+=("$p99")
+        say "growth level ${level}: ${redeemed} redemptions before it ($(awk '/^VmRSS/ { printf "%.0f", $2 / 1024 }' "/proc/$MOCK_PID/status") MiB RSS); ${us} us CPU per redemption, p99 ${p99} ms, $(rps < "$work/growth.log.one") req/s (${ok:-0} ok, ${bad:-0} not; load $(load1), steal $(steal_since "$ticks") %)"
+        [[ -s "$out_dir/growth-$level.top" ]] && say "growth level ${level} profile, top symbols: $(awk '{ $2 = ""; printf "%s%s", sep, $0; sep = "; " }' "$out_dir/growth-$level.top" | tr -s ' ')"
+        redeemed=$(( redeemed + ${ok:-0} ))
+    done
+    stop_mock
+fi
+
 say "# raw wrk output: bench/out/wrk.log"
 cp "$work/wrk.log" "$out_dir/wrk.log"
 
@@ -476,7 +537,13 @@ r="$(ratio "$rss_mb" 10)"
 say "RATIO idle_rss ${r} (VmRSS after one request of each kind / 10 MiB: ${rss_mb} MiB) target<=1.00 $(verdict "$r" 1.0 le)"
 r="${redis_median:-n/a}"
 say "RATIO redis ${r} (token redemptions/s with --store redis / in memory, median of 3 alternated pairs: ${redis_rounds:-?}; redis ${redis_rps:-?} vs memory ${memory_rps:-?} req/s; host steal ${redis_steal:-?} % vs ${memory_steal:-?} %) target>=0.80 $(verdict "$r" 0.8 ge)"
-# GROWTH_RATIOS
+if [[ ${#growth_us[@]} -ge 2 ]]; then
+    r="$(ratio "${growth_us[-1]}" "${growth_us[0]}")" r99="$(ratio "${growth_p99[-1]}" "${growth_p99[0]}")"
+    say "RATIO growth_cpu ${r} (CPU per redemption with ${growth_levels[-1]} redemptions' grants live / with ${growth_levels[0]}: ${growth_us[*]} us at ${growth_levels[*]}) target<=1.05 $(verdict "$r" 1.05 le)"
+    say "RATIO growth_p99 ${r99} (redemption p99 with ${growth_levels[-1]} live / with ${growth_levels[0]}: ${growth_p99[*]} ms) target<=1.05 $(verdict "$r99" 1.05 le)"
+else
+    say "RATIO growth_cpu n/a (needs two --growth levels) target<=1.05 n/a"
+fi
 # Issue #26's token figure, kept for comparison (issue #40 replaced its yardstick, one signature, by the reference).
 if [[ "$profile_ratio" != "n/a" ]]; then
     say "FIGURE token_cpu_beyond_signature ${profile_ratio} (CPU per redemption beyond one RS256 signature / that signature's CPU, from the share of siwa-mock's samples in libcrypto: median of ${#profile_ratios[@]} profiles, range ${profile_min}..${profile_max}; CPU rounds against rsa_sign_cpu: median ${beyond_median})"
