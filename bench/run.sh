@@ -115,6 +115,25 @@ cpu_steal() { awk '/^cpu / { t = 0; for (i = 2; i <= 9; i++) t += $i; print $9, 
 steal_since() { read -r s0 t0 <<< "$1"; awk -v s0="$s0" -v t0="$t0" \
     '/^cpu / { t = 0; for (i = 2; i <= 9; i++) t += $i; if (t > t0) printf "%.0f", 100 * ($9 - s0) / (t - t0); else print "?" }' /proc/stat; }
 load1() { cut -d' ' -f1 /proc/loadavg; }
+# libcrypto's own symbols, for a binary that links it statically (the README's build on Debian and
+# Ubuntu: perf then names the binary as the object of every sample, OpenSSL's included).
+crypto_symbols() {
+    [[ -s "$work/libcrypto.symbols" ]] && return
+    local crypto_archive
+    crypto_archive="$(pkg-config --variable=libdir libcrypto 2>/dev/null || echo /usr/lib/x86_64-linux-gnu)/libcrypto.a"
+    : > "$work/libcrypto.symbols"
+    [[ -f "$crypto_archive" ]] && nm --defined-only "$crypto_archive" 2>/dev/null |
+        awk 'NF == 3 && $2 ~ /^[tTwW]$/ { print $3 }' | sort -u > "$work/libcrypto.symbols" || true
+}
+# libcrypto_share PERF_DATA: the share of the samples in libcrypto: its object, or one of its symbols.
+libcrypto_share() { perf report -i "$1" --stdio --no-children --sort dso,sym -g none 2>/dev/null |
+    awk -v symbols="$work/libcrypto.symbols" '
+        BEGIN { while ((getline name < symbols) > 0) crypto[name] = 1 }
+        /^ *[0-9.]+%/ {
+            share = $1; sub(/%/, "", share); symbol = $0; sub(/^.*\] /, "", symbol)
+            if ($2 ~ /^libcrypto/ || symbol in crypto) c += share; t += share
+        }
+        END { if (t > 0) printf "%.4f", c / t }'; }
 # mint DIR BASE COUNT: fresh codes into DIR/codes-<n>.txt through the headless authorize flow (mint_codes.lua,
 # 2-second wrk rounds, at most 30); not measured. Prints how many it minted.
 mint() {
@@ -382,21 +401,7 @@ if want token; then
     # 2 s, the median counts; samples at 2,999 Hz give ~6,000 per round, a share's standard error ~0.005.
     profile_ratios=()
     if command -v perf >/dev/null && perf record -o /dev/null -e cpu-clock -- true >/dev/null 2>&1; then
-        # libcrypto's own symbols, for a binary that links it statically (the README's build on Debian and
-        # Ubuntu: perf then names the binary as the object of every sample, OpenSSL's included).
-        crypto_archive="$(pkg-config --variable=libdir libcrypto 2>/dev/null || echo /usr/lib/x86_64-linux-gnu)/libcrypto.a"
-        : > "$work/libcrypto.symbols"
-        [[ -f "$crypto_archive" ]] && nm --defined-only "$crypto_archive" 2>/dev/null |
-            awk 'NF == 3 && $2 ~ /^[tTwW]$/ { print $3 }' | sort -u > "$work/libcrypto.symbols"
-        # libcrypto_share PERF_DATA: the share of the samples in libcrypto: its object, or one of its symbols.
-        libcrypto_share() { perf report -i "$1" --stdio --no-children --sort dso,sym -g none 2>/dev/null |
-            awk -v symbols="$work/libcrypto.symbols" '
-                BEGIN { while ((getline name < symbols) > 0) crypto[name] = 1 }
-                /^ *[0-9.]+%/ {
-                    share = $1; sub(/%/, "", share); symbol = $0; sub(/^.*\] /, "", symbol)
-                    if ($2 ~ /^libcrypto/ || symbol in crypto) c += share; t += share
-                }
-                END { if (t > 0) printf "%.4f", c / t }'; }
+        crypto_symbols
         # -D 200: the samples start after the key is read and OpenSSL initialised (one signature, not a start).
         perf record -q -D 200 -F 2999 -e cpu-clock -o "$work/sign.perf" -- \
             "$work/rsa_sign_cpu" "$root/scenarios/keys/signing-Aj3F8kLq2X.pem" 2 >/dev/null 2>&1 || true
@@ -472,7 +477,7 @@ if want growth; then
     start_mock growth_base
     gdir="$work/pool-growth"
     redeemed=0
-    growth_levels=() growth_us=() growth_p99=()
+    growth_levels=() growth_us=() growth_p99=() growth_beyond=()
     # redeem_pool: redeems the pool in $gdir in 5-s rounds until it is spent; adds to $redeemed.
     redeem_pool() {
         local before after ok bad
@@ -502,7 +507,7 @@ if want growth; then
         # With perf, a profile of the same seconds: what takes a larger share at a larger level is what grows.
         perf_pid=""
         if command -v perf >/dev/null && perf record -o /dev/null -e cpu-clock -- true >/dev/null 2>&1; then
-            perf record -q -F 1999 -e cpu-clock -p "$MOCK_PID" -o "$work/growth.perf" -- sleep "$seconds" >/dev/null 2>&1 &
+            perf record -q -F 2999 -e cpu-clock -p "$MOCK_PID" -o "$work/growth.perf" -- sleep "$seconds" >/dev/null 2>&1 &
             perf_pid=$!
         fi
         ns="$(OUT_DIR="$gdir" CLIENT_SECRET="$secret" wrk_cpu "$MOCK_PID" "$work/growth.log" -s "$here/redeem_codes.lua" "$growth_base")"
@@ -510,11 +515,17 @@ if want growth; then
             wait "$perf_pid" || true
             perf report -i "$work/growth.perf" --stdio --no-children --sort sym -g none 2>/dev/null |
                 awk '/^ *[0-9.]+%/' | head -n 15 > "$out_dir/growth-$level.top" || true
+            # The signature's work is the same at every level: (1 - s) / s, s = libcrypto's share of the samples,
+            # is everything else per unit of signing, whatever the machine's speed at that moment.
+            crypto_symbols
+            share="$(libcrypto_share "$work/growth.perf")"
+            [[ -n "$share" ]] && growth_beyond+=("$(awk -v s="$share" 'BEGIN { if (s > 0) printf "%.3f", (1 - s) / s; else print "n/a" }')")
         fi
         read -r ok bad <<<"$(awk '/^STATUS200/ { print $2, $4 }' "$work/growth.log.one")"
         p99="$(awk '/^P99_US/ { printf "%.2f", $2 / 1000 }' "$work/growth.log.one")"
         us="$(per_request "$ns" "$(( ${ok:-0} + ${bad:-0} ))")"
         growth_levels+=("$level") growth_us+=("$us") growth_p99+=("$p99")
+        [[ -n "$perf_pid" ]] && say "growth level ${level}: libcrypto ${share:-?} of the samples -> the rest / libcrypto ${growth_beyond[-1]:-n/a}"
         say "growth level ${level}: ${redeemed} redemptions before it ($(awk '/^VmRSS/ { printf "%.0f", $2 / 1024 }' "/proc/$MOCK_PID/status") MiB RSS); ${us} us CPU per redemption, p99 ${p99} ms, $(rps < "$work/growth.log.one") req/s (${ok:-0} ok, ${bad:-0} not; load $(load1), steal $(steal_since "$ticks") %)"
         [[ -s "$out_dir/growth-$level.top" ]] && say "growth level ${level} profile, top symbols: $(awk '{ $2 = ""; printf "%s%s", sep, $0; sep = "; " }' "$out_dir/growth-$level.top" | tr -s ' ')"
         redeemed=$(( redeemed + ${ok:-0} ))
@@ -540,6 +551,7 @@ say "RATIO redis ${r} (token redemptions/s with --store redis / in memory, media
 if [[ ${#growth_us[@]} -ge 2 ]]; then
     r="$(ratio "${growth_us[-1]}" "${growth_us[0]}")" r99="$(ratio "${growth_p99[-1]}" "${growth_p99[0]}")"
     say "RATIO growth_cpu ${r} (CPU per redemption with ${growth_levels[-1]} redemptions' grants live / with ${growth_levels[0]}: ${growth_us[*]} us at ${growth_levels[*]}) target<=1.05 $(verdict "$r" 1.05 le)"
+    [[ ${#growth_beyond[@]} -ge 2 ]] && say "FIGURE growth_profile ${growth_beyond[*]} (siwa-mock's samples outside libcrypto / inside, at ${growth_levels[*]} live: flat when nothing grows but the machine's load)"
     say "RATIO growth_p99 ${r99} (redemption p99 with ${growth_levels[-1]} live / with ${growth_levels[0]}: ${growth_p99[*]} ms) target<=1.05 $(verdict "$r99" 1.05 le)"
 else
     say "RATIO growth_cpu n/a (needs two --growth levels) target<=1.05 n/a"
