@@ -135,7 +135,8 @@ libcrypto_share() { perf report -i "$1" --stdio --no-children --sort dso,sym -g 
         }
         END { if (t > 0) printf "%.4f", c / t }'; }
 # perf_start PID FILE: samples PID's threads (cpu-clock, 2,999 Hz) for --seconds into FILE when perf may;
-# perf_share FILE: then libcrypto's share of those samples (empty without perf).
+# perf_share FILE: then waits for it and sets SHARE to libcrypto's share of those samples (empty without perf).
+# Not in $(...): a subshell cannot wait for the shell's child, and a report read early is empty.
 perf_usable="$(command -v perf >/dev/null && perf record -o /dev/null -e cpu-clock -- true >/dev/null 2>&1 && echo 1 || true)"
 perf_start() {
     PERF_PID=""
@@ -143,7 +144,13 @@ perf_start() {
     perf record -q -F 2999 -e cpu-clock -p "$1" -o "$2" -- sleep "$seconds" >/dev/null 2>&1 &
     PERF_PID=$!
 }
-perf_share() { [[ -n "$PERF_PID" ]] || return 0; wait "$PERF_PID" || true; crypto_symbols; libcrypto_share "$1"; }
+perf_share() {
+    SHARE=""
+    [[ -n "$PERF_PID" ]] || return 0
+    wait "$PERF_PID" || true
+    crypto_symbols
+    SHARE="$(libcrypto_share "$1")"
+}
 # mint DIR BASE COUNT: fresh codes into DIR/codes-<n>.txt through the headless authorize flow (mint_codes.lua,
 # 2-second wrk rounds, at most 30); not measured. Prints how many it minted.
 mint() {
@@ -294,7 +301,8 @@ measure_round() {
     perf_start "$pid" "$work/ref-token-$name.perf"
     ns="$(OUT_DIR="$dir" CLIENT_SECRET="$secret" REFRESH_OUT=1 wrk_cpu "$pid" "$work/ref-token-$name.log" \
         -s "$here/redeem_codes.lua" "$base")"
-    R_TOKEN_SHARE="$(perf_share "$work/ref-token-$name.perf")"
+    perf_share "$work/ref-token-$name.perf"
+    R_TOKEN_SHARE="$SHARE"
     read -r ok bad <<<"$(awk '/^STATUS200/ { print $2, $4 }' "$work/ref-token-$name.log.one")"
     grep -q 'EXHAUSTED_THREADS [1-9]' "$work/ref-token-$name.log.one" && say "WARNING: $name ran out of its $minted codes (rate understated)"
     [[ "${ok:-0}" -gt 0 ]] || { say "error: $name redeemed no code ($(tail -n 3 "$work/ref-token-$name.log.one" | tr '\n' ' '))"; exit 1; }
@@ -499,6 +507,7 @@ if want growth; then
     gdir="$work/pool-growth"
     redeemed=0
     growth_levels=() growth_us=() growth_p99=() growth_beyond=()
+    rm -f "$out_dir"/growth-*.top "$out_dir"/growth-*.symbols
     # redeem_pool: redeems the pool in $gdir in 5-s rounds until it is spent; adds to $redeemed.
     redeem_pool() {
         local before after ok bad
@@ -530,7 +539,8 @@ if want growth; then
         ns="$(OUT_DIR="$gdir" CLIENT_SECRET="$secret" wrk_cpu "$MOCK_PID" "$work/growth.log" -s "$here/redeem_codes.lua" "$growth_base")"
         # The signature's work is the same at every level: (1 - s) / s, s = libcrypto's share of the samples,
         # is everything else per unit of signing, whatever the machine's speed at that moment.
-        share="$(perf_share "$work/growth.perf")"
+        perf_share "$work/growth.perf"
+        share="$SHARE"
         if [[ -n "$share" ]]; then
             growth_beyond+=("$(awk -v s="$share" 'BEGIN { if (s > 0) printf "%.3f", (1 - s) / s; else print "n/a" }')")
             perf report -i "$work/growth.perf" --stdio --no-children --sort sym -g none 2>/dev/null |
