@@ -88,7 +88,8 @@ def run(port):
 
     response, body = request(conn, "GET", "/auth/keys")
     check(response.status == 200 and response.getheader("Content-Type") == "application/json;charset=UTF-8"
-          and response.getheader("Cache-Control") == "no-store" and response.getheader("Pragma") == "no-cache",
+          and response.getheader("Cache-Control") == "no-store" and response.getheader("Pragma") == "no-cache"
+          and response.getheader("Server") == "Apple",
           "/auth/keys: 200 with Apple's headers")
     jwks = jwt.PyJWKSet.from_json(body.decode())
     kids = [k.key_id for k in jwks.keys]
@@ -115,6 +116,7 @@ def run(port):
             "redirect_uri": REDIRECT}
     response, body = request(conn, "POST", "/auth/token", form)
     check(response.status == 200 and response.getheader("Cache-Control") == "no-store", "code redeemed: 200")
+    check(len(body) == 911, f"token response: {len(body)} bytes, the mock's 911 for the same grant")
     tokens = json.loads(body)
     check(sorted(tokens) == ["access_token", "expires_in", "id_token", "refresh_token", "token_type"]
           and tokens["token_type"] == "Bearer" and tokens["expires_in"] == 3600, "token response fields")

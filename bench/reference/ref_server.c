@@ -169,7 +169,7 @@ static int parse_claims(const char *p, struct claims *c) {
 /* ---- identifiers: RAND_bytes in 4 KB refills per thread, as the mock's identifier pool ----------------- */
 static __thread unsigned char pool[4096];
 static __thread size_t pool_used = sizeof pool;
-/* "<prefix><32 hex>.0.rf.<22 base64url>": 32 random bytes, the length of the mock's identifiers. */
+/* "<prefix><32 hex>.0.rfrf.<22 base64url>": 32 random bytes, the length of the mock's identifiers. */
 static void make_token(char *out, char prefix) {
     if (pool_used + 32 > sizeof pool) {
         if (RAND_bytes(pool, sizeof pool) != 1) die("RAND_bytes failed");
@@ -179,10 +179,10 @@ static void make_token(char *out, char prefix) {
     pool_used += 32;
     out[0] = prefix;
     for (int i = 0; i < 16; i++) out[1 + 2 * i] = "0123456789abcdef"[r[i] >> 4], out[2 + 2 * i] = "0123456789abcdef"[r[i] & 15];
-    memcpy(out + 33, ".0.rf.", 6);
-    b64url(out + 39, r + 16, 16);
+    memcpy(out + 33, ".0.rfrf.", 8);
+    b64url(out + 41, r + 16, 16);
 }
-#define TOKEN_LENGTH 61
+#define TOKEN_LENGTH 63
 
 /* ---- the grant store: codes, access and refresh tokens in one chained hash table under one lock -------- */
 enum state { ISSUED, REDEEMED, EXPIRED };
@@ -303,11 +303,11 @@ static void append(struct conn *c, const char *data, size_t n) {
     memcpy(c->out + c->out_len, data, n);
     c->out_len += n;
 }
-/* Apple's headers on every answer (the mock's: Content-Type with charset, no-store, no-cache). */
+/* Apple's headers on every answer (the mock's: Content-Type with charset, no-store, no-cache, Server). */
 static void respond(struct conn *c, const char *status, const char *extra, const char *body, size_t n) {
     char head[1024];
     int k = snprintf(head, sizeof head, "HTTP/1.1 %s\r\nContent-Type: application/json;charset=UTF-8\r\n"
-                     "Cache-Control: no-store\r\nPragma: no-cache\r\n%sContent-Length: %zu\r\n\r\n", status, extra, n);
+                     "Cache-Control: no-store\r\nPragma: no-cache\r\nServer: Apple\r\n%sContent-Length: %zu\r\n\r\n", status, extra, n);
     append(c, head, (size_t)k);
     append(c, body, n);
 }
@@ -558,7 +558,7 @@ static void *serve(void *arg) {
     return NULL;
 }
 
-/* The JWKS member of one key: {"kty":"RSA","kid":…,"use":"sig","alg":"RS256","n":…,"e":…}. */
+/* The JWKS member of one key, laid out as Apple's (docs/fidelity.md, "JWKS body layout": two-space indent). */
 static void add_jwk(EVP_PKEY *key, const char *kid) {
     BIGNUM *n = NULL, *e = NULL;
     unsigned char bytes[1024];
@@ -569,8 +569,9 @@ static void add_jwk(EVP_PKEY *key, const char *kid) {
     b64url(n64, bytes, (size_t)BN_bn2bin(n, bytes));
     b64url(e64, bytes, (size_t)BN_bn2bin(e, bytes));
     jwks_length += (size_t)snprintf(jwks + jwks_length, sizeof jwks - jwks_length,
-                                    "%s{\"kty\":\"RSA\",\"kid\":\"%s\",\"use\":\"sig\",\"alg\":\"RS256\",\"n\":\"%s\",\"e\":\"%s\"}",
-                                    jwks_length > 9 ? "," : "", kid, n64, e64);
+                                    "%s\n    {\n      \"kty\": \"RSA\",\n      \"kid\": \"%s\",\n      \"use\": \"sig\",\n"
+                                    "      \"alg\": \"RS256\",\n      \"n\": \"%s\",\n      \"e\": \"%s\"\n    }",
+                                    jwks_length > 13 ? "," : "", kid, n64, e64);
     BN_free(n), BN_free(e);
 }
 
@@ -583,7 +584,7 @@ int main(int argc, char **argv) {
     }
     signal(SIGPIPE, SIG_IGN);
     if (!(sha256 = EVP_MD_fetch(NULL, "SHA256", NULL))) die("no SHA-256");
-    jwks_length = (size_t)sprintf(jwks, "{\"keys\":[");
+    jwks_length = (size_t)sprintf(jwks, "{\n  \"keys\": [");
     for (size_t i = 0; i < COUNT(signing_kids); i++) {
         snprintf(path, sizeof path, "%s/signing-%s.pem", argv[1], signing_kids[i]);
         EVP_PKEY *key = (file = fopen(path, "r")) ? PEM_read_PrivateKey(file, NULL, NULL, NULL) : NULL;
@@ -592,7 +593,7 @@ int main(int argc, char **argv) {
         add_jwk(key, signing_kids[i]);
         if (i == 0) signing_key = key; else EVP_PKEY_free(key);
     }
-    jwks_length += (size_t)snprintf(jwks + jwks_length, sizeof jwks - jwks_length, "]}");
+    jwks_length += (size_t)snprintf(jwks + jwks_length, sizeof jwks - jwks_length, "\n  ]\n}");
     snprintf(path, sizeof path, "%s/AuthKey_%s.pub.pem", argv[1], TEAM_KID);
     if (!(team_key = (file = fopen(path, "r")) ? PEM_read_PUBKEY(file, NULL, NULL, NULL) : NULL)) die(path);
     fclose(file);
