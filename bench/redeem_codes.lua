@@ -33,6 +33,9 @@ function init(args)
     prefix = "client_id=com.example.web&client_secret=" .. os.getenv("CLIENT_SECRET") ..
         "&grant_type=authorization_code&redirect_uri=http%3A%2F%2F127.0.0.1%3A8000%2Fcallback&code="
     headers = { ["Content-Type"] = "application/x-www-form-urlencoded" }
+    if os.getenv("REFRESH_OUT") == "1" then
+        refresh_file = io.open(os.getenv("OUT_DIR") .. "/refresh-" .. id .. ".txt", "w")
+    end
 end
 
 function request()
@@ -49,6 +52,12 @@ end
 function response(status, headers, body)
     if status == 200 then
         ok = ok + 1
+        -- REFRESH_OUT=1 keeps the first 256 refresh tokens per thread (refresh-<n>.txt) for refresh_tokens.lua.
+        if refresh_file and ok <= 256 then
+            local token = body:match('"refresh_token":"([^"]+)"')
+            if token then refresh_file:write(token, "\n"); refresh_file:flush() end
+            if ok == 256 then refresh_file:close(); refresh_file = nil end
+        end
     else
         not_ok = not_ok + 1
         if not_ok <= 3 then
@@ -58,6 +67,7 @@ function response(status, headers, body)
 end
 
 function done(summary, latency, requests)
+    io.write(string.format("P99_US %d\n", latency:percentile(99)))
     local good, bad, dry = 0, 0, 0
     for _, thread in ipairs(threads) do
         local used = io.open(os.getenv("OUT_DIR") .. "/used-" .. thread:get("id") .. ".txt", "w")
