@@ -29,7 +29,8 @@ import jwt
 
 ISSUER = "https://appleid.apple.com"
 MODES = ["correct", "no-verify", "algorithms-not-pinned", "no-audience", "no-nonce", "truthy-email",
-         "notifications-unverified"]
+         "no-sub-check", "no-hash-check", "notifications-unverified", "notifications-replayable",
+         "notifications-no-freshness"]
 # Events older than this are refused (Apple delivers soon after the event).
 EVENT_WINDOW_SECONDS = 86400
 
@@ -81,7 +82,10 @@ class Verifier:
             # Taken from the token, as a confused verifier does; PyJWT still refuses `none` with a key and
             # an HMAC keyed with an RSA key, so this misconfiguration lets nothing through.
             algorithms = [jwt.get_unverified_header(token).get("alg", "RS256")]
-        options = {"require": ["iss", "aud", "exp", "iat", "sub"]}
+        required = ["iss", "aud", "exp", "iat", "sub"]
+        if self.mode == "no-sub-check":
+            required.remove("sub")  # the misconfiguration: a token without `sub` passes
+        options = {"require": required}
         if self.mode == "no-audience" or not audience_checked:
             options["verify_aud"] = False
         claims = jwt.decode(token, key, algorithms=algorithms, audience=audience or self.client, issuer=ISSUER,
@@ -95,18 +99,19 @@ class Verifier:
             claims = self.claims(token, audience=audience)
         except jwt.PyJWTError as error:
             raise Rejected(str(error))
-        if not claims.get("sub"):
+        if not claims.get("sub") and self.mode != "no-sub-check":
             raise Rejected("no sub")
         if self.mode != "no-nonce":
             if not hmac.compare_digest(str(claims.get("nonce", "")), nonce or ""):
                 raise Rejected("nonce differs")
-        if hash_claim in claims:
+        if hash_claim in claims and self.mode != "no-hash-check":
             digest = hashlib.sha256(code.encode()).digest()[:16]
             expected = base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
             if not hmac.compare_digest(claims[hash_claim], expected):
                 raise Rejected(hash_claim + " differs")
         return {
-            "sub": claims["sub"],
+            # no-sub-check: the user is whoever the email names (the misconfiguration)
+            "sub": claims.get("sub") or claims.get("email"),
             "email_verified": is_true(claims.get("email_verified"), self.mode),
             "is_private_email": is_true(claims.get("is_private_email"), self.mode),
         }
@@ -133,10 +138,10 @@ class Verifier:
         event_time = int(events.get("event_time", 0))
         if event_time > 100_000_000_000:
             event_time //= 1000
-        if event_time < time.time() - EVENT_WINDOW_SECONDS:
+        if event_time < time.time() - EVENT_WINDOW_SECONDS and self.mode != "notifications-no-freshness":
             raise Rejected("event too old")
         with self.lock:
-            if claims["jti"] in self.seen_jti:
+            if claims["jti"] in self.seen_jti and self.mode != "notifications-replayable":
                 raise Rejected("jti seen before")
             self.seen_jti.add(claims["jti"])
         return {"processed": events.get("type")}
