@@ -288,7 +288,7 @@ docker exec "$name" siwa-mock clock --url "http://127.0.0.1:$port" >/dev/null \
 say "admin token: /mock/ refused without it (401), accepted with it, verbs read it from the environment"
 
 base="http://127.0.0.1:$port"
-curl -fsS --max-time 5 "$base/auth/keys" | grep -q '"kty":"RSA"' || fail "GET /auth/keys over HTTP"
+curl -fsS --max-time 5 "$base/auth/keys" | grep -qE '"kty": *"RSA"' || fail "GET /auth/keys over HTTP"
 curl -fsS --max-time 5 "$base/.well-known/openid-configuration" | grep -q '"issuer":"https://appleid.apple.com"' \
     || fail "discovery document over HTTP"
 say "HTTP smoke ok"
@@ -298,7 +298,7 @@ curl -fsS --max-time 5 "$base/mock/tls/ca.pem" >"$work/ca-http.pem" || fail "GET
 cmp -s "$work/ca.pem" "$work/ca-http.pem" || fail "siwa-mock ca and /mock/tls/ca.pem differ"
 resolve=(--resolve "appleid.apple.com:$tls_port:127.0.0.1")
 curl -fsS --max-time 5 --cacert "$work/ca.pem" "${resolve[@]}" "https://appleid.apple.com:$tls_port/auth/keys" \
-    | grep -q '"kty":"RSA"' || fail "GET https://appleid.apple.com/auth/keys with the CA"
+    | grep -qE '"kty": *"RSA"' || fail "GET https://appleid.apple.com/auth/keys with the CA"
 for version in --tlsv1.2 --tlsv1.3; do
     curl -fsS --max-time 5 "$version" --cacert "$work/ca.pem" "https://localhost:$tls_port/mock/health" >/dev/null \
         || fail "HTTPS with curl $version"
