@@ -164,10 +164,11 @@ mail_filters = [{"name": n, "in": "query", "required": False, "schema": S} for n
     {"name": "status", "in": "query", "required": False, "schema": {"type": "string", "enum": ["delivered", "rejected", "deferred"]}},
     {"name": "query", "in": "query", "required": False, "schema": S, "description": "A search in Mailpit's syntax over from, to, subject and body (the one /api/v1/search runs)"}]
 mail_wait = [{"name": "wait", "in": "query", "required": False, "schema": {"type": "string", "examples": ["5s", "1500ms"]},
-    "description": "A duration (500ms, 30s, 1m; at most 60s): answer as soon as a matching message is stored (delivered or refused), else after the wait with what matches then (an empty list). Already-stored matches answer at once."}]
+    "description": "A duration (500ms, 30s, 1m; at most 1h): answer as soon as a matching message is stored (delivered or refused), else after the wait with what matches then (an empty list, and no_mail saying why). Already-stored matches answer at once."}]
 paths["/mock/mail"] = {
     "get": op("Mail the relay delivered and refused, oldest first; with wait, a long poll", {"200": jresp("Messages", obj({"messages": {"type": "array", "items": mail_summary},
-        "stored": {"type": "integer"}, "stored_bytes": {"type": "integer"}, "dropped": {"type": "integer"}, "waiting": {"type": "integer", "description": "Requests parked by wait now"}},
+        "stored": {"type": "integer"}, "stored_bytes": {"type": "integer"}, "dropped": {"type": "integer"}, "waiting": {"type": "integer", "description": "Requests parked by wait now"},
+        "no_mail": {"type": "string", "description": "Only when a wait ended with nothing: the filters, the wait and the newest records the mailbox holds, the text the test helpers fail with"}},
         ["messages", "stored", "stored_bytes", "dropped", "waiting"])), **c("400", "401", "503")},
         parameters=mail_filters + mail_wait),
     "delete": op("Empty the mailbox and the per-address daily counts", {"200": jresp("Cleared", obj({"cleared": {"type": "integer"}}, ["cleared"])), **c("401")})}

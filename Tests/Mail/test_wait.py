@@ -96,6 +96,24 @@ def test_a_wait_with_no_mail_times_out_empty(relay) -> None:
     assert status == 200
     assert body["messages"] == [] and body["waiting"] == 0
     assert 0.9 <= elapsed < 3, elapsed
+    assert body["no_mail"] == f"no mail matching relay_address={BOB_RELAY} in 1s; the mailbox is empty"
+
+
+def test_no_mail_names_what_the_mailbox_holds(relay) -> None:
+    """The text the test helpers fail with: smtplib's delivered message and a refused attempt, newest last."""
+    with smtplib.SMTP(relay.host, relay.smtp_port, timeout=10) as client:
+        client.send_message(welcome())
+        try:
+            client.send_message(welcome("ceo@evil.example"))
+        except (smtplib.SMTPRecipientsRefused, smtplib.SMTPDataError):
+            pass
+    status, body, _ = get(relay, f"/mock/mail?status=deferred&relay_address={BOB_RELAY}&wait=300ms")
+    assert status == 200 and body["messages"] == []
+    head, records = body["no_mail"].split(": ", 1)
+    assert head == f"no mail matching relay_address={BOB_RELAY} status=deferred in 300ms; the mailbox has 2 records"
+    delivered, refused = records.split("; ")
+    assert delivered == f'm1 delivered hello@shop.example -> {BOB_RELAY} "Welcome"', delivered
+    assert refused.startswith(f'm2 rejected ceo@evil.example -> {BOB_RELAY} "Welcome" (550 '), refused
 
 
 def test_mail_already_there_answers_at_once(relay) -> None:
@@ -117,7 +135,7 @@ def test_a_client_that_goes_away_frees_its_place(relay) -> None:
 def test_bad_waits_are_refused_precisely(relay) -> None:
     for value, message in [
         ("5", "expected a duration like 500ms, 30s, 10m or 2h, found '5' (add a unit)"),
-        ("61s", "at most 60s, found '61s'"),
+        ("61m", "at most 1h, found '61m'"),
         ("1.5s", "expected a duration like 500ms, 30s, 10m or 2h, found '1.5s'"),
     ]:
         status, body, _ = get(relay, f"/mock/mail?wait={value}")

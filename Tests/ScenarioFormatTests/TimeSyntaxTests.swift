@@ -29,6 +29,16 @@ import Testing
         #expect(duration("1d2h3m4s5ms") == .success(93_784_005))
     }
 
+    /// `durationText` writes what `durationMilliseconds` reads back (the mailbox's "no mail … in 1m30s").
+    @Test(arguments: [
+        (Int64(0), "0s"), (300, "300ms"), (1000, "1s"), (1500, "1s500ms"), (90_000, "1m30s"),
+        (3_600_000, "1h"), (93_784_005, "1d2h3m4s5ms"), (-172_800_000, "-2d"),
+    ])
+    func durationTextRoundTrips(_ milliseconds: Int64, _ text: String) {
+        #expect(TimeSyntax.durationText(milliseconds: milliseconds) == text)
+        #expect(duration(text, .signed) == .success(milliseconds))
+    }
+
     @Test func negativeDurationsOnlyWhereSigned() {
         #expect(duration("-2d", .signed) == .success(-172_800_000))
         #expect(duration("-1h30m", .signed) == .success(-5_400_000))

@@ -69,19 +69,20 @@ package struct MailEndpoints: Sendable {
         let query = try context.query()
         let filter = try MailFilter(query)
         guard let wait = try Self.waitMilliseconds(query["wait"]), wait > 0 else { return listing(filter) }
-        return try waitForMail(filter, milliseconds: wait)
+        return try waitForMail(filter, query: query, milliseconds: wait)
     }
 
-    /// The records `filter` passes, with the mailbox's usage.
-    func listing(_ filter: MailFilter) -> HTTPResponse {
+    /// The records `filter` passes, with the mailbox's usage; `no_mail` when a wait ended with none.
+    func listing(_ filter: MailFilter, noMail: String? = nil) -> HTTPResponse {
         let records = mailbox.records(where: filter.matches)
         let usage = mailbox.usage
-        return ControlEndpoints.ok(
-            JSONObject([
-                ("messages", .array(records.map { .object($0.summaryJSON) })),
-                ("stored", .int(Int64(usage.records))), ("stored_bytes", .int(Int64(usage.bytes))),
-                ("dropped", .int(Int64(usage.dropped))), ("waiting", .int(Int64(mailbox.waiters.count))),
-            ]))
+        var object = JSONObject([
+            ("messages", .array(records.map { .object($0.summaryJSON) })),
+            ("stored", .int(Int64(usage.records))), ("stored_bytes", .int(Int64(usage.bytes))),
+            ("dropped", .int(Int64(usage.dropped))), ("waiting", .int(Int64(mailbox.waiters.count))),
+        ])
+        if let noMail { object["no_mail"] = .string(noMail) }
+        return ControlEndpoints.ok(object)
     }
 
     /// One message: the summary, every header field, the text and HTML parts, the other parts; their

@@ -1,5 +1,6 @@
 import HTTP
 import JSON
+import SIWAServer
 
 /// `siwa-mock mail [list | show <id> | raw <id> | reply <id> [<text>] | clear]` against a running mock:
 /// the private email relay's mailbox (`/mock/mail`, docs/relay-mail.md).
@@ -11,7 +12,7 @@ struct MailCommand: ControlVerb {
         refused with the SMTP reply the sender got, is in the mailbox.
         EXAMPLES:
           siwa-mock mail --status rejected          # refused attempts and their SMTP replies
-          siwa-mock mail list --status delivered --wait 10s  # as soon as one is there (≤ 60s)
+          siwa-mock mail list --status delivered --wait 10s  # as soon as one is there (≤ 1h)
           siwa-mock mail show m1                    # headers as delivered, text and HTML parts
           siwa-mock mail raw m1 > m1.eml            # the message as delivered
           siwa-mock mail reply m1 'Thanks!'         # the user answers: relayed to the developer
@@ -32,12 +33,12 @@ struct MailCommand: ControlVerb {
     static let filters = [relay, real, team, sender, status, since]
     static let wait = Option.optional(
         "wait", "duration",
-        help: "list: answer as soon as a matching message is there, else after this long (at most 60s).",
+        help: "list: answer as soon as a matching message is there, else after this long (at most 1h).",
         parser: .duration)
     static var options: [OptionSpec] { filters.map(\.spec) + [wait.spec] + ControlClient.options }
 
-    /// The longest `--wait` (the server's `MailWaiters.maximumWaitMilliseconds`).
-    static let maximumWaitMilliseconds: Int64 = 60_000
+    /// The longest `--wait`: the server's.
+    static let maximumWaitMilliseconds = MailEndpoints.maximumWaitMilliseconds
 
     var client: ControlClient
     var call: ControlClient.Call
@@ -56,7 +57,7 @@ struct MailCommand: ControlVerb {
             throw UsageError("filters (--relay-address, --status, --wait, …) apply to 'mail list' only")
         }
         if let wait, wait > MailCommand.maximumWaitMilliseconds {
-            throw UsageError("--wait must be at most 60s (the server's limit)")
+            throw UsageError("--wait must be at most 1h (the server's limit)")
         }
         switch (action, words.count) {
         case ("list", ...1):

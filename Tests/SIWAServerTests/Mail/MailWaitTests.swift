@@ -64,6 +64,12 @@ import Testing
             }
             pending.whenFulfilled { finished in self.response.withLock { $0 = finished } }
         }
+        var json: JSONObject? {
+            guard let response = response.withLock({ $0 }),
+                case .object(let object)? = try? JSONValue.parse(response.body)
+            else { return nil }
+            return object
+        }
         var messages: [JSONValue]? {
             guard let response = response.withLock({ $0 }),
                 case .object(let object)? = try? JSONValue.parse(response.body),
@@ -109,13 +115,77 @@ import Testing
             #expect(waiting.response.withLock { $0 } == nil, "4 s of 5: still waiting")
             timing.advance(milliseconds: 1_000)
             #expect(waiting.messages?.isEmpty == true)
+            #expect(
+                waiting.json?["no_mail"]
+                    == .string(
+                        "no mail matching relay_address=nobody@privaterelay.appleid.com in 5s; the mailbox has 1 "
+                            + "record: m1 delivered hello@shop.example -> \(Self.bob) \"Hi\""))
+            #expect(harness.server.mailbox.waiters.count == 0)
+        }
+    }
+
+    /// The one "no mail" text every helper shows: the filters in a fixed order as given, the wait in the
+    /// duration grammar, the newest ten records with the reply of each refused one.
+    @Test func aTimedOutWaitSaysWhatTheMailboxHolds() throws {
+        try run { harness, timing in
+            let empty = Outcome(start(harness, "/mock/mail?status=delivered&sender=A@Shop.example&wait=1500ms"))
+            timing.advance(milliseconds: 1_500)
+            #expect(
+                empty.json?["no_mail"]
+                    == .string(
+                        "no mail matching sender=A@Shop.example status=delivered in 1s500ms; the mailbox is empty"))
+            for _ in 0..<11 { _ = converse(harness.server, transaction(from: "x@evil.example")) }
+            _ = converse(harness.server, transaction(from: "hello@shop.example"))
+            let full = Outcome(start(harness, "/mock/mail?relay_address=nobody@privaterelay.appleid.com&wait=1s"))
+            timing.advance(milliseconds: 1_000)
+            let text = try #require(full.json?["no_mail"]?.stringValue)
+            #expect(
+                text.hasPrefix(
+                    "no mail matching relay_address=nobody@privaterelay.appleid.com in 1s; "
+                        + "the mailbox has 12 records (the newest 10): m3 rejected x@evil.example -> \(Self.bob) \"Hi\" (5"
+                ))
+            #expect(text.hasSuffix("; m12 delivered hello@shop.example -> \(Self.bob) \"Hi\""))
+            #expect(text.components("; m") == 9, "ten records")
+            let found = Outcome(start(harness, "/mock/mail?status=delivered&wait=1s"))
+            #expect(found.messages?.count == 1 && found.json?["no_mail"] == nil, "no_mail only when nothing came")
+        }
+    }
+
+    /// A wait longer than one park (60 s) is parked again for the rest: still one waiter, answered at
+    /// its total, and a match or the peer leaving in a later park answers at once.
+    @Test func aWaitLongerThanOneParkIsParkedAgain() throws {
+        try run { harness, timing in
+            let long = Outcome(start(harness, "/mock/mail?status=delivered&wait=2m30s"))
+            timing.advance(milliseconds: 60_000)
+            timing.advance(milliseconds: 60_000)
+            #expect(long.response.withLock { $0 } == nil, "120 s of 150: still waiting")
+            #expect(harness.server.mailbox.waiters.count == 1)
+            timing.advance(milliseconds: 30_000)
+            #expect(
+                long.json?["no_mail"] == .string("no mail matching status=delivered in 2m30s; the mailbox is empty"))
+            #expect(harness.server.mailbox.waiters.count == 0)
+
+            let woken = Outcome(start(harness, "/mock/mail?status=delivered&wait=1h"))
+            timing.advance(milliseconds: 90_000)
+            _ = converse(harness.server, transaction(from: "hello@shop.example"))
+            #expect(woken.messages?.count == 1)
+
+            let answer = start(harness, "/mock/mail?status=rejected&wait=1h")
+            let left = Outcome(answer)
+            timing.advance(milliseconds: 61_000)
+            guard case .deferred(let pending) = answer.delivery else {
+                Issue.record("the wait was answered at once")
+                return
+            }
+            pending.cancel()
+            #expect(left.messages?.isEmpty == true && left.json?["no_mail"] == nil, "answered when the peer left")
             #expect(harness.server.mailbox.waiters.count == 0)
         }
     }
 
     @Test(arguments: [
         ("5", "expected a duration like 500ms, 30s, 10m or 2h, found '5' (add a unit)"),
-        ("61s", "at most 60s, found '61s'"),
+        ("61m", "at most 1h, found '61m'"),
         ("-1s", "duration '-1s' must not be negative (only clock advance goes back)"),
         ("soon", "expected a duration like 500ms, 30s, 10m or 2h, found 'soon'"),
     ])
