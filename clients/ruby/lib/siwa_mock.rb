@@ -15,7 +15,6 @@ class SiwaMock
   SMTP_READY_PREFIX = "siwa-mock smtp listening on ".freeze
   MAX_ANSWER_BYTES = 16 << 20 # a control answer larger than this is refused (docs/test-helpers.md)
   RUN_TIMEOUT = 60 # seconds for one run of the binary (sign_in, client_secret, verify)
-  MAX_WAIT_MS = 60_000 # the server's limit for one GET /mock/mail?wait= (docs/control-api.md)
   HINT = "install it with `gem install siwa_mock` (x86_64 Linux), or build it with `swift build -c release --product siwa-mock` and set SIWA_MOCK_BINARY=.build/release/siwa-mock, " \
          "put siwa-mock on PATH, or set SIWA_MOCK_URL to a running mock".freeze
 
@@ -266,50 +265,28 @@ class SiwaMock
 
   # The records matching `filters` (as `mail`) as soon as one is stored: one long poll,
   # `GET /mock/mail?…&wait=`, which answers at once when one already is. `timeout` is a duration
-  # ("500ms", "5s", "1m") or seconds; the server waits at most 60 s per request, so a longer timeout is
-  # waited as consecutive long polls of at most 60 s. Raises SiwaMock::Error naming the filters, the
-  # time waited and what the mailbox holds when nothing matching came.
+  # ("500ms", "5s", "1m"; at most "1h") or seconds. When nothing matching came, raises SiwaMock::Error
+  # with the mock's own `no_mail` text: the filters, the time waited and what the mailbox holds
+  # (docs/relay-mail.md).
   def wait_for_mail(timeout: "5s", **filters)
-    total = self.class.milliseconds(timeout)
-    began = Process.clock_gettime(Process::CLOCK_MONOTONIC)
-    remaining = total
-    loop do
-      wait = [remaining, MAX_WAIT_MS].min
-      query = URI.encode_www_form(filters.merge(wait: "#{wait}ms"))
-      messages = request("GET", "/mock/mail?#{query}", timeout: wait / 1000.0 + 15)["messages"]
-      return messages unless messages.empty?
-      remaining = total - ((Process.clock_gettime(Process::CLOCK_MONOTONIC) - began) * 1000).to_i
-      break if remaining <= 0
-    end
-    raise Error, self.class.no_mail_message(filters, timeout.is_a?(String) ? timeout : "#{timeout}s", mail)
+    wait = timeout.is_a?(Numeric) ? "#{(timeout * 1000).round}ms" : timeout.to_s # the mock reads it
+    query = URI.encode_www_form(filters.merge(wait: wait))
+    answer = request("GET", "/mock/mail?#{query}", timeout: self.class.milliseconds(wait) / 1000.0 + 15)
+    return answer["messages"] unless answer["messages"].empty?
+
+    raise Error, answer["no_mail"] || "GET /mock/mail?#{query}: no mail (this mock does not say why: older than the helper?)"
   end
 
   # Empties the mailbox and the relay's daily counts (DELETE /mock/mail).
   def clear_mail = request("DELETE", "/mock/mail")
 
-  # A duration in the mock's grammar (`1m30s`, `500ms`; docs/scenarios.md) or seconds, in milliseconds.
+  # How long a `wait=` in the mock's duration grammar (`1m30s`, `500ms`; docs/scenarios.md) lasts, to bound
+  # the call; 0 for text the mock will refuse at once with its own reason.
   def self.milliseconds(duration)
-    if duration.is_a?(Numeric)
-      raise Error, "timeout must not be negative, found #{duration}" if duration.negative?
-      return (duration * 1000).to_i
-    end
-    match = /\A(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?(?:(\d+)ms)?\z/.match(duration.to_s)
-    raise Error, "expected a duration like 500ms, 5s or 1m, found #{duration.to_s.inspect}" if duration.to_s.empty? || !match
-    match.captures.zip([86_400_000, 3_600_000, 60_000, 1000, 1]).sum { |part, unit| part.to_i * unit }
-  end
+    match = /\A(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?(?:(\d+)ms)?\z/.match(duration)
+    return 0 if duration.empty? || !match
 
-  # `no mail matching relay_address=… in 5s; the mailbox has 2 records: m1 delivered hello@… -> k7x…@… "Welcome"; …`.
-  def self.no_mail_message(filters, waited, records)
-    wanted = filters.map { |key, value| "#{key}=#{value}" }.join(" ")
-    text = "no mail#{wanted.empty? ? '' : " matching #{wanted}"} in #{waited}; "
-    return "#{text}the mailbox is empty" if records.empty?
-    shown = records.last(10)
-    lines = shown.map do |r|
-      "#{r['id']} #{r['status']} #{r['envelope_from'].to_s.empty? ? '<>' : r['envelope_from']} -> #{r['relay_address']} " \
-        "#{JSON.generate(r['subject'])}#{r['status'] == 'delivered' ? '' : " (#{r['smtp_reply']})"}"
-    end
-    more = records.size > shown.size ? " (the newest #{shown.size})" : ""
-    "#{text}the mailbox has #{records.size} record#{records.size == 1 ? '' : 's'}#{more}: #{lines.join('; ')}"
+    match.captures.zip([86_400_000, 3_600_000, 60_000, 1000, 1]).sum { |part, unit| part.to_i * unit }
   end
 
   private

@@ -21,7 +21,6 @@ READY_PREFIX = "siwa-mock listening on "
 SMTP_READY_PREFIX = "siwa-mock smtp listening on "
 MAX_ANSWER_BYTES = 16 << 20  # a control answer larger than this is refused (docs/test-helpers.md)
 RUN_TIMEOUT = 60  # seconds for one run of the binary (sign_in, client_secret, verify)
-MAX_WAIT_MS = 60_000  # the server's limit for one GET /mock/mail?wait= (docs/control-api.md)
 HINT = ("install it with `pip install siwa-mock` (x86_64 Linux), or build it with `swift build -c release --product siwa-mock` "
         "and set SIWA_MOCK_BINARY=.build/release/siwa-mock, put siwa-mock on PATH, or set SIWA_MOCK_URL to a running mock")
 
@@ -310,23 +309,17 @@ class SiwaMock:
     def wait_for_mail(self, timeout: "str | float" = "5s", **filters: str) -> list:
         """The records matching `filters` (as `mail`) as soon as one is stored: one long poll,
         `GET /mock/mail?…&wait=`, which answers at once when one already is. `timeout` is a duration
-        (`"500ms"`, `"5s"`, `"1m"`) or seconds; the server waits at most 60 s per request, so a longer
-        timeout is waited as consecutive long polls of at most 60 s. Raises `SiwaMockError` naming the
-        filters, the time waited and what the mailbox holds when nothing matching came.
+        (`"500ms"`, `"5s"`, `"1m"`; at most `"1h"`) or seconds. When nothing matching came, raises
+        `SiwaMockError` with the mock's own `no_mail` text: the filters, the time waited and what the
+        mailbox holds (docs/relay-mail.md).
         """
-        total = _milliseconds(timeout)
-        began = time.monotonic()
-        remaining = total
-        while True:
-            wait = min(remaining, MAX_WAIT_MS)
-            query = urllib.parse.urlencode({**filters, "wait": f"{wait}ms"})
-            messages = self.request("GET", f"/mock/mail?{query}", timeout=wait / 1000 + 15)["messages"]
-            if messages:
-                return messages
-            remaining = total - int((time.monotonic() - began) * 1000)
-            if remaining <= 0:
-                break
-        raise SiwaMockError(_no_mail_message(filters, _shown(timeout), self.mail()))
+        wait = timeout if isinstance(timeout, str) else f"{round(timeout * 1000)}ms"  # the mock reads it
+        query = urllib.parse.urlencode({**filters, "wait": wait})
+        answer = self.request("GET", f"/mock/mail?{query}", timeout=_milliseconds(wait) / 1000 + 15)
+        if answer["messages"]:
+            return answer["messages"]
+        raise SiwaMockError(answer.get("no_mail") or f"GET /mock/mail?{query}: no mail (this mock does not say why: "
+                            "older than the helper?)")
 
     def clear_mail(self) -> Any:
         """Empties the mailbox and the relay's daily counts (`DELETE /mock/mail`)."""
@@ -388,31 +381,10 @@ def _call(base: str, method: str, path: str, data: Optional[bytes], headers: dic
         connection.close()
 
 
-def _milliseconds(duration: "str | float") -> int:
-    """A duration in the mock's grammar (`1m30s`, `500ms`; docs/scenarios.md) or seconds, in milliseconds."""
-    if isinstance(duration, (int, float)):
-        if duration < 0:
-            raise SiwaMockError(f"timeout must not be negative, found {duration!r}")
-        return int(duration * 1000)
+def _milliseconds(duration: str) -> int:
+    """How long a `wait=` in the mock's duration grammar (`1m30s`, `500ms`; docs/scenarios.md) lasts, to bound
+    the call; 0 for text the mock will refuse at once with its own reason."""
     match = re.fullmatch(r"(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?(?:(\d+)ms)?", duration)
     if not duration or match is None:
-        raise SiwaMockError(f"expected a duration like 500ms, 5s or 1m, found {duration!r}")
+        return 0
     return sum(int(part or 0) * unit for part, unit in zip(match.groups(), (86_400_000, 3_600_000, 60_000, 1000, 1)))
-
-
-def _shown(duration: "str | float") -> str:
-    return duration if isinstance(duration, str) else f"{duration:g}s"
-
-
-def _no_mail_message(filters: dict, waited: str, records: list) -> str:
-    """`no mail (relay_address=…) in 5s; the mailbox has 2 records: m1 delivered hello@… -> k7x…@… "Welcome"; …`."""
-    wanted = " ".join(f"{key}={value}" for key, value in filters.items())
-    text = f"no mail{f' matching {wanted}' if wanted else ''} in {waited}; "
-    if not records:
-        return text + "the mailbox is empty"
-    shown = records[-10:]
-    lines = [f"{r['id']} {r['status']} {r['envelope_from'] or '<>'} -> {r['relay_address']} "
-             f"{json.dumps(r.get('subject'), ensure_ascii=False)}"
-             + ("" if r["status"] == "delivered" else f" ({r['smtp_reply']})") for r in shown]
-    more = f" (the newest {len(shown)})" if len(records) > len(shown) else ""
-    return text + f"the mailbox has {len(records)} record{'s' if len(records) != 1 else ''}{more}: " + "; ".join(lines)
