@@ -106,7 +106,10 @@ def untested(spec):
     called = set()
     for case in sorted(spec_path.parent.glob("cases/*.json")):
         for step in json.loads(case.read_text())["steps"]:
-            called.add(step["verb"])
+            if "verb" in step:  # or `send_mail`: SMTP to the case's own mock, no verb (cases/README.md)
+                called.add(step["verb"])
+            elif set(step) != {"send_mail"}:
+                called.add(f"{step} in {case.name}")
     known = {verb["name"] for verb in spec["verbs"]}
     problems = [f"cases: no verb {name} in verbs.json" for name in sorted(called - known)]
     return problems + [f"verbs.json: {verb['name']} is called by no shared case and has no covered_by"

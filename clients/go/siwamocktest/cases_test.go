@@ -4,6 +4,7 @@ package siwamocktest
 import (
 	"encoding/json"
 	"fmt"
+	"net/smtp"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -15,12 +16,14 @@ import (
 )
 
 type sharedStep struct {
-	Verb    string         `json:"verb"`
-	Args    map[string]any `json:"args"`
-	Expect  map[string]any `json:"expect"`
-	Matches *string        `json:"matches"`
-	Error   *string        `json:"error"`
-	As      string         `json:"as"`
+	// SendMail: one SMTP transaction to the case's relay instead of a verb (cases/README.md).
+	SendMail *struct{ From, To, Subject string } `json:"send_mail"`
+	Verb     string                              `json:"verb"`
+	Args     map[string]any                      `json:"args"`
+	Expect   map[string]any                      `json:"expect"`
+	Matches  *string                             `json:"matches"`
+	Error    *string                             `json:"error"`
+	As       string                              `json:"as"`
 }
 
 func str(args map[string]any, name string) string { s, _ := args[name].(string); return s }
@@ -184,22 +187,42 @@ func TestSharedCases(t *testing.T) {
 	if len(files) == 0 {
 		t.Fatal("no shared cases under clients/spec/cases")
 	}
-	mock := Start(t)
+	suite := Start(t)
 	for _, file := range files {
 		t.Run(filepath.Base(file), func(t *testing.T) {
-			if _, err := mock.Reset(); err != nil {
-				t.Fatal(err)
-			}
 			data, err := os.ReadFile(file)
-			var c struct{ Steps []sharedStep }
+			var c struct {
+				Steps []sharedStep
+				Mock  *struct {
+					Scenario string
+					SMTP     bool
+				}
+			}
 			if err == nil {
 				err = json.Unmarshal(data, &c)
 			}
 			if err != nil {
 				t.Fatal(err)
 			}
+			mock := suite
+			if c.Mock != nil { // a mock of its own
+				scenario, _ := resolveShared(c.Mock.Scenario, nil, repo).(string)
+				if mock, err = Launch(Options{Scenario: scenario, SMTP: c.Mock.SMTP}); err != nil {
+					t.Fatal(err)
+				}
+				defer mock.Stop()
+			} else if _, err := mock.Reset(); err != nil {
+				t.Fatal(err)
+			}
 			saved := map[string]any{}
 			for i, step := range c.Steps {
+				if mail := step.SendMail; mail != nil {
+					message := "From: <" + mail.From + ">\r\nTo: " + mail.To + "\r\nSubject: " + mail.Subject + "\r\n\r\nHello\r\n"
+					if err := smtp.SendMail(mock.SMTPAddr(), nil, mail.From, []string{mail.To}, []byte(message)); err != nil {
+						t.Fatalf("step %d (send_mail): %v", i+1, err)
+					}
+					continue
+				}
 				where := fmt.Sprintf("step %d (%s)", i+1, step.Verb)
 				args, _ := resolveShared(step.Args, saved, repo).(map[string]any)
 				if args == nil {

@@ -3,7 +3,8 @@ import { after, before, beforeEach, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { useSiwaMock } from '../index.js';
+import { SiwaMock, useSiwaMock } from '../index.js';
+import { sendMail } from './smtp.js';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url)).replace(/\/$/, '');
 const DIR = `${REPO}/clients/spec/cases`;
@@ -61,25 +62,39 @@ function resolve(value, saved) {
   return value;
 }
 
+async function runSteps(m, file, steps) {
+  const saved = {};
+  for (const [index, step] of steps.entries()) {
+    if (step.send_mail) {
+      await sendMail(m.smtpHost, m.smtpPort, step.send_mail);
+      continue;
+    }
+    const where = `${file} step ${index + 1} (${step.verb})`;
+    const call = CALLS[step.verb];
+    assert.ok(call, `${where}: no runner entry for the verb`);
+    const args = resolve(step.args ?? {}, saved);
+    if (step.error !== undefined) {
+      await assert.rejects(call(m, args), (error) => error.message.includes(step.error), where);
+      continue;
+    }
+    const result = await call(m, args);
+    for (const [path, expected] of Object.entries(step.expect ?? {})) {
+      assert.deepEqual(at(result, path), resolve(expected, saved), `${where}: ${path} of ${JSON.stringify(result)}`);
+    }
+    if (step.matches !== undefined) assert.match(result, new RegExp(step.matches), where);
+    if (step.as) saved[step.as] = result;
+  }
+}
+
 for (const file of readdirSync(DIR).filter((f) => f.endsWith('.json')).sort()) {
   test(`shared case ${file}`, async () => {
-    const saved = {};
-    const { steps } = JSON.parse(readFileSync(`${DIR}/${file}`, 'utf8'));
-    for (const [index, step] of steps.entries()) {
-      const where = `${file} step ${index + 1} (${step.verb})`;
-      const call = CALLS[step.verb];
-      assert.ok(call, `${where}: no runner entry for the verb`);
-      const args = resolve(step.args ?? {}, saved);
-      if (step.error !== undefined) {
-        await assert.rejects(call(mock(), args), (error) => error.message.includes(step.error), where);
-        continue;
-      }
-      const result = await call(mock(), args);
-      for (const [path, expected] of Object.entries(step.expect ?? {})) {
-        assert.deepEqual(at(result, path), resolve(expected, saved), `${where}: ${path} of ${JSON.stringify(result)}`);
-      }
-      if (step.matches !== undefined) assert.match(result, new RegExp(step.matches), where);
-      if (step.as) saved[step.as] = result;
+    const { mock: own, steps } = JSON.parse(readFileSync(`${DIR}/${file}`, 'utf8'));
+    if (!own) return runSteps(mock(), file, steps);
+    const m = await SiwaMock.start({ scenario: resolve(own.scenario, {}), smtp: own.smtp ?? false }); // a mock of its own
+    try {
+      await runSteps(m, file, steps);
+    } finally {
+      await m.stop();
     }
   });
 }

@@ -4,10 +4,10 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { connect } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { limits, SiwaMock, SiwaMockError, useSiwaMock } from '../index.js';
+import { sendMail as smtp } from './smtp.js';
 
 describe('a mock for the suite', () => {
   const mock = useSiwaMock({ before, beforeEach, after });
@@ -86,38 +86,9 @@ test('a mock that cannot start shows its stderr', async () => {
 const RELAY_SCENARIO = fileURLToPath(new URL('../../../scenarios/relay-mail.yaml', import.meta.url));
 const BOB = 'k7x2m9q4ab@privaterelay.appleid.com';
 
-/** A minimal SMTP client (RFC 5321: greeting, EHLO, MAIL, RCPT, DATA, QUIT); rejects on any unexpected reply. */
+/** Hello from shop.example to bob's relay address (`sendMail` in smtp.js). */
 function sendMail(host, port, subject) {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, host);
-    const steps = [
-      [null, '220'],
-      ['EHLO client.example', '250'],
-      ['MAIL FROM:<hello@shop.example>', '250'],
-      [`RCPT TO:<${BOB}>`, '250'],
-      ['DATA', '354'],
-      [`From: Shop <hello@shop.example>\r\nTo: ${BOB}\r\nSubject: ${subject}\r\n\r\nHello Bob\r\n.`, '250'],
-      ['QUIT', '221'],
-    ];
-    let buffer = '';
-    socket.setEncoding('utf8');
-    socket.setTimeout(10_000, () => socket.destroy(new Error('SMTP timeout')));
-    socket.on('error', reject);
-    socket.on('data', (chunk) => {
-      buffer += chunk;
-      const reply = /(?:^|\n)(\d{3}) [^\n]*\n$/.exec(buffer); // the last line of a reply: "NNN text"
-      if (!reply) return;
-      const [command, expected] = steps.shift();
-      if (reply[1] !== expected) {
-        socket.destroy();
-        reject(new Error(`${command ?? 'greeting'}: ${buffer.trim()}`));
-        return;
-      }
-      buffer = '';
-      if (steps.length) socket.write(`${steps[0][0]}\r\n`);
-      else socket.end(() => resolve());
-    });
-  });
+  return smtp(host, port, { from: 'hello@shop.example', to: BOB, subject });
 }
 
 describe('relay mail', () => {

@@ -1,5 +1,6 @@
 # The shared cases (clients/spec/cases/*.json, described in its README) against this helper.
 require "json"
+require "net/smtp"
 require "siwa_mock/rspec"
 
 module SharedCases
@@ -58,24 +59,42 @@ module SharedCases
 end
 
 RSpec.describe "the shared cases", :siwa_mock do
+  # One SMTP transaction to the mock's relay; Net::SMTP raises unless it is accepted.
+  def send_mail(mock, mail)
+    message = "From: <#{mail['from']}>\r\nTo: #{mail['to']}\r\nSubject: #{mail['subject']}\r\n\r\nHello\r\n"
+    Net::SMTP.start(mock.smtp_host, mock.smtp_port) { |smtp| smtp.send_message(message, mail["from"], mail["to"]) }
+  end
+
   Dir[File.join(SharedCases::REPO, "clients/spec/cases/*.json")].sort.each do |file|
     it File.basename(file) do
-      saved = {}
-      JSON.parse(File.read(file))["steps"].each_with_index do |step, index|
-        where = "#{File.basename(file)} step #{index + 1} (#{step['verb']})"
-        call = SharedCases::CALLS.fetch(step["verb"]) { raise "#{where}: no runner entry for the verb" }
-        args = SharedCases.resolve(step.fetch("args", {}), saved)
-        if step.key?("error")
-          expect { call.call(siwa_mock, args) }.to raise_error(SiwaMock::Error, /#{Regexp.escape(step['error'])}/), where
-          next
-        end
-        result = call.call(siwa_mock, args)
-        step.fetch("expect", {}).each do |path, expected|
-          expect(SharedCases.at(result, path)).to eq(SharedCases.resolve(expected, saved)), "#{where}: #{path} of #{result.inspect}"
-        end
-        expect(result).to match(Regexp.new(step["matches"])), where if step.key?("matches")
-        saved[step["as"]] = result if step["as"]
+      spec = JSON.parse(File.read(file))
+      own = spec["mock"] && SiwaMock.start(scenario: SharedCases.resolve(spec["mock"]["scenario"], {}), smtp: spec["mock"]["smtp"] || false)
+      run_steps(own || siwa_mock, File.basename(file), spec["steps"])
+    ensure
+      own&.stop
+    end
+  end
+
+  def run_steps(mock, name, steps)
+    saved = {}
+    steps.each_with_index do |step, index|
+      if step.key?("send_mail")
+        send_mail(mock, step["send_mail"])
+        next
       end
+      where = "#{name} step #{index + 1} (#{step['verb']})"
+      call = SharedCases::CALLS.fetch(step["verb"]) { raise "#{where}: no runner entry for the verb" }
+      args = SharedCases.resolve(step.fetch("args", {}), saved)
+      if step.key?("error")
+        expect { call.call(mock, args) }.to raise_error(SiwaMock::Error, /#{Regexp.escape(step['error'])}/), where
+        next
+      end
+      result = call.call(mock, args)
+      step.fetch("expect", {}).each do |path, expected|
+        expect(SharedCases.at(result, path)).to eq(SharedCases.resolve(expected, saved)), "#{where}: #{path} of #{result.inspect}"
+      end
+      expect(result).to match(Regexp.new(step["matches"])), where if step.key?("matches")
+      saved[step["as"]] = result if step["as"]
     end
   end
 end

@@ -136,31 +136,49 @@ class CasesTest {
         }
         assertTrue(!files.isEmpty(), "no shared cases");
         return files.stream().map(file -> DynamicTest.dynamicTest(file.getFileName().toString(), () -> {
-            mock.reset();
-            Map<String, Object> saved = new HashMap<>();
-            List<Object> steps = (List<Object>) Json.object(Files.readString(file)).get("steps");
-            for (int i = 0; i < steps.size(); i++) {
-                Map<String, Object> step = (Map<String, Object>) steps.get(i);
-                String verb = (String) step.get("verb");
-                String where = file.getFileName() + " step " + (i + 1) + " (" + verb + ")";
-                Map<String, Object> args = step.containsKey("args") ? (Map<String, Object>) resolve(step.get("args"), saved) : Map.of();
-                if (step.containsKey("error")) {
-                    var error = assertThrows(SiwaMock.SiwaMockException.class, () -> call(mock, verb, args), where);
-                    assertTrue(error.getMessage().contains((String) step.get("error")), where + ": " + error.getMessage());
-                    continue;
-                }
-                Object result = call(mock, verb, args);
-                if (step.containsKey("expect")) {
-                    for (Map.Entry<String, Object> expect : ((Map<String, Object>) step.get("expect")).entrySet()) {
-                        assertEquals(resolve(expect.getValue(), saved), at(result, expect.getKey()), where + ": " + expect.getKey() + " of " + result);
-                    }
-                }
-                if (step.containsKey("matches")) {
-                    assertNotNull(result, where);
-                    assertTrue(Pattern.compile((String) step.get("matches")).matcher((String) result).find(), where + ": " + result);
-                }
-                if (step.containsKey("as")) saved.put((String) step.get("as"), result);
+            Map<String, Object> spec = Json.object(Files.readString(file));
+            List<Object> steps = (List<Object>) spec.get("steps");
+            if (!spec.containsKey("mock")) {
+                mock.reset();
+                runSteps(mock, file, steps);
+                return;
+            }
+            Map<String, Object> own = obj(spec, "mock"); // a mock of its own
+            try (SiwaMock m = SiwaMock.start(null, (String) resolve(own.get("scenario"), Map.of()), Boolean.TRUE.equals(own.get("smtp")))) {
+                runSteps(m, file, steps);
             }
         }));
+    }
+
+    @SuppressWarnings("unchecked")
+    static void runSteps(SiwaMock mock, Path file, List<Object> steps) throws IOException {
+        Map<String, Object> saved = new HashMap<>();
+        for (int i = 0; i < steps.size(); i++) {
+            Map<String, Object> step = (Map<String, Object>) steps.get(i);
+            if (step.containsKey("send_mail")) {
+                Map<String, Object> mail = obj(step, "send_mail");
+                RelayMailTest.sendMail(mock, str(mail, "from"), str(mail, "to"), str(mail, "subject"));
+                continue;
+            }
+            String verb = (String) step.get("verb");
+            String where = file.getFileName() + " step " + (i + 1) + " (" + verb + ")";
+            Map<String, Object> args = step.containsKey("args") ? (Map<String, Object>) resolve(step.get("args"), saved) : Map.of();
+            if (step.containsKey("error")) {
+                var error = assertThrows(SiwaMock.SiwaMockException.class, () -> call(mock, verb, args), where);
+                assertTrue(error.getMessage().contains((String) step.get("error")), where + ": " + error.getMessage());
+                continue;
+            }
+            Object result = call(mock, verb, args);
+            if (step.containsKey("expect")) {
+                for (Map.Entry<String, Object> expect : ((Map<String, Object>) step.get("expect")).entrySet()) {
+                    assertEquals(resolve(expect.getValue(), saved), at(result, expect.getKey()), where + ": " + expect.getKey() + " of " + result);
+                }
+            }
+            if (step.containsKey("matches")) {
+                assertNotNull(result, where);
+                assertTrue(Pattern.compile((String) step.get("matches")).matcher((String) result).find(), where + ": " + result);
+            }
+            if (step.containsKey("as")) saved.put((String) step.get("as"), result);
+        }
     }
 }
