@@ -161,3 +161,19 @@ def test_apple_endpoints_say_server_apple_and_the_control_api_does_not(base: str
     discovery = requests.get(f"{base}/.well-known/openid-configuration", timeout=10)
     assert token.headers.get("Server") == "Apple" and discovery.headers.get("Server") == "Apple"
     assert "Server" not in requests.get(f"{base}/mock/health", timeout=10).headers
+
+
+def test_fault_answers_say_server_apple_and_the_control_api_does_not(base: str) -> None:
+    """A fault rule's answer stands for Apple's error answer, which says `Server: Apple` (#353, #390)."""
+    rules = [{"id": "down", "match": "POST /auth/token", "times": 1, "status": 503},
+             {"id": "slow", "match": "GET /auth/keys", "times": 1, "status": 500, "error": "server_error",
+              "delay": "10ms"}]
+    for rule in rules:
+        added = requests.post(f"{base}/mock/faults", json=rule, timeout=10)
+        assert added.status_code == 201 and "Server" not in added.headers, describe(added)
+    token = token_request(base, {"client_id": WEB_CLIENT, "client_secret": "x", "grant_type": "authorization_code",
+                                 "code": BOGUS})
+    keys = requests.get(f"{base}/auth/keys", timeout=10)
+    assert token.status_code == 503 and token.headers.get("Server") == "Apple", describe(token)
+    assert keys.status_code == 500 and keys.headers.get("Server") == "Apple", describe(keys)
+    assert "Server" not in requests.get(f"{base}/mock/faults", timeout=10).headers

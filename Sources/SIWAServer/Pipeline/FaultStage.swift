@@ -96,6 +96,8 @@ final class FaultStage: Sendable {
     }
 
     /// A fault response: Apple's error JSON, a raw body, or an empty body, plus the rule's headers.
+    /// It stands for Apple's answer, so it says `Server: Apple` as every answer of Apple's routes does
+    /// (docs/fidelity.md); a rule's own `Server` header replaces it.
     static func render(_ fault: FaultResponse) -> HTTPResponse {
         let status = HTTPStatus(code: fault.status)
         var response: HTTPResponse
@@ -111,6 +113,7 @@ final class FaultStage: Sendable {
         } else {
             response = HTTPResponse(status: status)
         }
+        response.headers.add("Server", "Apple")
         for (name, value) in fault.headers { response.headers.set(name, value) }
         return response
     }

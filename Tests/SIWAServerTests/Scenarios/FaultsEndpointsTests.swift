@@ -107,4 +107,31 @@ import Testing
             }
         }
     }
+
+    /// A fault's answer stands for Apple's, so it says `Server: Apple` like Apple's real answers
+    /// (docs/fidelity.md): an error body, a raw body, an empty one, a delayed one; a rule's own `Server`
+    /// header wins. The control API's answers about the rules carry none.
+    @Test(arguments: Transport.allCases)
+    func faultAnswersSayServerApple(_ transport: Transport) throws {
+        try ScenarioHarness.run("default.yaml", transport: transport) { (harness) throws in
+            let rules = [
+                #"{"id": "error", "match": "GET /auth/keys", "times": 1, "status": 500, "error": "server_error"}"#,
+                #"{"id": "raw", "match": "GET /auth/keys", "after": 1, "times": 1, "status": 502, "body": "Bad Gateway"}"#,
+                #"{"id": "empty", "match": "GET /auth/keys", "after": 2, "times": 1, "status": 503, "delay": "10ms"}"#,
+                #"{"id": "own", "match": "GET /auth/keys", "after": 3, "times": 1, "status": 503, "headers": {"Server": "edge"}}"#,
+            ]
+            for rule in rules {
+                let added = try harness.send(
+                    RequestBuilder.post("/mock/faults", body: rule, contentType: "application/json"))
+                #expect(added.status == 201, "\(added.text)")
+                #expect(added.headers["Server"] == nil, "the control API is not Apple")
+            }
+            for (status, server) in [(500, "Apple"), (502, "Apple"), (503, "Apple"), (503, "edge"), (200, "Apple")] {
+                let answer = try harness.send(RequestBuilder.get("/auth/keys"))
+                #expect(answer.status == status)
+                #expect(answer.headers.values(for: "Server") == [server], "\(status) \(answer.text)")
+            }
+            #expect(try harness.send(RequestBuilder.get("/mock/faults")).headers["Server"] == nil)
+        }
+    }
 }
