@@ -131,7 +131,7 @@ package struct MockServer: HTTPResponder {
         }
         if let pem = options.caCertificatePEM {
             for method in [HTTPMethod.get, .head] {
-                table.add(Route(method, Self.caCertificatePath, isPublic: true) { _ in Self.certificate(pem) })
+                table.add(Route(method, Self.caCertificatePath, .control.publicly) { _ in Self.certificate(pem) })
             }
         }
         pipeline = RequestPipeline(
