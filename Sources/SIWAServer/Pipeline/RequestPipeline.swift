@@ -71,18 +71,12 @@ package final class RequestPipeline: HTTPResponder {
         }
         if let backgroundWaits, let lane = facts.lane {
             let pending = DeferredResponse()
-            let scheduled: Bool
-            switch lane {
-            case .backgroundWork:
-                scheduled = backgroundWaits.schedule(lane: Self.backgroundWaitLane) {
-                    pending.fulfill(self.respondHere(to: request, match, offLoop: true))
-                }
-            case .mailView:
-                scheduled = backgroundWaits.schedule(lane: Self.mailViewLane) {
-                    pending.fulfill(self.respondHere(to: request, match, offLoop: true))
-                    // A view of a 10 MB message frees tens of MiB; glibc keeps freed heap unless asked.
-                    _ = csys_malloc_trim()
-                }
+            let scheduled = backgroundWaits.schedule(
+                lane: lane == .mailView ? Self.mailViewLane : Self.backgroundWaitLane
+            ) {
+                pending.fulfill(self.respondHere(to: request, match, offLoop: true))
+                // A view of a 10 MB message frees tens of MiB; glibc keeps freed heap unless asked.
+                if lane == .mailView { _ = csys_malloc_trim() }
             }
             if scheduled { return .deferred(pending) }
         }
