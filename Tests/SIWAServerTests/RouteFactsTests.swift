@@ -27,6 +27,9 @@ import Testing
         "GET /mock/openapi.json",
     ]
     static let waitsOnBackgroundWork: Set<String> = ["POST /mock/keys/rotate", "PUT /mock/scenario"]
+    static let unjournaled: Set<String> = [
+        "GET /mock/ui", "GET /mock/ui/dashboard.js", "GET /mock/ui/dashboard.css", "GET /mock/ui/icon.svg",
+    ]
 
     /// A server with every route group, the CA certificate's included.
     static func server(storeWorkers: BackgroundScheduler? = nil) throws -> MockServer {
@@ -60,10 +63,11 @@ import Testing
             let lane: RouteFacts.Lane? =
                 Self.waitsOnBackgroundWork.contains(name) ? .backgroundWork : mailView ? .mailView : nil
             #expect(facts.lane == lane, "\(name): lane")
+            #expect(facts.journaled == !Self.unjournaled.contains(name), "\(name): journaled?")
         }
         // The lists name real routes: a renamed route fails here rather than passing unchecked.
         let named = Self.appleRoutes.union(Self.publicControlRoutes).union(Self.servedFromMemory)
-            .union(Self.waitsOnBackgroundWork)
+            .union(Self.waitsOnBackgroundWork).union(Self.unjournaled)
         #expect(named.subtracting(seen).isEmpty, "listed but not routed: \(named.subtracting(seen))")
         #expect(routes.contains { $0.facts.lane == .mailView && $0.path.description.hasPrefix("/api/v1/") })
         #expect(routes.contains { $0.facts.lane == .mailView && $0.path.description.hasPrefix("/mock/mail/") })
@@ -103,6 +107,20 @@ import Testing
         }
         for name in Self.servedFromMemory.union(["GET /mock/users", "POST /auth/token", "GET /mock/mail"]) {
             #expect(try !Self.leavesTheLoop(plain, name), "\(name) on the loop")
+        }
+    }
+
+    /// The dashboard's page and files stay out of the journal; signing out, a miss under its path and
+    /// the rest are journaled.
+    @Test func unjournaledRoutesStayOutOfTheJournal() throws {
+        try ControlHarness.run(.inProcess) { h in
+            for target in ["/mock/ui", "/mock/ui/dashboard.js", "/mock/ui/icon.svg", "/mock/ui/nope", "/auth/keys"] {
+                _ = try h.send(RequestBuilder.get(target))
+            }
+            #expect(try h.send(RequestBuilder.form("/mock/ui/logout", [])).status == 303)
+            let paths = try h.call("GET", "/mock/requests?include=mock").json?["requests"]?.arrayValue?
+                .compactMap { $0.objectValue?["path"]?.stringValue }
+            #expect(paths == ["/mock/ui/nope", "/auth/keys", "/mock/ui/logout"], "oldest first")
         }
     }
 

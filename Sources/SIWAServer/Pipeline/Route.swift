@@ -34,6 +34,9 @@ package struct RouteFacts: Sendable, Equatable {
     package var servedFromMemory = false
     /// The background lane its requests run in; nil: the event loop (or a store worker).
     package var lane: Lane?
+    /// Whether the journal records it; the dashboard's page and files are left out (it reloads them, and
+    /// watching the journal must not evict what it shows; docs/browser.md).
+    package var journaled = true
 
     /// Apple's endpoints: open to anyone, behind the scenario's fault rules and timeline.
     package static let apple = RouteFacts(surface: .apple, isPublic: true)
@@ -44,6 +47,8 @@ package struct RouteFacts: Sendable, Equatable {
     package var publicly: RouteFacts { with { $0.isPublic = true } }
     /// These facts, served from memory.
     package var fromMemory: RouteFacts { with { $0.servedFromMemory = true } }
+    /// These facts, left out of the journal.
+    package var unjournaled: RouteFacts { with { $0.journaled = false } }
     /// These facts, running in `lane`.
     package func running(in lane: Lane) -> RouteFacts { with { $0.lane = lane } }
 
