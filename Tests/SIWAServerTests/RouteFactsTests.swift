@@ -90,6 +90,23 @@ import Testing
         #expect(table.match(.delete, "/auth/keys").facts == .apple)
     }
 
+    /// A segment's routes share one surface (what a miss under it is answered as): declaring a control
+    /// route under Apple's `/auth/` is a programming error, caught when the table is built.
+    @Test func aRouteOfAnotherSurfaceUnderATakenSegmentTraps() async {
+        await #expect(processExitsWith: .failure) {
+            let answer: Route.Handler = { _ in HTTPResponse(status: .ok) }
+            _ = RouteTable([
+                Route(.get, "/auth/keys", .apple, handler: answer), Route(.get, "/auth/x", .control, handler: answer),
+            ])
+        }
+        await #expect(processExitsWith: .success) {
+            let answer: Route.Handler = { _ in HTTPResponse(status: .ok) }
+            _ = RouteTable([
+                Route(.get, "/auth/keys", .apple, handler: answer), Route(.get, "/auth/x", .apple, handler: answer),
+            ])
+        }
+    }
+
     /// With a shared store every request leaves the loop for a store worker except those served from
     /// memory; without one, only the background-work and mail-view lanes leave it.
     @Test func thePipelineRunsEachClassWhereItsFactsSay() throws {
