@@ -3,13 +3,15 @@ import SIWACore
 import ScenarioModel
 
 extension AppleEndpoints {
-    /// One of Apple's routes as declared: method, path, the form or query fields its handler reads, and
-    /// the handler. The route table (`routes`) and what fault rules and timeline triggers may point at
-    /// (`ruleTargets`, checked by `siwa-mock check`) both come from this one list.
+    /// One of Apple's routes as declared: method, path, the form or query fields its handler reads, its
+    /// facts, and the handler. The route table (`routes`) and what fault rules and timeline triggers may
+    /// point at (`ruleTargets`, checked by `siwa-mock check`) both come from this one list.
     struct RouteDeclaration: Sendable {
         let method: HTTPMethod
         let path: String
         let reads: [String]
+        /// Apple's surface, public; the discovery document and the keys are answered from memory.
+        var facts = RouteFacts.apple
         let handler: @Sendable (AppleEndpoints, inout RequestContext) -> HTTPResponse
     }
 
@@ -23,11 +25,13 @@ extension AppleEndpoints {
         ]
         return [
             // Per request from the provider's snapshot: a replaced scenario may change `issuer`.
-            RouteDeclaration(method: .get, path: "/.well-known/openid-configuration", reads: []) { endpoints, _ in
+            RouteDeclaration(
+                method: .get, path: "/.well-known/openid-configuration", reads: [], facts: .apple.fromMemory
+            ) { endpoints, _ in
                 Responses.json(endpoints.provider.discoveryBytes(publicURL: endpoints.publicURL))
             },
             // Read per request: key rotation through the control API swaps the bytes atomically.
-            RouteDeclaration(method: .get, path: "/auth/keys", reads: []) { endpoints, _ in
+            RouteDeclaration(method: .get, path: "/auth/keys", reads: [], facts: .apple.fromMemory) { endpoints, _ in
                 Responses.json(endpoints.provider.jwksBytes)
             },
             RouteDeclaration(method: .get, path: "/auth/authorize", reads: authorizeFields) { $0.authorize(&$1) },
@@ -52,7 +56,7 @@ extension AppleEndpoints {
     /// `/auth/keys` wire log in docs/fidelity.md).
     package var routes: [Route] {
         Self.declarations.map { declaration in
-            Route(declaration.method, declaration.path) {
+            Route(declaration.method, declaration.path, declaration.facts) {
                 var response = declaration.handler(self, &$0)
                 response.headers.add("Server", "Apple")
                 return response

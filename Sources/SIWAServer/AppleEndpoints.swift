@@ -8,9 +8,9 @@ import ScenarioModel
 /// `POST /auth/token`, `POST /auth/revoke`, `POST /auth/usermigrationinfo`.
 ///
 /// Rules live in `AppleIdentityProvider` (SIWACore); these handlers read the request context and render
-/// answers. `MockServer` puts these routes into the one route table with the control API's; on its own,
-/// `respond(to:)` serves them through the same pipeline without fault rules or a journal.
-package struct AppleEndpoints: HTTPResponder {
+/// answers. `MockServer` puts these routes into the one route table, behind the one pipeline, with the
+/// control API's.
+package struct AppleEndpoints: Sendable {
     /// How to build the endpoints.
     package struct Configuration: Sendable {
         /// Base URL clients reach the mock at (discovery endpoint URLs), e.g. `http://127.0.0.1:8080`.
@@ -41,8 +41,6 @@ package struct AppleEndpoints: HTTPResponder {
     package let provider: AppleIdentityProvider
     package let publicURL: String
     let log: @Sendable (String) -> Void
-    /// These routes alone behind the pipeline (set last in `init`: the routes capture the endpoints).
-    private var pipeline: RequestPipeline?
 
     /// Parses the scenario's keys (no key generation); the provider precomputes the JWKS body.
     ///
@@ -64,11 +62,6 @@ package struct AppleEndpoints: HTTPResponder {
         for team in provider.teamsWithoutKeys {
             log("team \(team) has no registered client-secret keys: client_secret signatures are not verified")
         }
-        pipeline = RequestPipeline(table: RouteTable(routes), provider: provider, log: log)
-    }
-
-    package func respond(to request: HTTPRequest) -> HTTPResponse {
-        pipeline?.respond(to: request) ?? Responses.internalError()
     }
 
     /// The body of a form POST, or the Apple error its absence or bad encoding gets.

@@ -24,7 +24,7 @@ package struct MockServer: HTTPResponder {
         /// (so a CI job can fetch it with curl from a service container).
         package var caCertificatePEM: String?
         /// Runs notification deliveries and retries, and the control calls that wait for background work
-        /// (`RequestPipeline.waitsOnBackgroundWork`); nil: a scheduler of the server's own.
+        /// (`RouteFacts.Lane.backgroundWork`); nil: a scheduler of the server's own.
         package var scheduler: BackgroundScheduler?
         /// `--notification-allow`: where notifications may be sent; nil: anywhere.
         package var notificationAllowList: DestinationAllowList?
@@ -131,7 +131,7 @@ package struct MockServer: HTTPResponder {
         }
         if let pem = options.caCertificatePEM {
             for method in [HTTPMethod.get, .head] {
-                table.add(Route(method, Self.caCertificatePath, isPublic: true) { _ in Self.certificate(pem) })
+                table.add(Route(method, Self.caCertificatePath, .control.publicly) { _ in Self.certificate(pem) })
             }
         }
         pipeline = RequestPipeline(

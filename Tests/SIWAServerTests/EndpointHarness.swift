@@ -7,7 +7,7 @@ import SIWATestSupport
 import ScenarioModel
 import Testing
 
-/// Endpoints over the built-in scenario plus helpers that walk Apple's flows through a client.
+/// Apple's endpoints (behind the one pipeline) over the built-in scenario plus helpers that walk Apple's flows through a client.
 struct EndpointHarness {
     let endpoints: AppleEndpoints
     let clock: ManualClock
@@ -18,9 +18,9 @@ struct EndpointHarness {
     static func run(
         _ transport: Transport, scenario: Scenario = .builtIn, _ body: (EndpointHarness) throws -> Void
     ) throws {
-        let (endpoints, clock, log) = try TestFixtures.endpoints(scenario: scenario)
+        let (server, endpoints, clock, log) = try TestFixtures.endpoints(scenario: scenario)
         let secrets = try ClientSecretMaker()
-        try transport.withClient(endpoints) { client in
+        try transport.withClient(server) { client in
             try body(EndpointHarness(endpoints: endpoints, clock: clock, log: log, client: client, secrets: secrets))
         }
         #expect(log.serverErrors.isEmpty, "no 500s: \(log.serverErrors)")

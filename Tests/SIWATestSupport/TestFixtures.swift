@@ -17,16 +17,17 @@ package enum TestFixtures {
         try AppleIdentityProvider(scenario: scenario, clock: clock, random: random())
     }
 
-    /// Endpoints served at `publicURL`, plus the clock that drives them.
+    /// A server at `publicURL` (the one pipeline, with no admin token), its Apple endpoints, and the clock
+    /// that drives them.
     package static func endpoints(
         scenario: Scenario = .builtIn, publicURL: String = "http://127.0.0.1:8080"
-    ) throws -> (endpoints: AppleEndpoints, clock: ManualClock, log: LogRecorder) {
+    ) throws -> (server: MockServer, endpoints: AppleEndpoints, clock: ManualClock, log: LogRecorder) {
         let clock = clock()
         let log = LogRecorder()
-        let endpoints = try AppleEndpoints(
+        let server = try MockServer(
             configuration: AppleEndpoints.Configuration(
                 publicURL: publicURL, scenario: scenario, clock: clock, random: random(),
                 log: { line in log.record(line) }, storeFactory: TestStore.factory()))
-        return (endpoints, clock, log)
+        return (server, server.apple, clock, log)
     }
 }

@@ -12,7 +12,7 @@ package enum BrowserEndpoints {
     static let script = StaticAsset(WebAssets.appleIDAuthScript, contentType: "text/javascript;charset=UTF-8")
 
     package static let routes: [Route] = [
-        Route(.get, scriptPath) { context in
+        Route(.get, scriptPath, .apple) { context in
             guard isLocale(context.capture("locale")) else { return Responses.notFound() }
             return script.response(to: context.request)
         }

@@ -20,12 +20,13 @@ extension ControlEndpoints {
         if let name = user, let resolved = provider.user(named: name) { user = resolved.id }
         let includeControl: Bool
         switch query["include"] {
-        case nil: includeControl = query["path"].map { RouteSurface.of(path: $0) == .control } ?? false
+        case nil: includeControl = query["path"].map { context.routes.surface(ofPath: $0) == .control } ?? false
         case "mock": includeControl = true
         case let other?: throw .invalid("include", "unknown value '\(other)' (use include=mock)")
         }
         let limit = try Self.pagingNumber(query, "limit", in: 1...1000) ?? 1000
         let after = try Self.pagingNumber(query, "after", in: 0...Int.max) ?? 0
+        let routes = context.routes
         if let fleetJournal {
             return try Self.fleetPage(
                 fleetJournal, after: after, limit: limit,
@@ -34,12 +35,12 @@ extension ControlEndpoints {
                     return (query["path"] == nil || path == query["path"])
                         && (query["client_id"] == nil || entry["client_id"]?.stringValue == query["client_id"])
                         && (user == nil || entry["user"]?.stringValue == user)
-                        && (includeControl || RouteSurface.of(path: path) != .control)
+                        && (includeControl || routes.surface(ofPath: path) != .control)
                 })
         }
         let entries = journal.entries(
             path: query["path"], clientID: query["client_id"], user: user, after: after, limit: limit + 1,
-            including: { includeControl || RouteSurface.of(path: $0.path) != .control })
+            including: { includeControl || routes.surface(ofPath: $0.path) != .control })
         var object = JSONObject([("requests", .array(entries.prefix(limit).map(\.json)))])
         if entries.count > limit { object["next_after"] = .int(Int64(entries[limit - 1].sequence)) }
         return Self.ok(object)

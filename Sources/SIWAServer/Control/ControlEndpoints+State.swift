@@ -83,7 +83,7 @@ extension ControlEndpoints {
     }
 
     /// `POST /mock/keys/rotate {kid?}`: a new RSA key signs from now on; the old one stays published. Runs
-    /// off the event loop (`RequestPipeline.waitsOnBackgroundWork`): with no pre-generated key ready it
+    /// off the event loop (`RouteFacts.Lane.backgroundWork`): with no pre-generated key ready it
     /// waits for one key generation and answers 200.
     func rotateKeys(_ context: inout RequestContext) throws(ControlFailure) -> HTTPResponse {
         let body = try context.json()

@@ -51,13 +51,19 @@ package struct ControlEndpoints: Sendable {
         self.scenarioLoader = scenarioLoader
     }
 
-    /// The control API's routes, declared once. `restartScript` runs after a successful reset (true) or
-    /// scenario replacement (false): the clock settings, fault rules and timeline start over.
+    /// The control API's routes, declared once, with the control surface's facts (`Route.control`)
+    /// unless a route says otherwise: health is public and, like the OpenAPI document, answered from
+    /// memory (a probe never waits on a shared store); replacing the scenario and rotating keys may wait
+    /// for a key generation, so they run in the background-work lane. `restartScript` runs after a
+    /// successful reset (true) or scenario replacement (false): the clock settings, fault rules and
+    /// timeline start over.
     package func routes(restartScript: @escaping @Sendable (_ byReset: Bool) -> Void = { _ in }) -> [Route] {
-        [
-            .control(.get, "/mock/health", isPublic: true) { _ in health() },
-            .control(.head, "/mock/health", isPublic: true) { _ in health() },
-            .control(.get, "/mock/openapi.json") { _ in Responses.json(OpenAPIDocument.bytes) },
+        let probe = RouteFacts.control.publicly.fromMemory
+        let waits = RouteFacts.control.running(in: .backgroundWork)
+        return [
+            .control(.get, "/mock/health", probe) { _ in health() },
+            .control(.head, "/mock/health", probe) { _ in health() },
+            .control(.get, "/mock/openapi.json", .control.fromMemory) { _ in Responses.json(OpenAPIDocument.bytes) },
             .control(.post, "/mock/reset") { _ throws(ControlFailure) in
                 try requireStore()
                 let (cleared, notificationsCleared) = reset(restartScript: { restartScript(true) })
@@ -68,7 +74,7 @@ package struct ControlEndpoints: Sendable {
                     ]))
             },
             .control(.get, "/mock/scenario") { _ in Responses.json(activeScenario.record.json) },
-            .control(.put, "/mock/scenario") { context throws(ControlFailure) in
+            .control(.put, "/mock/scenario", waits) { context throws(ControlFailure) in
                 let response = try replaceScenario(&context)
                 restartScript(false)
                 return response
@@ -106,7 +112,7 @@ package struct ControlEndpoints: Sendable {
                 try sharing(.clock) { () throws(ControlFailure) in try changeClock(&context) }
             },
             .control(.get, "/mock/keys") { _ in keyList() },
-            .control(.post, "/mock/keys/rotate") { context throws(ControlFailure) in
+            .control(.post, "/mock/keys/rotate", waits) { context throws(ControlFailure) in
                 try sharing(.keys) { () throws(ControlFailure) in try rotateKeys(&context) }
             },
             .control(.post, "/mock/keys/{kid}/publish") { context throws(ControlFailure) in

@@ -20,9 +20,9 @@ package struct FaultsEndpoints: Sendable {
     /// The routes, declared once (`reset` is a literal segment, so it is never taken for a rule id).
     package var routes: [Route] {
         [
-            Route(.get, "/mock/faults") { _ in list() },
-            Route(.post, "/mock/faults") { add(&$0) },
-            Route(.delete, "/mock/faults") { _ in
+            Route(.get, "/mock/faults", .control) { _ in list() },
+            Route(.post, "/mock/faults", .control) { add(&$0) },
+            Route(.delete, "/mock/faults", .control) { _ in
                 for status in faults.statuses { faults.remove(id: status.rule.id) }
                 return HTTPResponse(status: .noContent)
             },
@@ -30,7 +30,7 @@ package struct FaultsEndpoints: Sendable {
                 try resetCounters(id: nil)
                 return list()
             },
-            Route(.get, "/mock/faults/{id}") { context in
+            Route(.get, "/mock/faults/{id}", .control) { context in
                 let id = context.capture("id")
                 guard let status = faults.statuses.first(where: { $0.rule.id == id }) else {
                     return notFound(id, &context)
@@ -38,12 +38,12 @@ package struct FaultsEndpoints: Sendable {
                 return Responses.json(Self.json(status))
             },
             .control(.patch, "/mock/faults/{id}") { context throws(ControlFailure) in try patch(&context) },
-            Route(.delete, "/mock/faults/{id}") { context in
+            Route(.delete, "/mock/faults/{id}", .control) { context in
                 let id = context.capture("id")
                 guard faults.remove(id: id) else { return notFound(id, &context) }
                 return HTTPResponse(status: .noContent)
             },
-            Route(.post, "/mock/faults/{id}/reset") { context in
+            Route(.post, "/mock/faults/{id}/reset", .control) { context in
                 let id = context.capture("id")
                 guard faults.statuses.contains(where: { $0.rule.id == id }) else { return notFound(id, &context) }
                 do throws(ControlFailure) {

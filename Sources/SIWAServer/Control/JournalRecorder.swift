@@ -22,9 +22,10 @@ struct JournalRecorder: Sendable {
         let request = context.request
         // The dashboard polls every second; its reads (marked by its header) stay out of the journal, so
         // watching the journal does not evict what it shows, and so do its page, script, style sheet and
-        // icon (docs/browser.md). Its changes are journaled like any call.
-        if request.method == .get || request.method == .head, RouteSurface.of(path: request.path) == .control,
-            request.headers[AdminAccess.proofHeader] != nil || DashboardEndpoints.isOwnFile(request.path)
+        // icon (`RouteFacts.journaled`, docs/browser.md). Its changes are journaled like any call.
+        if !context.facts.journaled
+            || (request.method == .get || request.method == .head) && context.facts.surface == .control
+                && request.headers[AdminAccess.proofHeader] != nil
         {
             return
         }
@@ -41,7 +42,7 @@ struct JournalRecorder: Sendable {
                 if let value = object[key]?.stringValue { shown.append((key, value)) }
             }
         }
-        if context.user == nil, RouteSurface.of(path: request.path) == .apple,
+        if context.user == nil, context.facts.surface == .apple,
             let bearer = request.headers.bearerToken
         {
             shown.append(("authorization", SecretFingerprint.of(String(bearer))))

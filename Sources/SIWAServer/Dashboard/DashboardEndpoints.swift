@@ -14,27 +14,27 @@ package struct DashboardEndpoints: Sendable {
     }
 
     static let path = "/mock/ui"
-
-    /// The page and the files it loads (`/mock/ui`, `/mock/ui/…`), which the journal leaves out.
-    static func isOwnFile(_ requestPath: String) -> Bool {
-        requestPath == path || requestPath.hasPrefix(path + "/")
-    }
     /// The form field that carries the admin token to `POST /mock/ui/login`.
     static let tokenField = "admin_token"
 
-    /// The routes, public: the pages carry no data, and every call the script makes is checked.
+    /// The routes' facts: control routes, public (the pages carry no data, and every call the script
+    /// makes is checked); the page and its files stay out of the journal, signing in and out do not.
+    static let facts = RouteFacts.control.publicly
+    static let files = facts.unjournaled
+
+    /// The routes.
     package var routes: [Route] {
         [
-            Route(.get, Self.path, isPublic: true) { context in page(for: context.request) },
-            Route(.get, "\(Self.path)/dashboard.js", isPublic: true) {
+            Route(.get, Self.path, Self.files) { context in page(for: context.request) },
+            Route(.get, "\(Self.path)/dashboard.js", Self.files) {
                 DashboardAssets.script.response(to: $0.request)
             },
-            Route(.get, "\(Self.path)/dashboard.css", isPublic: true) {
+            Route(.get, "\(Self.path)/dashboard.css", Self.files) {
                 DashboardAssets.style.response(to: $0.request)
             },
-            Route(.get, DashboardAssets.iconPath, isPublic: true) { DashboardAssets.icon.response(to: $0.request) },
-            Route(.post, "\(Self.path)/login", isPublic: true) { login(&$0) },
-            Route(.post, "\(Self.path)/logout", isPublic: true) { _ in
+            Route(.get, DashboardAssets.iconPath, Self.files) { DashboardAssets.icon.response(to: $0.request) },
+            Route(.post, "\(Self.path)/login", Self.facts) { login(&$0) },
+            Route(.post, "\(Self.path)/logout", Self.facts) { _ in
                 var response = Self.seeOther(Self.path)
                 response.headers.add("Set-Cookie", AdminAccess.expiredCookie)
                 return response

@@ -23,35 +23,38 @@ package struct MailEndpoints: Sendable {
         self.journal = journal
     }
 
+    /// The routes, with the control surface's facts; the views of one message (`/mock/mail/…`) parse it
+    /// and run in the mail-view lane.
     package var routes: [Route] {
-        [
+        let view = RouteFacts.control.running(in: .mailView)
+        return [
             .control(.get, "/mock/mail") { (context) throws(ControlFailure) in try list(&context) },
             .control(.delete, "/mock/mail") { _ in
                 ControlEndpoints.ok(JSONObject([("cleared", .int(Int64(mailbox.clear(resettingCounters: true))))]))
             },
             // Before `{id}`: `m1.eml` must reach the raw message, not be taken as an id.
-            .control(.get, "/mock/mail/{id}.eml") { (context) throws(ControlFailure) in
+            .control(.get, "/mock/mail/{id}.eml", view) { (context) throws(ControlFailure) in
                 let record = try find(context.capture("id"))
                 return HTTPResponse(
                     status: .ok, headers: HTTPHeaders([("Content-Type", "message/rfc822")]), body: record.raw)
             },
-            .control(.get, "/mock/mail/{id}") { (context) throws(ControlFailure) in
+            .control(.get, "/mock/mail/{id}", view) { (context) throws(ControlFailure) in
                 detail(try find(context.capture("id")))
             },
-            .control(.delete, "/mock/mail/{id}") { (context) throws(ControlFailure) in
+            .control(.delete, "/mock/mail/{id}", view) { (context) throws(ControlFailure) in
                 let record = try find(context.capture("id"))
                 return ControlEndpoints.ok(
                     JSONObject([("cleared", .int(Int64(mailbox.remove(ids: [record.id]))))]))
             },
             // The viewer at /mock/ui (docs/relay-mail.md, "The viewer").
-            .control(.get, "/mock/mail/{id}/html") { (context) throws(ControlFailure) in
+            .control(.get, "/mock/mail/{id}/html", view) { (context) throws(ControlFailure) in
                 try MailContent.html(try find(context.capture("id")))
             },
-            .control(.get, "/mock/mail/{id}/parts/{part}") { (context) throws(ControlFailure) in
+            .control(.get, "/mock/mail/{id}/parts/{part}", view) { (context) throws(ControlFailure) in
                 let record = try find(context.capture("id"))
                 return MailContent.download(try MailContent.part(context.capture("part"), of: record), of: record)
             },
-            .control(.post, "/mock/mail/{id}/reply") { (context) throws(ControlFailure) in try reply(&context) },
+            .control(.post, "/mock/mail/{id}/reply", view) { (context) throws(ControlFailure) in try reply(&context) },
         ]
     }
 

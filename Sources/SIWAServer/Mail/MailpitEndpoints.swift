@@ -9,34 +9,36 @@ import JSON
 struct MailpitEndpoints: Sendable {
     let mailbox: Mailbox
 
+    /// The routes, with the control surface's facts, in the mail-view lane: each reads stored messages.
     var routes: [Route] {
-        [
-            .control(.get, "/api/v1/messages") { (context) throws(ControlFailure) in
+        let view = RouteFacts.control.running(in: .mailView)
+        return [
+            .control(.get, "/api/v1/messages", view) { (context) throws(ControlFailure) in
                 let query = try context.query()
                 return try page(messages(), query: query)
             },
-            .control(.delete, "/api/v1/messages") { (context) throws(ControlFailure) in try delete(&context) },
-            .control(.get, "/api/v1/search") { (context) throws(ControlFailure) in
+            .control(.delete, "/api/v1/messages", view) { (context) throws(ControlFailure) in try delete(&context) },
+            .control(.get, "/api/v1/search", view) { (context) throws(ControlFailure) in
                 let query = try context.query()
                 let search = try MailpitSearch.parsing(query: query["query"] ?? "")
                 return try page(messages().filter { search.matches($0) }, query: query)
             },
             // Mailpit serves these on the paths above (read status, delete by search); the subset does not,
             // and says so with the 404 docs/relay-mail.md promises for Mailpit routes it leaves out.
-            .control(.put, "/api/v1/messages") { _ throws(ControlFailure) in
+            .control(.put, "/api/v1/messages", view) { _ throws(ControlFailure) in
                 throw Self.outsideTheSubset("PUT /api/v1/messages")
             },
-            .control(.delete, "/api/v1/search") { _ throws(ControlFailure) in
+            .control(.delete, "/api/v1/search", view) { _ throws(ControlFailure) in
                 throw Self.outsideTheSubset("DELETE /api/v1/search")
             },
-            .control(.get, "/api/v1/message/{id}") { (context) throws(ControlFailure) in
+            .control(.get, "/api/v1/message/{id}", view) { (context) throws(ControlFailure) in
                 ControlEndpoints.ok(try message(context.capture("id")).detail)
             },
-            .control(.get, "/api/v1/message/{id}/part/{part}") { (context) throws(ControlFailure) in
+            .control(.get, "/api/v1/message/{id}/part/{part}", view) { (context) throws(ControlFailure) in
                 let record = try message(context.capture("id")).record
                 return MailContent.download(try MailContent.part(context.capture("part"), of: record), of: record)
             },
-            .control(.get, "/api/v1/message/{id}/raw") { (context) throws(ControlFailure) in
+            .control(.get, "/api/v1/message/{id}/raw", view) { (context) throws(ControlFailure) in
                 let view = try message(context.capture("id"))
                 return HTTPResponse(
                     status: .ok, headers: HTTPHeaders([("Content-Type", "text/plain; charset=utf-8")]),

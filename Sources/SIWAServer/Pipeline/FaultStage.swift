@@ -29,7 +29,7 @@ final class FaultStage: Sendable {
         let request = context.request
         let now = provider.clock.nowMilliseconds
         // Answered on the event loop, which never waits on the store (docs/scale-out.md, "Not shared").
-        let fromMemory = RequestPipeline.servedFromMemory.contains(request.path)
+        let fromMemory = context.facts.servedFromMemory
         timeline.beforeRequest(nowMilliseconds: now, mayWait: !fromMemory)
 
         let facts = RequestFacts(method: request.method.rawValue, path: request.path, fields: context.form.all)

@@ -11,6 +11,10 @@ package struct RequestContext {
     package let request: HTTPRequest
     /// The query and form body, decoded once.
     package let form: RequestForm
+    /// The matched route's facts (for a miss, its surface's): what runs around the handler.
+    package let facts: RouteFacts
+    /// The route table that matched the request (the journal asks it which surface a path is on).
+    let routes: RouteTable
     /// Path captures (`{user}` in `/mock/users/{user}`), percent-decoded.
     package internal(set) var captures: [String: String] = [:]
     /// The `client_id` the request concerned.
@@ -31,13 +35,15 @@ package struct RequestContext {
     /// pipeline looked it up (`RequestPipeline`); until then the pipeline may still ask the store.
     package var userSettled = false
     /// The request is answered on a background thread, not an event loop: a handler may wait for
-    /// background work (a key generation) there (`RequestPipeline.waitsOnBackgroundWork`).
+    /// background work (a key generation) there (`RouteFacts.Lane.backgroundWork`).
     package internal(set) var offLoop = false
     /// The control body, parsed once when a handler first asks for it.
     private var parsedJSON: Result<JSONValue, ControlFailure>?
 
-    init(_ request: HTTPRequest) {
+    init(_ request: HTTPRequest, facts: RouteFacts, routes: RouteTable) {
         self.request = request
+        self.facts = facts
+        self.routes = routes
         self.form = RequestForm(request)
         clientID = form.field("client_id")
     }

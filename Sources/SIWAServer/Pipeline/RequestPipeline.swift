@@ -4,19 +4,19 @@ import HTTP
 import JSON
 import SIWACore
 
-/// The one request pipeline: every request of every surface enters here, is matched against the one
-/// route table, and goes through the same chain — admin token (control API), fault rules and
-/// timeline (Apple's endpoints), the handler, then the journal and the log fields.
+/// The one request pipeline: every request of every surface enters here, is matched once against the one
+/// route table, and goes through the same chain — where to run it, the admin token (routes that are not
+/// public), fault rules and timeline (Apple's surface), the handler, then the journal and the log fields.
+/// Every decision reads the matched route's `RouteFacts`, declared with its route.
 ///
 /// 404 and 405 answers have one shape per surface: Apple's `{"error":"not_found"}` /
-/// `{"error":"method_not_allowed"}` outside `/mock/`, the control API's `{"error","field","message"}`
-/// inside it; both 405s carry `Allow`.
+/// `{"error":"method_not_allowed"}`, the control API's `{"error","field","message"}`; both 405s carry
+/// `Allow`. A path no route serves takes the surface of its first segment (`RouteTable`).
 package final class RequestPipeline: HTTPResponder {
     // A class: the chain's closures capture it by reference instead of copying its fields per request.
     let table: RouteTable
     let provider: AppleIdentityProvider
-    /// `--admin-token` (a bearer token, or the dashboard's cookie): required on `/mock/` routes that are
-    /// not public.
+    /// `--admin-token` (a bearer token, or the dashboard's cookie): required on routes that are not public.
     let access: AdminAccess?
     /// Fault rules and timeline around Apple's endpoints; nil serves them plain.
     let faults: FaultStage?
@@ -25,10 +25,11 @@ package final class RequestPipeline: HTTPResponder {
     let log: @Sendable (String) -> Void
     /// Runs requests that wait on a shared store off the event loop; nil answers them on it.
     let storeWorkers: BackgroundScheduler?
-    /// Runs the control calls that wait for background work (`waitsOnBackgroundWork`) off the event loop;
-    /// nil (or no thread) answers them on it, refusing what would have to wait (503).
+    /// Runs the routes with a background lane (`RouteFacts.lane`) off the event loop; nil (or no thread)
+    /// answers them on it, refusing what would have to wait (503).
     let backgroundWaits: BackgroundScheduler?
-    /// Without an admin token on loopback: refuses `/mock/` requests for a foreign `Host` or `Origin`.
+    /// Without an admin token on loopback: refuses requests to routes that are not public for a foreign
+    /// `Host` or `Origin`.
     let loopbackGuard: LoopbackGuard?
 
     init(
@@ -51,69 +52,43 @@ package final class RequestPipeline: HTTPResponder {
     /// Every route, in declaration order.
     package var routes: [Route] { table.routes }
 
-    /// Paths answered from memory even with a shared store: the loop serves them at once.
-    static let servedFromMemory: Set<String> = [
-        "/auth/keys", "/.well-known/openid-configuration", "/mock/health", "/mock/openapi.json",
-    ]
-
-    /// Control calls that may wait for background work (a signing key the key supply has not made yet:
-    /// one RSA generation, 70–470 ms). They run on `backgroundWaits`, at most
-    /// `backgroundWaitLane.limit` at once, and answer when done (docs/control-api.md), never "retry".
-    static let waitsOnBackgroundWork: Set<String> = ["POST /mock/keys/rotate", "PUT /mock/scenario"]
-    /// Their paths, looked at first so other requests build no "METHOD path" string.
-    static let waitsOnBackgroundWorkPaths = Set(
-        waitsOnBackgroundWork.compactMap { $0.split(separator: " ").last.map(String.init) })
+    /// The lane of the routes that wait for background work (`RouteFacts.Lane.backgroundWork`).
     static let backgroundWaitLane = BackgroundScheduler.Lane("control-waits", limit: 2)
-
-    /// Views of stored mail (`/mock/mail/…`, Mailpit's `/api/v1/…`) parse a message of up to the SMTP
-    /// size limit: they run on `backgroundWaits` in their own lane, so the loop keeps answering others
-    /// (a 9.6 MB message once held `/auth/keys` for 4.7 s; docs/limits.md). The list `/mock/mail`
-    /// shows what was read when each message was stored, and its long poll parks itself.
+    /// The lane of the views of stored mail (`RouteFacts.Lane.mailView`). The list `/mock/mail` shows
+    /// what was read when each message was stored, and its long poll parks itself.
     static let mailViewLane = BackgroundScheduler.Lane("mail-views", limit: 2)
 
-    static func isMailView(_ path: String) -> Bool {
-        path.hasPrefix("/mock/mail/") || path.hasPrefix("/api/v1/")
-    }
-
+    /// Matches the route, then answers where its facts say: with a shared store on a store worker unless
+    /// it is served from memory; in its background lane if it has one; else here, on the loop.
     package func respond(to request: HTTPRequest) -> HTTPResponse {
-        if let storeWorkers, !Self.servedFromMemory.contains(request.path) {
+        let match = table.match(request.method, request.path)
+        let facts = match.facts
+        if let storeWorkers, !facts.servedFromMemory {
             let pending = DeferredResponse()
-            if storeWorkers.schedule({ pending.fulfill(self.respondHere(to: request, offLoop: true)) }) {
+            if storeWorkers.schedule({ pending.fulfill(self.respondHere(to: request, match, offLoop: true)) }) {
                 return .deferred(pending)
             }
         }
-        if let backgroundWaits, Self.waitsOnBackgroundWorkPaths.contains(request.path),
-            Self.waitsOnBackgroundWork.contains("\(request.method.rawValue) \(request.path)")
-        {
+        if let backgroundWaits, let lane = facts.lane {
             let pending = DeferredResponse()
-            if backgroundWaits.schedule(
-                lane: Self.backgroundWaitLane, { pending.fulfill(self.respondHere(to: request, offLoop: true)) })
-            {
-                return .deferred(pending)
+            let scheduled = backgroundWaits.schedule(
+                lane: lane == .mailView ? Self.mailViewLane : Self.backgroundWaitLane
+            ) {
+                pending.fulfill(self.respondHere(to: request, match, offLoop: true))
+                // A view of a 10 MB message frees tens of MiB; glibc keeps freed heap unless asked.
+                if lane == .mailView { _ = csys_malloc_trim() }
             }
+            if scheduled { return .deferred(pending) }
         }
-        if let backgroundWaits, Self.isMailView(request.path) {
-            let pending = DeferredResponse()
-            if backgroundWaits.schedule(
-                lane: Self.mailViewLane,
-                {
-                    pending.fulfill(self.respondHere(to: request, offLoop: true))
-                    // A view of a 10 MB message frees tens of MiB; glibc keeps freed heap unless asked.
-                    _ = csys_malloc_trim()
-                })
-            {
-                return .deferred(pending)
-            }
-        }
-        return respondHere(to: request)
+        return respondHere(to: request, match)
     }
 
     /// The whole chain on the calling thread (`offLoop`: a background thread, which may wait).
-    func respondHere(to request: HTTPRequest, offLoop: Bool = false) -> HTTPResponse {
-        var context = RequestContext(request)
+    func respondHere(to request: HTTPRequest, _ match: RouteTable.Match, offLoop: Bool = false) -> HTTPResponse {
+        var context = RequestContext(request, facts: match.facts, routes: table)
         context.offLoop = offLoop
         var response: HTTPResponse
-        switch RouteSurface.of(path: request.path) {
+        switch context.facts.surface {
         case .apple:
             // The user is looked up only when asked: a fault rule or timeline entry naming a user asks
             // before the handler; the token and revoke handlers learn it from the store's own answer
@@ -122,13 +97,13 @@ package final class RequestPipeline: HTTPResponder {
             let form = context.form
             let lookup = UserLookup { [self] in userBeforeHandling(form) }
             if let faults {
-                response = faults.run(&context, user: lookup, next: { dispatch(&$0, surface: .apple) })
+                response = faults.run(&context, user: lookup, next: { dispatch(&$0, match) })
             } else {
-                response = dispatch(&context, surface: .apple)
+                response = dispatch(&context, match)
             }
             _ = Self.settleUser(&context, lookup)
         case .control:
-            response = dispatch(&context, surface: .control)
+            response = dispatch(&context, match)
             learnControlFacts(&context)
         }
         if context.outcome == nil {
@@ -139,16 +114,17 @@ package final class RequestPipeline: HTTPResponder {
         return response
     }
 
-    /// Route lookup, the admin token on the control surface, then the handler.
-    func dispatch(_ context: inout RequestContext, surface: RouteSurface) -> HTTPResponse {
+    /// The loopback guard and the admin token unless the route is public, then the handler or the
+    /// surface's 404 / 405.
+    func dispatch(_ context: inout RequestContext, _ match: RouteTable.Match) -> HTTPResponse {
         let request = context.request
-        let match = table.match(request.method, request.path)
-        // Public routes (health, the CA certificate, the dashboard's page and files) hold nothing to steal
-        // and change nothing, so a load balancer's or orchestrator's probe with its own `Host` is answered.
-        if surface == .control, !match.isPublic, let refusal = loopbackGuard?.refusal(of: request) {
+        let surface = context.facts.surface
+        // Public routes (Apple's, health, the CA certificate, the dashboard's page and files) hold nothing to
+        // steal and change nothing, so a load balancer's or orchestrator's probe with its own `Host` is answered.
+        if !context.facts.isPublic, let refusal = loopbackGuard?.refusal(of: request) {
             return context.refuse(refusal)
         }
-        if surface == .control, let access, !match.isPublic {
+        if let access, !context.facts.isPublic {
             switch access.verdict(for: request) {
             case .granted:
                 break
@@ -166,7 +142,7 @@ package final class RequestPipeline: HTTPResponder {
         case .found(let route, let captures):
             context.captures = captures
             return route.handler(&context)
-        case .methodNotAllowed(let allow):
+        case .methodNotAllowed(let allow, _):
             let list = allow.map(\.rawValue).joined(separator: ", ")
             context.outcome = "method_not_allowed"
             context.reason = "\(request.method) not allowed on \(request.path); use \(list)"

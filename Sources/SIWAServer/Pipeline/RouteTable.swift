@@ -2,17 +2,24 @@ import HTTP
 
 /// Every route of the mock, declared once and frozen before the server starts (the shape of
 /// Hummingbird's router): literal paths by exact string, then patterns in declaration order.
+///
+/// A match carries the facts the pipeline acts on (`RouteFacts`): the route's own, or for a path no
+/// route serves those of the surface owning its first segment (`/mock/…` is the control API's because
+/// its routes are), so a miss gets its surface's 404 without a list of prefixes.
 package struct RouteTable: Sendable {
     /// The answer for one method and path.
-    enum Match {
+    enum Match: Sendable {
         case found(Route, captures: [String: String])
         /// The path exists, the method does not: the `Allow` list, in declaration order.
-        case methodNotAllowed(allow: [HTTPMethod])
-        case notFound
+        case methodNotAllowed(allow: [HTTPMethod], RouteFacts)
+        case notFound(RouteFacts)
 
-        /// A public route answers without the admin token.
-        var isPublic: Bool {
-            if case .found(let route, _) = self { route.isPublic } else { false }
+        /// What the pipeline does around the answer.
+        var facts: RouteFacts {
+            switch self {
+            case .found(let route, _): route.facts
+            case .methodNotAllowed(_, let facts), .notFound(let facts): facts
+            }
         }
     }
 
@@ -25,6 +32,10 @@ package struct RouteTable: Sendable {
 
     private var literal: [String: Resource] = [:]
     private var patterns: [Resource] = []
+    /// The surface of the routes under each first path segment (`mock` in `/mock/health`); a path no
+    /// route serves belongs to its first segment's surface, else Apple's (the mock stands in for
+    /// `appleid.apple.com`).
+    private var surfaces: [Substring: RouteSurface] = [:]
     /// Every route, in declaration order (for the OpenAPI check and `check`'s match validation).
     package private(set) var routes: [Route] = []
 
@@ -32,9 +43,15 @@ package struct RouteTable: Sendable {
         for route in routes { add(route) }
     }
 
-    /// Adds a route. Declaring one method and path twice is a programming error.
+    /// Adds a route. Declaring one method and path twice, or a route of another surface under a first
+    /// segment (or on a path) already taken, is a programming error.
     package mutating func add(_ route: Route) {
         let key = route.path.description
+        if let segment = Self.firstSegment(of: key) {
+            let surface = surfaces[segment, default: route.facts.surface]
+            precondition(surface == route.facts.surface, "route \(route.method) \(key) leaves its segment's surface")
+            surfaces[segment] = surface
+        }
         if route.path.isLiteral {
             var resource = literal[key] ?? Resource(pattern: route.path)
             Self.insert(route, into: &resource)
@@ -51,6 +68,9 @@ package struct RouteTable: Sendable {
 
     private static func insert(_ route: Route, into resource: inout Resource) {
         precondition(resource.routes[route.method] == nil, "route \(route.method) \(route.path) declared twice")
+        precondition(
+            resource.routes.values.allSatisfy { $0.facts.surface == route.facts.surface },
+            "route \(route.method) \(route.path) leaves its path's surface")
         resource.methods.append(route.method)
         resource.routes[route.method] = route
     }
@@ -62,18 +82,45 @@ package struct RouteTable: Sendable {
                 return Self.select(method, in: resource, captures: captures)
             }
         }
-        return .notFound
+        return .notFound(Self.missFacts(surface(ofPath: path)))
     }
 
     private static func select(_ method: HTTPMethod, in resource: Resource, captures: [String: String]) -> Match {
-        guard let route = resource.routes[method] else { return .methodNotAllowed(allow: resource.methods) }
+        guard let route = resource.routes[method] else {
+            let surface = resource.routes[resource.methods[0]]!.facts.surface
+            return .methodNotAllowed(allow: resource.methods, missFacts(surface))
+        }
         return .found(route, captures: captures)
+    }
+
+    /// The surface a path belongs to: its literal route's, else its first segment's (see `surfaces`).
+    package func surface(ofPath path: String) -> RouteSurface {
+        if let resource = literal[path], let route = resource.routes.values.first { return route.facts.surface }
+        return Self.firstSegment(of: path).flatMap { surfaces[$0] } ?? .apple
+    }
+
+    /// What the pipeline does for a method or path no route answers: the surface's 404 or 405, after the
+    /// admin token where the surface asks for it.
+    static func missFacts(_ surface: RouteSurface) -> RouteFacts {
+        switch surface {
+        case .apple: .apple
+        case .control: .control
+        }
+    }
+
+    /// `mock` of `/mock/…`: the first segment of a path that goes on past it; nil for `/mock` or `/`.
+    static func firstSegment(of path: String) -> Substring? {
+        let rest = path.utf8.dropFirst()
+        guard path.utf8.first == UInt8(ascii: "/"), let slash = rest.firstIndex(of: UInt8(ascii: "/")) else {
+            return nil
+        }
+        return path[rest.startIndex..<slash]
     }
 
     /// Whether some route serves `path` (any method); `methods` lists which.
     package func methods(servingPath path: String) -> [HTTPMethod] {
         switch match(HTTPMethod(rawValue: "\u{0}"), path) {
-        case .methodNotAllowed(let allow): allow
+        case .methodNotAllowed(let allow, _): allow
         case .found, .notFound: []
         }
     }
