@@ -20,10 +20,11 @@ struct JournalRecorder: Sendable {
 
     func record(_ context: RequestContext, response: HTTPResponse) {
         let request = context.request
+        let surface = RouteSurface.of(path: request.path)
         // The dashboard polls every second; its reads (marked by its header) stay out of the journal, so
         // watching the journal does not evict what it shows, and so do its page, script, style sheet and
         // icon (docs/browser.md). Its changes are journaled like any call.
-        if request.method == .get || request.method == .head, RouteSurface.of(path: request.path) == .control,
+        if request.method == .get || request.method == .head, surface == .control,
             request.headers[AdminAccess.proofHeader] != nil || DashboardEndpoints.isOwnFile(request.path)
         {
             return
@@ -41,7 +42,7 @@ struct JournalRecorder: Sendable {
                 if let value = object[key]?.stringValue { shown.append((key, value)) }
             }
         }
-        if context.user == nil, RouteSurface.of(path: request.path) == .apple,
+        if context.user == nil, surface == .apple,
             let bearer = request.headers.bearerToken
         {
             shown.append(("authorization", SecretFingerprint.of(String(bearer))))
