@@ -88,7 +88,7 @@ us_per_request() { awk -v t="$1" -v n="$2" -v hz="$hz" 'BEGIN { if (n > 0) print
 # access_log does in the logging round.
 start_mock() {
     local ready="$work/ready.$RANDOM" line="" level="${2:-warn}"
-    "$binary" --host 127.0.0.1 --port 0 --log-level "$level" >"$ready" 2>>"$work/mock.stderr" &
+    "$binary" --host 127.0.0.1 --port 0 --log-level "$level" "${@:3}" >"$ready" 2>>"$work/mock.stderr" &
     MOCK_PID=$!
     pids+=("$MOCK_PID")
     for _ in $(seq 1500); do
@@ -497,28 +497,45 @@ if want redis; then
 fi
 
 # --- 6. cost as state grows (issue #40 item 3): CPU per redemption and p99 at 0, 50k, 200k live grants ----
-# One siwa-mock, in memory. Each level is reached by real redemptions (each leaves a redeemed code for its
-# 5 minutes, an access token for its hour, a refresh token, all indexed under alice's consent), minted and
-# redeemed in 5-second wrk rounds as fast as the machine goes; every preload round's CPU per redemption is
-# printed too (the curve between the levels). Then, at each level, --seconds of redemptions on fresh codes:
-# CPU per redemption (schedstat) and wrk's p99. The RATIO is the largest level's over level 0 (flat: <= 1.05).
-if want growth; then
-    start_mock growth_base
-    gdir="$work/pool-growth"
+# One siwa-mock in memory, then one on a fresh redis-server (--store). Each level is reached by real
+# redemptions (each leaves a redeemed code for its 5 minutes, an access token for its hour, a refresh token,
+# all indexed under alice's consent), minted and redeemed in 5-second wrk rounds as fast as the machine
+# goes; every preload round's CPU per redemption is printed too (the curve between the levels). Then, at each
+# level, --seconds of redemptions on fresh codes: CPU per redemption (schedstat; with Redis the mock's and
+# redis-server's) and wrk's p99. Each RATIO is the largest level's over level 0 (flat: <= 1.05).
+# growth_run STORE: memory or redis; sets growth_levels, growth_us, growth_p99, growth_beyond.
+growth_run() {
+    local store="$1" tag="growth" extra=() redis_pid="" rport=""
+    if [[ "$store" == redis ]]; then
+        tag="growth[redis]"
+        rport="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+        mkdir -p "$work/redis-growth"
+        redis-server --port "$rport" --bind 127.0.0.1 --dir "$work/redis-growth" --save "" --appendonly no \
+            --daemonize no --logfile "$work/redis-growth/redis.log" </dev/null >/dev/null 2>&1 &
+        redis_pid=$!
+        pids+=("$redis_pid")
+        for _ in $(seq 100); do redis-cli -p "$rport" ping >/dev/null 2>&1 && break; sleep 0.05; done
+        extra=(--store "redis://127.0.0.1:$rport")
+    fi
+    start_mock growth_base warn "${extra[@]}"
+    gdir="$work/pool-growth-$store"
+    mkdir -p "$gdir"
     redeemed=0
     growth_levels=() growth_us=() growth_p99=() growth_beyond=()
-    rm -f "$out_dir"/growth-*.top "$out_dir"/growth-*.symbols
+    rm -f "$out_dir"/"$store"-growth-*.top "$out_dir"/"$store"-growth-*.symbols
+    # cpu_all: the mock's CPU nanoseconds, plus redis-server's with the Redis store (the work the grants cost).
+    cpu_all() { local t; t="$(cpu_ns "$MOCK_PID")"; [[ -n "$redis_pid" ]] && t=$(( t + $(cpu_ns "$redis_pid") )); echo "$t"; }
     # redeem_pool: redeems the pool in $gdir in 5-s rounds until it is spent; adds to $redeemed.
     redeem_pool() {
         local before after ok bad
         for _ in $(seq 200); do
-            before="$(cpu_ns "$MOCK_PID")"
+            before="$(cpu_all)"
             OUT_DIR="$gdir" CLIENT_SECRET="$secret" timeout 60 wrk -t2 -c64 -d5s -s "$here/redeem_codes.lua" "$growth_base" \
                 > "$work/preload.log" 2>/dev/null || true
-            after="$(cpu_ns "$MOCK_PID")"
+            after="$(cpu_all)"
             read -r ok bad <<<"$(awk '/^STATUS200/ { print $2, $4 }' "$work/preload.log")"
             redeemed=$(( redeemed + ${ok:-0} ))
-            say "growth preload: ${redeemed} redeemed so far, $(per_request $(( after - before )) "$(( ${ok:-0} + ${bad:-0} ))") us CPU per redemption in this round (${ok:-0} ok, ${bad:-0} not; load $(load1))"
+            say "$tag preload: ${redeemed} redeemed so far, $(per_request $(( after - before )) "$(( ${ok:-0} + ${bad:-0} ))") us CPU per redemption in this round (${ok:-0} ok, ${bad:-0} not; load $(load1))"
             grep -q 'EXHAUSTED_THREADS 2' "$work/preload.log" && break
             [[ "${ok:-0}" -gt 0 ]] || break
         done
@@ -530,13 +547,16 @@ if want growth; then
             mint "$gdir" "$growth_base" "$chunk" >/dev/null
             progress="$redeemed"
             redeem_pool
-            (( redeemed > progress )) || { say "error: the growth preload redeemed nothing"; exit 1; }
+            (( redeemed > progress )) || { say "error: the $tag preload redeemed nothing"; exit 1; }
         done
         ticks="$(cpu_steal)"
         minted="$(mint "$gdir" "$growth_base" $(( seconds * 4000 )))"
         # With perf, a profile of the same seconds: what takes a larger share at a larger level is what grows.
         perf_start "$MOCK_PID" "$work/growth.perf"
+        local redis_before=0
+        [[ -n "$redis_pid" ]] && redis_before="$(cpu_ns "$redis_pid")"
         ns="$(OUT_DIR="$gdir" CLIENT_SECRET="$secret" wrk_cpu "$MOCK_PID" "$work/growth.log" -s "$here/redeem_codes.lua" "$growth_base")"
+        [[ -n "$redis_pid" ]] && ns=$(( ns + $(cpu_ns "$redis_pid") - redis_before ))
         # The signature's work is the same at every level: (1 - s) / s, s = libcrypto's share of the samples,
         # is everything else per unit of signing, whatever the machine's speed at that moment.
         perf_share "$work/growth.perf"
@@ -544,19 +564,43 @@ if want growth; then
         if [[ -n "$share" ]]; then
             growth_beyond+=("$(awk -v s="$share" 'BEGIN { if (s > 0) printf "%.3f", (1 - s) / s; else print "n/a" }')")
             perf report -i "$work/growth.perf" --stdio --no-children --sort sym -g none 2>/dev/null |
-                awk '/^ *[0-9.]+%/' > "$out_dir/growth-$level.symbols" || true
-            head -n 15 "$out_dir/growth-$level.symbols" > "$out_dir/growth-$level.top"
+                awk '/^ *[0-9.]+%/' > "$out_dir/$store-growth-$level.symbols" || true
+            head -n 15 "$out_dir/$store-growth-$level.symbols" > "$out_dir/$store-growth-$level.top"
         fi
         read -r ok bad <<<"$(awk '/^STATUS200/ { print $2, $4 }' "$work/growth.log.one")"
         p99="$(awk '/^P99_US/ { printf "%.2f", $2 / 1000 }' "$work/growth.log.one")"
         us="$(per_request "$ns" "$(( ${ok:-0} + ${bad:-0} ))")"
         growth_levels+=("$level") growth_us+=("$us") growth_p99+=("$p99")
-        [[ -n "$share" ]] && say "growth level ${level}: libcrypto ${share:-?} of the samples -> the rest / libcrypto ${growth_beyond[-1]:-n/a}"
-        say "growth level ${level}: ${redeemed} redemptions before it ($(awk '/^VmRSS/ { printf "%.0f", $2 / 1024 }' "/proc/$MOCK_PID/status") MiB RSS); ${us} us CPU per redemption, p99 ${p99} ms, $(rps < "$work/growth.log.one") req/s (${ok:-0} ok, ${bad:-0} not; load $(load1), steal $(steal_since "$ticks") %)"
-        [[ -s "$out_dir/growth-$level.top" ]] && say "growth level ${level} profile, top symbols: $(awk '{ $2 = ""; printf "%s%s", sep, $0; sep = "; " }' "$out_dir/growth-$level.top" | tr -s ' ')"
+        [[ -n "$share" ]] && say "$tag level ${level}: libcrypto ${share:-?} of the mock's samples -> the rest / libcrypto ${growth_beyond[-1]:-n/a}"
+        say "$tag level ${level}: ${redeemed} redemptions before it ($(awk '/^VmRSS/ { printf "%.0f", $2 / 1024 }' "/proc/$MOCK_PID/status") MiB RSS${redis_pid:+, redis $(awk '/^VmRSS/ { printf "%.0f", $2 / 1024 }' "/proc/$redis_pid/status") MiB}); ${us} us CPU per redemption, p99 ${p99} ms, $(rps < "$work/growth.log.one") req/s (${ok:-0} ok, ${bad:-0} not; load $(load1), steal $(steal_since "$ticks") %)"
+        [[ -s "$out_dir/$store-growth-$level.top" ]] && say "$tag level ${level} profile, top symbols: $(awk '{ $2 = ""; printf "%s%s", sep, $0; sep = "; " }' "$out_dir/$store-growth-$level.top" | tr -s ' ')"
         redeemed=$(( redeemed + ${ok:-0} ))
     done
     stop_mock
+    if [[ -n "$redis_pid" ]]; then kill "$redis_pid"; wait "$redis_pid" 2>/dev/null || true; fi
+}
+# growth_ratios NAME: the RATIO lines of the last growth_run (printed with the other ratios at the end).
+growth_ratios() {
+    local name="$1"
+    if [[ ${#growth_us[@]} -ge 2 ]]; then
+        r="$(ratio "${growth_us[-1]}" "${growth_us[0]}")" r99="$(ratio "${growth_p99[-1]}" "${growth_p99[0]}")"
+        echo "RATIO ${name}_cpu ${r} (CPU per redemption with ${growth_levels[-1]} redemptions' grants live / with ${growth_levels[0]}: ${growth_us[*]} us at ${growth_levels[*]}) target<=1.05 $(verdict "$r" 1.05 le)"
+        [[ ${#growth_beyond[@]} -ge 2 ]] && echo "FIGURE ${name}_profile ${growth_beyond[*]} (siwa-mock's samples outside libcrypto / inside, at ${growth_levels[*]} live: flat when nothing grows but the machine's load)"
+        echo "RATIO ${name}_p99 ${r99} (redemption p99 with ${growth_levels[-1]} live / with ${growth_levels[0]}: ${growth_p99[*]} ms) target<=1.05 $(verdict "$r99" 1.05 le)"
+    else
+        echo "RATIO ${name}_cpu n/a (needs two --growth levels) target<=1.05 n/a"
+    fi
+}
+growth_memory_ratios="" growth_redis_ratios=""
+if want growth; then
+    growth_run memory
+    growth_memory_ratios="$(growth_ratios growth)"
+    if command -v redis-server >/dev/null; then
+        growth_run redis
+        growth_redis_ratios="$(growth_ratios growth_redis)"
+    else
+        growth_redis_ratios="RATIO growth_redis_cpu n/a (redis-server is not installed) target<=1.05 n/a"
+    fi
 fi
 
 say "# raw wrk output: bench/out/wrk.log"
@@ -580,13 +624,12 @@ r="$(ratio "$rss_mb" 10)"
 say "RATIO idle_rss ${r} (VmRSS after one request of each kind / 10 MiB: ${rss_mb} MiB) target<=1.00 $(verdict "$r" 1.0 le)"
 r="${redis_median:-n/a}"
 say "RATIO redis ${r} (token redemptions/s with --store redis / in memory, median of 3 alternated pairs: ${redis_rounds:-?}; redis ${redis_rps:-?} vs memory ${memory_rps:-?} req/s; host steal ${redis_steal:-?} % vs ${memory_steal:-?} %) target>=0.80 $(verdict "$r" 0.8 ge)"
-if [[ ${#growth_us[@]} -ge 2 ]]; then
-    r="$(ratio "${growth_us[-1]}" "${growth_us[0]}")" r99="$(ratio "${growth_p99[-1]}" "${growth_p99[0]}")"
-    say "RATIO growth_cpu ${r} (CPU per redemption with ${growth_levels[-1]} redemptions' grants live / with ${growth_levels[0]}: ${growth_us[*]} us at ${growth_levels[*]}) target<=1.05 $(verdict "$r" 1.05 le)"
-    [[ ${#growth_beyond[@]} -ge 2 ]] && say "FIGURE growth_profile ${growth_beyond[*]} (siwa-mock's samples outside libcrypto / inside, at ${growth_levels[*]} live: flat when nothing grows but the machine's load)"
-    say "RATIO growth_p99 ${r99} (redemption p99 with ${growth_levels[-1]} live / with ${growth_levels[0]}: ${growth_p99[*]} ms) target<=1.05 $(verdict "$r99" 1.05 le)"
+# The state-growth ratios, in memory and with Redis (section 6).
+if want growth; then
+    while IFS= read -r line; do [[ -n "$line" ]] && say "$line"; done <<<"$growth_memory_ratios
+$growth_redis_ratios"
 else
-    say "RATIO growth_cpu n/a (needs two --growth levels) target<=1.05 n/a"
+    say "RATIO growth_cpu n/a (section left out) target<=1.05 n/a"
 fi
 # Issue #26's token figure, kept for comparison (issue #40 replaced its yardstick, one signature, by the reference).
 if [[ "$profile_ratio" != "n/a" ]]; then

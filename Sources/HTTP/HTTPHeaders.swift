@@ -8,8 +8,8 @@ public struct HTTPHeaders: Sendable, Equatable {
         for (name, value) in fields { add(name, value) }
     }
 
-    /// An empty header list with room for `capacity` fields (the parser's fast path).
-    init(reservingCapacity capacity: Int) {
+    /// An empty header list with room for `capacity` fields (the parser's and responders' fast path).
+    public init(reservingCapacity capacity: Int) {
         fields.reserveCapacity(capacity)
     }
 
@@ -45,6 +45,8 @@ public struct HTTPHeaders: Sendable, Equatable {
 
     /// ASCII case-insensitive comparison without allocating (field names are tokens, RFC 9110 §5.1).
     static func namesMatch(_ a: String, _ b: String) -> Bool {
+        // Different lengths never match: the O(1) count spares most comparisons.
+        guard a.utf8.count == b.utf8.count else { return false }
         var a = a
         var b = b
         return a.withUTF8 { x in

@@ -77,7 +77,15 @@ enum Responses {
     }
 
     static func noStore(contentType: String) -> HTTPHeaders {
-        var headers = HTTPHeaders()
+        contentType == jsonContentType ? jsonNoStore : makeNoStore(contentType: contentType)
+    }
+
+    /// Apple's JSON headers, built once: most answers use them, and a copy costs one retain.
+    private static let jsonNoStore = makeNoStore(contentType: jsonContentType)
+
+    private static func makeNoStore(contentType: String) -> HTTPHeaders {
+        // Room for the `Server` field Apple's routes add and the fields pages add.
+        var headers = HTTPHeaders(reservingCapacity: 8)
         headers.add("Content-Type", contentType)
         headers.add("Cache-Control", "no-store")
         headers.add("Pragma", "no-cache")

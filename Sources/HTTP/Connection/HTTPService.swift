@@ -36,11 +36,14 @@ final class HTTPLoopHandler: LoopHandler {
     let headerTimeout: Int64
     let bodyTimeout: Int64
     var finishedExchanges: [HTTPExchangeRecord] = []
+    /// `HTTPServerConfiguration.recordedStatusFloor`, or `Int.max` without `onExchanges` (nothing recorded).
+    let recordedStatusFloor: Int
 
     init(service: HTTPService) {
         let configuration = service.configuration
         responder = service.responder
         onExchanges = service.onExchanges
+        recordedStatusFloor = service.onExchanges == nil ? .max : configuration.recordedStatusFloor
         limits = HTTPRequestParser.Limits(
             maxHeaderBytes: configuration.maxHeaderBytes, maxBodyBytes: configuration.maxBodyBytes)
         headerTimeout = MonotonicClock.nanoseconds(milliseconds: configuration.headerTimeoutMilliseconds)

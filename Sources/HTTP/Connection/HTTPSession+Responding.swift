@@ -26,9 +26,11 @@ extension HTTPSession {
         if !request.keepAlive || response.asksToClose { connection.closeAfterWrite = true }
         let keepAliveHeader = request.http10 && !connection.closeAfterWrite
         let includeBody = request.includeBody
-        exchange = Exchange(
-            method: request.method, target: request.target, status: response.status, started: request.started,
-            logFields: response.logFields)
+        if response.status.code >= handler.recordedStatusFloor {
+            exchange = Exchange(
+                method: request.method, target: request.target, status: response.status, started: request.started,
+                logFields: response.logFields)
+        }
 
         switch response.delivery {
         case .deferred:
@@ -72,7 +74,9 @@ extension HTTPSession {
 
     /// A malformed request: a small plain-text answer with the precise status, then close.
     func reject(_ connection: Connection, status: HTTPStatus, reason: String, on loop: any ConnectionContext) {
-        exchange = Exchange(method: "-", target: "-", status: status, started: loop.now)
+        if status.code >= handler.recordedStatusFloor {
+            exchange = Exchange(method: "-", target: "-", status: status, started: loop.now)
+        }
         connection.closeAfterWrite = true
         loop.write(connection) {
             HTTPResponse.plainText(status: status, reason).serialize(into: &$0, includeBody: true, close: true)

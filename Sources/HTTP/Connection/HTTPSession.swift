@@ -103,7 +103,6 @@ final class HTTPSession: ConnectionSession {
     func finishExchange(_ connection: Connection, on loop: any ConnectionContext) {
         guard let exchange else { return }
         self.exchange = nil
-        guard handler.onExchanges != nil else { return }
         let elapsed = (MonotonicClock.now() - exchange.started) / 1000
         handler.finishedExchanges.append(
             HTTPExchangeRecord(

@@ -11,6 +11,10 @@ public struct HTTPServerConfiguration: Sendable {
     public var headerTimeoutMilliseconds: Int = 10_000
     /// Time allowed for a request body once the head is complete.
     public var bodyTimeoutMilliseconds: Int = 10_000
+    /// Exchanges answered with a lower status are not recorded for `onExchanges`: a request log at
+    /// `warn` writes only 5xx lines, and building a record per request it drops cost ~8 % of a
+    /// `GET /auth/keys` (bench/RESULTS.md). 0 records every exchange.
+    public var recordedStatusFloor: Int = 0
 
     public init() {}
 }

@@ -76,6 +76,7 @@ extension JournalEntry {
     /// The entry with every text field within `maximumValueBytes`, at most `maximumParameters`
     /// parameters: what the journal keeps, so a 1 MiB `nonce` costs ~100 bytes, not 1 MiB per entry.
     package func bounded() -> JournalEntry {
+        if isBounded { return self }
         var entry = self
         entry.method = Self.bounded(method)
         entry.path = Self.bounded(path)
@@ -86,6 +87,14 @@ extension JournalEntry {
         entry.user = user.map(Self.bounded)
         entry.outcome = Self.bounded(outcome)
         return entry
+    }
+
+    /// Whether `bounded()` would change nothing (the usual entry: short values, few parameters).
+    var isBounded: Bool {
+        func short(_ text: String) -> Bool { text.utf8.count <= Self.maximumValueBytes }
+        return parameters.count <= Self.maximumParameters && short(method) && short(path) && short(outcome)
+            && short(clientID ?? "") && short(user ?? "")
+            && parameters.allSatisfy { short($0.name) && short($0.value) }
     }
 
     /// Approximate bytes this entry holds (strings plus a fixed allowance per field).
@@ -131,9 +140,8 @@ package final class RequestJournal: Sendable {
     /// values are cut (`JournalEntry.bounded()`), so the journal holds at most
     /// `capacity × JournalEntry.maximumBytes` bytes.
     package func append(_ entry: JournalEntry) {
-        let entry = entry.bounded()
-        let numbered = state.withLock { state in
-            var entry = entry
+        var entry = entry.bounded()
+        state.withLock { state in
             entry.sequence = state.nextSequence
             state.nextSequence += 1
             if state.ring.count < capacity {
@@ -142,9 +150,8 @@ package final class RequestJournal: Sendable {
                 state.ring[state.head] = entry
                 state.head = (state.head + 1) % capacity
             }
-            return entry
         }
-        fleet?.enqueue(numbered)
+        fleet?.enqueue(entry)
     }
 
     /// Entries oldest first, filtered by exact path, client id and user (any may be nil) and by

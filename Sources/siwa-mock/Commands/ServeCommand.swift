@@ -219,6 +219,8 @@ struct ServeCommand: Command {
         configuration.listener.port = port
         limits.apply(to: &configuration)
         configuration.listener.tls = tls
+        // Above `info` the log writes only 5xx exchanges (`RequestLog.level(of:)`): record no others.
+        configuration.recordedStatusFloor = logSettings.minimumLevel > .info ? 500 : 0
         let server = EventLoopServer(
             configuration: configuration, responder: responder, onExchanges: { log.record($0) },
             onDiagnostic: { log.record($0) })

@@ -57,11 +57,6 @@ package struct IdentifierGenerator: Sendable {
     }
 
     private func draw(_ count: Int, from alphabet: [UInt8]) -> String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(count)
-        for _ in 0..<count {
-            bytes.append(alphabet[Int(random.next(below: UInt64(alphabet.count)))])
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        String(decoding: random.draw(count, from: alphabet), as: UTF8.self)
     }
 }

@@ -11,6 +11,10 @@ import Locking
 package protocol RandomSource: Sendable {
     /// The next 64 uniformly distributed bits.
     func next() -> UInt64
+    /// `count` bytes drawn uniformly from `alphabet` (at most 256 entries). By default one `next(below:)`
+    /// per byte, so a seeded source's sequence stays what tests expect; the system source spends a
+    /// random byte, not a word, per draw.
+    func draw(_ count: Int, from alphabet: [UInt8]) -> [UInt8]
 }
 
 extension RandomSource {
@@ -22,6 +26,13 @@ extension RandomSource {
             let value = next()
             if value < limit { return value % upperBound }
         }
+    }
+
+    package func draw(_ count: Int, from alphabet: [UInt8]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(count)
+        for _ in 0..<count { bytes.append(alphabet[Int(next(below: UInt64(alphabet.count)))]) }
+        return bytes
     }
 
     /// `count` random bytes.
@@ -48,9 +59,19 @@ extension RandomSource {
 /// eight store workers mint tokens at once, and one pool behind a lock had them spinning in its lock
 /// for ~40 % of a Redis-store redemption's CPU (bench/RESULTS.md, "Redis throughput").
 package final class SystemRandomSource: RandomSource {
+    /// 64 words, then the index of the next unused one. A raw buffer rather than stored properties, so
+    /// a draw makes no exclusivity check (they were most of a draw's cost: a token draws ~80 values).
     final class Pool {
-        var words = [UInt64](repeating: 0, count: 64)
-        var next = 64
+        static let size = 64
+        let slots: UnsafeMutablePointer<UInt64>
+
+        init() {
+            slots = .allocate(capacity: Self.size + 1)
+            slots.initialize(repeating: 0, count: Self.size)
+            (slots + Self.size).initialize(to: UInt64(Self.size))
+        }
+
+        deinit { slots.deallocate() }
     }
 
     private static let key: pthread_key_t = {
@@ -72,15 +93,35 @@ package final class SystemRandomSource: RandomSource {
     }
 
     package func next() -> UInt64 {
-        let pool = Self.pool
-        if pool.next == pool.words.count {
-            pool.words.withUnsafeMutableBytes { SecureRandom.fill($0) }
-            pool.next = 0
+        let slots = Self.pool.slots
+        var index = Int(slots[Pool.size])
+        if index == Pool.size {
+            SecureRandom.fill(UnsafeMutableRawBufferPointer(start: slots, count: Pool.size * 8))
+            index = 0
         }
-        let value = pool.words[pool.next]
-        pool.words[pool.next] = 0
-        pool.next += 1
+        let value = slots[index]
+        slots[index] = 0
+        slots[Pool.size] = UInt64(index + 1)
         return value
+    }
+
+    /// Rejection sampling a byte at a time: a byte below the largest multiple of the alphabet's size
+    /// that fits in 256 maps to `byte % size` without bias. A 36-character token spends ~5 words, not 36.
+    package func draw(_ count: Int, from alphabet: [UInt8]) -> [UInt8] {
+        precondition(!alphabet.isEmpty && alphabet.count <= 256, "alphabet of 1 to 256 bytes")
+        let size = alphabet.count
+        let limit = 256 - 256 % size
+        var out: [UInt8] = []
+        out.reserveCapacity(count)
+        while out.count < count {
+            var word = next()
+            for _ in 0..<8 where out.count < count {
+                let byte = Int(word & 0xFF)
+                word >>= 8
+                if byte < limit { out.append(alphabet[byte % size]) }
+            }
+        }
+        return out
     }
 }
 

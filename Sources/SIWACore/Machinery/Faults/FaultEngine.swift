@@ -63,7 +63,11 @@ package final class FaultEngine: Sendable {
     package func decide(
         _ request: RequestFacts, nowMilliseconds: Int64, resolveUser: () -> String?
     ) -> FaultDecision? {
-        let needsUser = state.withLock { $0.rules.contains { $0.rule.enabled && $0.rule.matcher.userID != nil } }
+        // nil: no rule at all, the usual case, answered with one lock.
+        let needsUser = state.withLock { state -> Bool? in
+            state.rules.isEmpty ? nil : state.rules.contains { $0.rule.enabled && $0.rule.matcher.userID != nil }
+        }
+        guard let needsUser else { return nil }
         let resolved = needsUser ? resolveUser() : nil
         let user = { resolved }
         return state.withLock { state -> FaultDecision? in
@@ -108,7 +112,11 @@ package final class FaultEngine: Sendable {
         _ request: RequestFacts, nowMilliseconds: Int64, resolveUser: () -> String?
     ) throws(StoreUnavailable) -> FaultDecision? {
         guard let fleet else { return decide(request, nowMilliseconds: nowMilliseconds, resolveUser: resolveUser) }
-        let needsUser = state.withLock { $0.rules.contains { $0.rule.enabled && $0.rule.matcher.userID != nil } }
+        // nil: no rule at all, the usual case, answered with one lock.
+        let needsUser = state.withLock { state -> Bool? in
+            state.rules.isEmpty ? nil : state.rules.contains { $0.rule.enabled && $0.rule.matcher.userID != nil }
+        }
+        guard let needsUser else { return nil }
         let resolved = needsUser ? resolveUser() : nil
         let matching = state.withLock { state -> [(rule: FaultRule, hit: Bool)] in
             let offset = nowMilliseconds - state.startMilliseconds
