@@ -8,13 +8,13 @@
 ///
 /// Threads start lazily (none until the first job) up to `maximumThreads`. Releasing the scheduler (or
 /// `stop()`) drops pending jobs and ends its threads once their current job returns.
-public final class BackgroundScheduler: Sendable {
+package final class BackgroundScheduler: Sendable {
     /// A named group of jobs of which at most `limit` run at the same time.
-    public struct Lane: Sendable, Hashable {
-        public var name: String
-        public var limit: Int
+    package struct Lane: Sendable, Hashable {
+        package var name: String
+        package var limit: Int
 
-        public init(_ name: String, limit: Int) {
+        package init(_ name: String, limit: Int) {
             self.name = name
             self.limit = max(1, limit)
         }
@@ -25,7 +25,7 @@ public final class BackgroundScheduler: Sendable {
     /// - Parameters:
     ///   - clock: real monotonic time by default; a `ManualSchedulerClock` in tests.
     ///   - maximumThreads: the most jobs running at once, across lanes.
-    public init(clock: any SchedulerClock = MonotonicSchedulerClock(), maximumThreads: Int = 8) {
+    package init(clock: any SchedulerClock = MonotonicSchedulerClock(), maximumThreads: Int = 8) {
         core = SchedulerCore(clock: clock, maximumThreads: max(1, maximumThreads))
         clock.onAdvance { [weak core] in core?.wake() }
     }
@@ -33,12 +33,12 @@ public final class BackgroundScheduler: Sendable {
     deinit { core.stop() }
 
     /// The clock jobs are timed by.
-    public var clock: any SchedulerClock { core.clock }
+    package var clock: any SchedulerClock { core.clock }
 
     /// Runs `work` once on a background thread, `delayMilliseconds` from now on the scheduler's clock.
     /// - Returns: false when no thread could be started or the scheduler is stopped (the job is dropped).
     @discardableResult
-    public func schedule(
+    package func schedule(
         after delayMilliseconds: Int64 = 0, lane: Lane? = nil, _ work: @escaping @Sendable () -> Void
     ) -> Bool {
         core.add(delayMilliseconds: delayMilliseconds, lane: lane, work)
@@ -48,7 +48,7 @@ public final class BackgroundScheduler: Sendable {
     /// interval from now, until the scheduler stops.
     /// - Returns: false when no thread could be started.
     @discardableResult
-    public func repeatEvery(_ intervalMilliseconds: Int64, _ work: @escaping @Sendable () -> Void) -> Bool {
+    package func repeatEvery(_ intervalMilliseconds: Int64, _ work: @escaping @Sendable () -> Void) -> Bool {
         let interval = max(1, intervalMilliseconds)
         return core.add(
             delayMilliseconds: interval, lane: nil,
@@ -62,13 +62,13 @@ public final class BackgroundScheduler: Sendable {
     /// count), or until `timeoutMilliseconds` of real time pass.
     /// - Returns: whether the scheduler became idle in time.
     @discardableResult
-    public func waitUntilIdle(timeoutMilliseconds: Int64 = 10_000) -> Bool {
+    package func waitUntilIdle(timeoutMilliseconds: Int64 = 10_000) -> Bool {
         core.waitUntilIdle(timeoutMilliseconds: timeoutMilliseconds)
     }
 
     /// Jobs not yet started (due or not).
-    public var pendingJobs: Int { core.lock.withLock { core.jobs.count } }
+    package var pendingJobs: Int { core.lock.withLock { core.jobs.count } }
 
     /// Drops pending jobs and lets the threads end after their current job.
-    public func stop() { core.stop() }
+    package func stop() { core.stop() }
 }

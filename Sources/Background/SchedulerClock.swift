@@ -7,7 +7,7 @@ import Locking
 /// The time source of a `BackgroundScheduler`: monotonic milliseconds, plus a way to learn that a
 /// manual clock moved (so tests advance time instead of sleeping; the control API's clock,
 /// docs/control-api.md).
-public protocol SchedulerClock: Sendable {
+package protocol SchedulerClock: Sendable {
     /// Milliseconds on a clock that never goes backwards (its origin is arbitrary).
     var nowMilliseconds: Int64 { get }
     /// True when time passes by itself: the scheduler then sleeps in real time until the next job is
@@ -19,23 +19,23 @@ public protocol SchedulerClock: Sendable {
 
 /// `CLOCK_MONOTONIC`: what `siwa-mock serve` schedules on (immune to wall-clock jumps and to the
 /// mock clock of `POST /mock/clock`).
-public struct MonotonicSchedulerClock: SchedulerClock {
-    public init() {}
+package struct MonotonicSchedulerClock: SchedulerClock {
+    package init() {}
 
-    public var nowMilliseconds: Int64 {
+    package var nowMilliseconds: Int64 {
         var spec = timespec()
         clock_gettime(CLOCK_MONOTONIC, &spec)
         return Int64(spec.tv_sec) * 1000 + Int64(spec.tv_nsec) / 1_000_000
     }
 
-    public var followsRealTime: Bool { true }
+    package var followsRealTime: Bool { true }
 
-    public func onAdvance(_ callback: @escaping @Sendable () -> Void) {}
+    package func onAdvance(_ callback: @escaping @Sendable () -> Void) {}
 }
 
 /// A scheduler clock that moves only when told to: jobs due at or before the new time run when
 /// `advance(milliseconds:)` is called. Thread-safe.
-public final class ManualSchedulerClock: SchedulerClock {
+package final class ManualSchedulerClock: SchedulerClock {
     private struct State {
         var now: Int64
         var callbacks: [@Sendable () -> Void] = []
@@ -43,20 +43,20 @@ public final class ManualSchedulerClock: SchedulerClock {
 
     private let state: Lock<State>
 
-    public init(milliseconds: Int64 = 0) {
+    package init(milliseconds: Int64 = 0) {
         state = Lock(State(now: milliseconds))
     }
 
-    public var nowMilliseconds: Int64 { state.withLock { $0.now } }
+    package var nowMilliseconds: Int64 { state.withLock { $0.now } }
 
-    public var followsRealTime: Bool { false }
+    package var followsRealTime: Bool { false }
 
-    public func onAdvance(_ callback: @escaping @Sendable () -> Void) {
+    package func onAdvance(_ callback: @escaping @Sendable () -> Void) {
         state.withLock { $0.callbacks.append(callback) }
     }
 
     /// Moves time forward (negative values are ignored: the clock is monotonic) and wakes schedulers.
-    public func advance(milliseconds: Int64) {
+    package func advance(milliseconds: Int64) {
         let callbacks = state.withLock { state in
             state.now += max(0, milliseconds)
             return state.callbacks

@@ -8,7 +8,7 @@ import Locking
 /// A responder that parks the request until something happens (a long poll such as
 /// `GET /mock/mail?wait=`) registers `onCancel(_:)`: the event loop calls `cancel()` when the peer
 /// closes its side while waiting, and the responder answers at once instead of holding the wait.
-public final class DeferredResponse: Sendable, Equatable {
+package final class DeferredResponse: Sendable, Equatable {
     enum State {
         /// Not fulfilled; the loop's callback once it registered one.
         case pending((@Sendable (HTTPResponse) -> Void)?)
@@ -21,12 +21,12 @@ public final class DeferredResponse: Sendable, Equatable {
     /// What `cancel()` runs (at most once), and whether it came.
     private let cancellation = Lock<(handler: (@Sendable () -> Void)?, cancelled: Bool)>((nil, false))
 
-    public init() {}
+    package init() {}
 
     /// Hands the finished response to the event loop; only the first call counts. A response that is
     /// itself deferred (a long poll answered on a store worker) is forwarded when it finishes, and
     /// cancelling this one cancels it.
-    public func fulfill(_ response: HTTPResponse) {
+    package func fulfill(_ response: HTTPResponse) {
         if case .deferred(let inner) = response.delivery {
             onCancel { inner.cancel() }
             inner.whenFulfilled { self.fulfill($0) }
@@ -49,7 +49,7 @@ public final class DeferredResponse: Sendable, Equatable {
 
     /// Calls `callback` once with the response: now if it is there, else from `fulfill` (the event loop;
     /// in-process callers and tests that call a responder directly).
-    public func whenFulfilled(_ callback: @escaping @Sendable (HTTPResponse) -> Void) {
+    package func whenFulfilled(_ callback: @escaping @Sendable (HTTPResponse) -> Void) {
         let ready: HTTPResponse? = state.withLock { state in
             switch state {
             case .fulfilled(let response):
@@ -67,7 +67,7 @@ public final class DeferredResponse: Sendable, Equatable {
 
     /// Registers what to do when the request's peer goes away while waiting (replacing any earlier
     /// handler); runs at once if `cancel()` already came.
-    public func onCancel(_ handler: @escaping @Sendable () -> Void) {
+    package func onCancel(_ handler: @escaping @Sendable () -> Void) {
         let cancelled = cancellation.withLock { state in
             if !state.cancelled { state.handler = handler }
             return state.cancelled
@@ -76,7 +76,7 @@ public final class DeferredResponse: Sendable, Equatable {
     }
 
     /// The peer stopped waiting: runs the `onCancel` handler once (it usually fulfills at once).
-    public func cancel() {
+    package func cancel() {
         let handler = cancellation.withLock { state in
             defer { state = (nil, true) }
             return state.handler
@@ -84,12 +84,12 @@ public final class DeferredResponse: Sendable, Equatable {
         handler?()
     }
 
-    public static func == (lhs: DeferredResponse, rhs: DeferredResponse) -> Bool { lhs === rhs }
+    package static func == (lhs: DeferredResponse, rhs: DeferredResponse) -> Bool { lhs === rhs }
 }
 
 extension HTTPResponse {
     /// The placeholder a responder returns for work finished off the loop (`DeferredResponse`).
-    public static func deferred(_ pending: DeferredResponse) -> HTTPResponse {
+    package static func deferred(_ pending: DeferredResponse) -> HTTPResponse {
         HTTPResponse(status: .ok, delivery: .deferred(pending))
     }
 }

@@ -1,45 +1,45 @@
 /// Header fields in arrival order; lookups are case-insensitive (RFC 9110 §5.1).
-public struct HTTPHeaders: Sendable, Equatable {
-    public private(set) var fields: [(name: String, value: String)] = []
+package struct HTTPHeaders: Sendable, Equatable {
+    package private(set) var fields: [(name: String, value: String)] = []
 
-    public init() {}
-    public init(_ fields: [(String, String)]) {
+    package init() {}
+    package init(_ fields: [(String, String)]) {
         self.fields.reserveCapacity(fields.count)
         for (name, value) in fields { add(name, value) }
     }
 
     /// An empty header list with room for `capacity` fields (the parser's and responders' fast path).
-    public init(reservingCapacity capacity: Int) {
+    package init(reservingCapacity capacity: Int) {
         fields.reserveCapacity(capacity)
     }
 
-    public mutating func add(_ name: String, _ value: String) { fields.append((name, value)) }
+    package mutating func add(_ name: String, _ value: String) { fields.append((name, value)) }
 
     /// Replaces every field of that name with one.
-    public mutating func set(_ name: String, _ value: String) {
+    package mutating func set(_ name: String, _ value: String) {
         remove(name)
         add(name, value)
     }
 
-    public mutating func remove(_ name: String) {
+    package mutating func remove(_ name: String) {
         fields.removeAll { Self.namesMatch($0.name, name) }
     }
 
     /// The first value for `name`, if any.
-    public subscript(name: String) -> String? {
+    package subscript(name: String) -> String? {
         fields.first { Self.namesMatch($0.name, name) }?.value
     }
 
-    public func values(for name: String) -> [String] {
+    package func values(for name: String) -> [String] {
         fields.filter { Self.namesMatch($0.name, name) }.map(\.value)
     }
 
     /// Whether any field is named `name` (case-insensitive).
-    public func contains(_ name: String) -> Bool {
+    package func contains(_ name: String) -> Bool {
         fields.contains { Self.namesMatch($0.name, name) }
     }
 
-    public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
+    package static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
         lhs.fields.elementsEqual(rhs.fields) { $0.name == $1.name && $0.value == $1.value }
     }
 

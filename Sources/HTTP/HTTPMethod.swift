@@ -2,20 +2,20 @@
 ///
 /// String literals convert, so `request.method == "POST"` reads naturally, while routes and
 /// comparisons use the named constants.
-public struct HTTPMethod: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
-    public var rawValue: String
+package struct HTTPMethod: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+    package var rawValue: String
 
-    public init(rawValue: String) { self.rawValue = rawValue }
-    public init(_ rawValue: String) { self.rawValue = rawValue }
-    public init(stringLiteral value: String) { self.rawValue = value }
+    package init(rawValue: String) { self.rawValue = rawValue }
+    package init(_ rawValue: String) { self.rawValue = rawValue }
+    package init(stringLiteral value: String) { self.rawValue = value }
 
-    public static let get: HTTPMethod = "GET"
-    public static let head: HTTPMethod = "HEAD"
-    public static let post: HTTPMethod = "POST"
-    public static let put: HTTPMethod = "PUT"
-    public static let patch: HTTPMethod = "PATCH"
-    public static let delete: HTTPMethod = "DELETE"
-    public static let options: HTTPMethod = "OPTIONS"
+    package static let get: HTTPMethod = "GET"
+    package static let head: HTTPMethod = "HEAD"
+    package static let post: HTTPMethod = "POST"
+    package static let put: HTTPMethod = "PUT"
+    package static let patch: HTTPMethod = "PATCH"
+    package static let delete: HTTPMethod = "DELETE"
+    package static let options: HTTPMethod = "OPTIONS"
 
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 }

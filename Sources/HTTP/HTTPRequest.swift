@@ -1,23 +1,23 @@
 /// A complete HTTP/1.1 request as the parser delivers it.
-public struct HTTPRequest: Sendable {
-    public var method: HTTPMethod
+package struct HTTPRequest: Sendable {
+    package var method: HTTPMethod
     /// The request-target as sent, e.g. `/auth/authorize?client_id=x`.
-    public var target: String
+    package var target: String
     /// The path part of the target, percent-encoding left as sent.
-    public var path: String
+    package var path: String
     /// The raw query string after `?`, without the `?`; nil when there is none.
-    public var query: String?
-    public var headers: HTTPHeaders
-    public var body: [UInt8]
+    package var query: String?
+    package var headers: HTTPHeaders
+    package var body: [UInt8]
     /// Peer address as text (`127.0.0.1:53211`), for logs and the journal.
-    public var remoteAddress: String
+    package var remoteAddress: String
     /// The version from the request line; 1.1 for requests built in code.
-    public var version: HTTPVersion
+    package var version: HTTPVersion
     /// Whether the client lets the connection stay open after this exchange (RFC 9112 §9.3):
     /// HTTP/1.1 unless `Connection: close`, HTTP/1.0 only with `Connection: keep-alive`.
-    public var keepAlive: Bool
+    package var keepAlive: Bool
 
-    public init(
+    package init(
         method: HTTPMethod, target: String, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [],
         remoteAddress: String = "-", version: HTTPVersion = .http11, keepAlive: Bool = true
     ) {

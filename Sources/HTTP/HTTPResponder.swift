@@ -2,6 +2,6 @@
 ///
 /// Called on an event-loop thread; it must not block for long (an RS256 signature, ~0.35 ms, is fine).
 /// Slow behaviour (delays, dribbling) is expressed through `HTTPResponse.Delivery`, never by sleeping.
-public protocol HTTPResponder: Sendable {
+package protocol HTTPResponder: Sendable {
     func respond(to request: HTTPRequest) -> HTTPResponse
 }

@@ -1,15 +1,15 @@
 /// A response as a value. The server adds `Content-Length`, `Date`-free framing and `Connection`.
-public struct HTTPResponse: Sendable {
-    public var status: HTTPStatus
-    public var headers: HTTPHeaders
-    public var body: [UInt8]
+package struct HTTPResponse: Sendable {
+    package var status: HTTPStatus
+    package var headers: HTTPHeaders
+    package var body: [UInt8]
     /// How the bytes reach the client: normally, or with an injected fault (scenario fault rules).
-    public var delivery: Delivery
+    package var delivery: Delivery
     /// Facts for the request log (`client_id`, `user`, `fault`…), never sent to the client. Put only
     /// fingerprints of secrets here.
-    public var logFields: [String: String] = [:]
+    package var logFields: [String: String] = [:]
 
-    public init(
+    package init(
         status: HTTPStatus, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [], delivery: Delivery = .normal
     ) {
         self.status = status
@@ -19,7 +19,7 @@ public struct HTTPResponse: Sendable {
     }
 
     /// Fault injection at the connection level. Every case is handled without blocking the event loop.
-    public enum Delivery: Sendable, Equatable {
+    package enum Delivery: Sendable, Equatable {
         case normal
         /// Wait, then send normally.
         case delayed(milliseconds: Int)

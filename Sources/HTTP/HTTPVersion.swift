@@ -1,15 +1,15 @@
 /// The protocol version of a request line (RFC 9112 §2.3); this server speaks 1.0 and 1.1.
-public struct HTTPVersion: Sendable, Equatable, Hashable, CustomStringConvertible {
-    public var major: Int
-    public var minor: Int
+package struct HTTPVersion: Sendable, Equatable, Hashable, CustomStringConvertible {
+    package var major: Int
+    package var minor: Int
 
-    public init(major: Int, minor: Int) {
+    package init(major: Int, minor: Int) {
         self.major = major
         self.minor = minor
     }
 
-    public static let http10 = HTTPVersion(major: 1, minor: 0)
-    public static let http11 = HTTPVersion(major: 1, minor: 1)
+    package static let http10 = HTTPVersion(major: 1, minor: 0)
+    package static let http11 = HTTPVersion(major: 1, minor: 1)
 
-    public var description: String { "HTTP/\(major).\(minor)" }
+    package var description: String { "HTTP/\(major).\(minor)" }
 }

@@ -1,9 +1,9 @@
 /// Lowercase hexadecimal text (RFC 4648 §8, lowercase as fingerprints, identifiers and ETags show it).
-public enum Base16 {
+package enum Base16 {
     private static let digits = Array("0123456789abcdef".utf8)
 
     /// Two lowercase hex digits per byte.
-    public static func lowercase<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
+    package static func lowercase<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count * 2)
         for byte in bytes {

@@ -1,9 +1,9 @@
 /// Base64url without padding (RFC 7515 §2, RFC 4648 §5).
-public enum Base64URL {
+package enum Base64URL {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
     /// Encodes `bytes` with the url-safe alphabet and no `=` padding.
-    public static func encode(_ bytes: some Collection<UInt8>) -> String {
+    package static func encode(_ bytes: some Collection<UInt8>) -> String {
         let input = Array(bytes)
         let length = (input.count * 4 + 2) / 3
         return input.withUnsafeBufferPointer { input in
@@ -46,7 +46,7 @@ public enum Base64URL {
     ///
     /// Also rejects non-canonical input whose unused trailing bits are not zero, so each byte string
     /// has exactly one accepted encoding (no malleable signatures).
-    public static func decode(_ text: some StringProtocol) -> [UInt8]? {
+    package static func decode(_ text: some StringProtocol) -> [UInt8]? {
         let utf8 = text.utf8
         guard utf8.count % 4 != 1 else { return nil }
         var output: [UInt8] = []

@@ -1,10 +1,10 @@
 import KindedErrors
 
 /// A JOSE-level failure: a malformed token or key, or an OpenSSL call that failed.
-public typealias JOSEError = KindedError<JOSEErrorKind>
+package typealias JOSEError = KindedError<JOSEErrorKind>
 
 /// What kind of ``JOSEError`` happened.
-public enum JOSEErrorKind: Sendable, Equatable {
+package enum JOSEErrorKind: Sendable, Equatable {
     /// A compact JWS that is not three base64url parts holding JSON objects, or is too long.
     case malformedToken
     /// A PEM or JWK that is not a usable key of the expected type, curve or size (encrypted PEM included).

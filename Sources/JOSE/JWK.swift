@@ -1,17 +1,17 @@
 import JSON
 
 /// One RSA JSON Web Key as Apple publishes it (RFC 7517 §4, RFC 7518 §6.3.1).
-public struct JWK: Sendable, Equatable {
-    public var kty: String
-    public var kid: String
-    public var use: String
-    public var alg: String
+package struct JWK: Sendable, Equatable {
+    package var kty: String
+    package var kid: String
+    package var use: String
+    package var alg: String
     /// Base64url modulus (342 characters for RSA-2048).
-    public var n: String
+    package var n: String
     /// Base64url public exponent (`AQAB` for 65537).
-    public var e: String
+    package var e: String
 
-    public init(kty: String = "RSA", kid: String, use: String = "sig", alg: String = "RS256", n: String, e: String) {
+    package init(kty: String = "RSA", kid: String, use: String = "sig", alg: String = "RS256", n: String, e: String) {
         self.kty = kty
         self.kid = kid
         self.use = use
@@ -21,7 +21,7 @@ public struct JWK: Sendable, Equatable {
     }
 
     /// Reads the six members from a JWK object; each must be a string. Other members are ignored.
-    public init(json: JSONObject) throws(JOSEError) {
+    package init(json: JSONObject) throws(JOSEError) {
         func member(_ name: String) throws(JOSEError) -> String {
             guard let value = json[name]?.stringValue else {
                 throw JOSEError(.invalidKey, "JWK member \"\(name)\" is missing or not a string")
@@ -34,7 +34,7 @@ public struct JWK: Sendable, Equatable {
     }
 
     /// The object with members in the order `kty, kid, use, alg, n, e`.
-    public var json: JSONValue {
+    package var json: JSONValue {
         [
             "kty": .string(kty), "kid": .string(kid), "use": .string(use), "alg": .string(alg), "n": .string(n),
             "e": .string(e),
@@ -43,12 +43,12 @@ public struct JWK: Sendable, Equatable {
 }
 
 /// A JWK Set: `{"keys":[…]}` (RFC 7517 §5).
-public struct JWKS: Sendable, Equatable {
-    public var keys: [JWK]
-    public init(keys: [JWK]) { self.keys = keys }
+package struct JWKS: Sendable, Equatable {
+    package var keys: [JWK]
+    package init(keys: [JWK]) { self.keys = keys }
 
     /// Reads `{"keys":[…]}` as served by `/auth/keys`.
-    public init(json: JSONValue) throws(JOSEError) {
+    package init(json: JSONValue) throws(JOSEError) {
         guard let array = json["keys"]?.arrayValue else {
             throw JOSEError(.invalidKey, "JWKS has no \"keys\" array")
         }
@@ -61,14 +61,14 @@ public struct JWKS: Sendable, Equatable {
     }
 
     /// The JSON value `{"keys":[…]}`.
-    public var json: JSONValue { ["keys": .array(keys.map(\.json))] }
+    package var json: JSONValue { ["keys": .array(keys.map(\.json))] }
 
     /// Compact JSON bytes, byte-stable for a given key list.
-    public func serialized() -> [UInt8] { json.serialized() }
+    package func serialized() -> [UInt8] { json.serialized() }
 
     /// Apple's `/auth/keys` layout: two-space indent, `": "` after keys, no final newline (docs/fidelity.md).
-    public func prettySerialized() -> [UInt8] { json.prettySerialized() }
+    package func prettySerialized() -> [UInt8] { json.prettySerialized() }
 
     /// The key with this `kid`, if published.
-    public func key(withID kid: String) -> JWK? { keys.first { $0.kid == kid } }
+    package func key(withID kid: String) -> JWK? { keys.first { $0.kid == kid } }
 }

@@ -3,7 +3,7 @@ import JSON
 extension JWS {
     /// Signs with RS256; `header` should carry `alg` and `kid` (they are not added).
     /// - Returns: `header.payload.signature`, each part base64url of the compact JSON.
-    public static func sign(header: JSONObject, payload: JSONObject, with key: RSAPrivateKey) throws(JOSEError)
+    package static func sign(header: JSONObject, payload: JSONObject, with key: RSAPrivateKey) throws(JOSEError)
         -> String
     {
         let input = signingInput(header: header, payload: payload)
@@ -11,7 +11,7 @@ extension JWS {
     }
 
     /// Signs with ES256 (raw `r || s`).
-    public static func sign(header: JSONObject, payload: JSONObject, with key: P256PrivateKey) throws(JOSEError)
+    package static func sign(header: JSONObject, payload: JSONObject, with key: P256PrivateKey) throws(JOSEError)
         -> String
     {
         let input = signingInput(header: header, payload: payload)

@@ -1,19 +1,19 @@
 import JSON
 
 /// A JWS in compact serialization (RFC 7515 §7.1), decoded but not verified.
-public struct JWS: Sendable {
+package struct JWS: Sendable {
     /// Longest accepted compact token, in bytes. Apple's tokens are under 2 KiB.
-    public static let maximumLength = 16 * 1024
+    package static let maximumLength = 16 * 1024
 
-    public let header: JSONObject
-    public let payload: JSONObject
+    package let header: JSONObject
+    package let payload: JSONObject
     /// `BASE64URL(header) "." BASE64URL(payload)` as ASCII bytes: what the signature covers.
-    public let signingInput: [UInt8]
-    public let signature: [UInt8]
+    package let signingInput: [UInt8]
+    package let signature: [UInt8]
 
     /// Decodes `a.b.c`; header and payload must be JSON objects. Bounded: tokens over 16 KiB are rejected.
     /// - Throws: ``JOSEError`` of kind `.malformedToken` saying which part is wrong and why.
-    public init(compact: String) throws(JOSEError) {
+    package init(compact: String) throws(JOSEError) {
         let bytes = Array(compact.utf8)
         guard bytes.count <= Self.maximumLength else {
             throw JOSEError(.malformedToken, "token is \(bytes.count) bytes; the limit is \(Self.maximumLength)")
@@ -32,18 +32,18 @@ public struct JWS: Sendable {
     }
 
     /// The header's `alg`, if it is a string.
-    public var algorithm: String? { header["alg"]?.stringValue }
+    package var algorithm: String? { header["alg"]?.stringValue }
     /// The header's `kid`, if it is a string.
-    public var keyID: String? { header["kid"]?.stringValue }
+    package var keyID: String? { header["kid"]?.stringValue }
 
     /// True when the header says `RS256` and the signature verifies with `key`.
     /// Checking `alg` first prevents algorithm-confusion attacks.
-    public func isSigned(by key: RSAPublicKey) -> Bool {
+    package func isSigned(by key: RSAPublicKey) -> Bool {
         algorithm == "RS256" && key.verifyRS256(signature: signature, message: signingInput)
     }
 
     /// True when the header says `ES256` and the raw `r || s` signature verifies with `key`.
-    public func isSigned(by key: P256PublicKey) -> Bool {
+    package func isSigned(by key: P256PublicKey) -> Bool {
         algorithm == "ES256" && key.verifyES256(signature: signature, message: signingInput)
     }
 

@@ -1,5 +1,5 @@
 /// A P-256 private key (ES256 client secrets, `keygen`).
-public final class P256PrivateKey: Sendable {
+package final class P256PrivateKey: Sendable {
     let key: EVPKey
     private let derivedPublicKey: P256PublicKey
 
@@ -11,17 +11,17 @@ public final class P256PrivateKey: Sendable {
     }
 
     /// Generates a new key pair on P-256 (prime256v1).
-    public static func generate() throws(JOSEError) -> P256PrivateKey {
+    package static func generate() throws(JOSEError) -> P256PrivateKey {
         try P256PrivateKey(key: EVPKey.generateP256())
     }
 
     /// Loads a `.p8` (PKCS#8 `PRIVATE KEY`) or SEC1 `EC PRIVATE KEY`. Rejects other curves and key types.
-    public convenience init(pem: String) throws(JOSEError) {
+    package convenience init(pem: String) throws(JOSEError) {
         try self.init(key: EVPKey.readPrivateKey(pem: pem, keyType: "EC"))
     }
 
     /// Builds a key from JWK components (RFC 7518 §6.2): 32-byte `d`, `x`, `y`; checks they match.
-    public convenience init(d: [UInt8], x: [UInt8], y: [UInt8]) throws(JOSEError) {
+    package convenience init(d: [UInt8], x: [UInt8], y: [UInt8]) throws(JOSEError) {
         guard d.count == 32, x.count == 32, y.count == 32 else {
             throw JOSEError(.invalidKey, "P-256 d, x and y must be 32 bytes each")
         }
@@ -35,14 +35,14 @@ public final class P256PrivateKey: Sendable {
     }
 
     /// PKCS#8 `PRIVATE KEY` PEM (the `.p8` form Apple issues).
-    public func pemPKCS8() -> String { key.privateKeyPEM() }
+    package func pemPKCS8() -> String { key.privateKeyPEM() }
 
     /// The matching public key (computed once, when the private key was loaded).
-    public var publicKey: P256PublicKey { derivedPublicKey }
+    package var publicKey: P256PublicKey { derivedPublicKey }
 
     /// ES256 signature in JOSE form: 64 bytes, `r || s`, each left-padded to 32 bytes (RFC 7518 §3.4).
     /// ECDSA is randomized: two signatures of the same message differ.
-    public func signES256(_ message: some Collection<UInt8>) throws(JOSEError) -> [UInt8] {
+    package func signES256(_ message: some Collection<UInt8>) throws(JOSEError) -> [UInt8] {
         let der = try key.signSHA256(Array(message))
         return try ECDSASignature.raw(fromDER: der)
     }

@@ -1,12 +1,12 @@
 import COpenSSL
 
 /// A P-256 public key (ES256 client-secret verification).
-public final class P256PublicKey: Sendable {
+package final class P256PublicKey: Sendable {
     let key: EVPKey
     /// Affine x coordinate, 32 bytes big-endian (JWK `x`).
-    public let x: [UInt8]
+    package let x: [UInt8]
     /// Affine y coordinate, 32 bytes big-endian (JWK `y`).
-    public let y: [UInt8]
+    package let y: [UInt8]
 
     /// Wraps an EC key after checking it is on P-256.
     init(key: EVPKey) throws(JOSEError) {
@@ -20,12 +20,12 @@ public final class P256PublicKey: Sendable {
     }
 
     /// From a SubjectPublicKeyInfo PEM (`PUBLIC KEY`). Rejects RSA keys and other curves.
-    public convenience init(pem: String) throws(JOSEError) {
+    package convenience init(pem: String) throws(JOSEError) {
         try self.init(key: EVPKey.readPublicKey(pem: pem, keyType: "EC"))
     }
 
     /// From JWK affine coordinates (32 bytes each). Rejects points that are not on the curve.
-    public convenience init(x: [UInt8], y: [UInt8]) throws(JOSEError) {
+    package convenience init(x: [UInt8], y: [UInt8]) throws(JOSEError) {
         guard x.count == 32, y.count == 32 else {
             throw JOSEError(.invalidKey, "P-256 x and y must be 32 bytes each, got \(x.count) and \(y.count)")
         }
@@ -42,10 +42,10 @@ public final class P256PublicKey: Sendable {
     }
 
     /// SubjectPublicKeyInfo PEM text.
-    public func pem() -> String { key.publicKeyPEM() }
+    package func pem() -> String { key.publicKeyPEM() }
 
     /// Verifies a JOSE `r || s` signature; anything not exactly 64 bytes (e.g. DER) is rejected.
-    public func verifyES256(signature: [UInt8], message: some Collection<UInt8>) -> Bool {
+    package func verifyES256(signature: [UInt8], message: some Collection<UInt8>) -> Bool {
         guard let der = ECDSASignature.der(fromRaw: signature) else { return false }
         return key.verifySHA256(signature: der, message: Array(message))
     }

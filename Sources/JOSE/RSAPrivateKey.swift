@@ -1,7 +1,7 @@
 import COpenSSL
 
 /// An RSA private key (RS256 signing). Thread-safe: the underlying `EVP_PKEY` is only read.
-public final class RSAPrivateKey: Sendable {
+package final class RSAPrivateKey: Sendable {
     let key: EVPKey
     private let derivedPublicKey: RSAPublicKey
 
@@ -18,7 +18,7 @@ public final class RSAPrivateKey: Sendable {
 
     /// Generates a new key. Slow (70–470 ms for 2048 bits): never on a request path.
     /// - Parameter bits: 2048…16384 (RFC 7518 §3.3 requires at least 2048 for RS256).
-    public static func generate(bits: Int = 2048) throws(JOSEError) -> RSAPrivateKey {
+    package static func generate(bits: Int = 2048) throws(JOSEError) -> RSAPrivateKey {
         guard (2048...16384).contains(bits) else {
             throw JOSEError(.invalidKey, "RSA key size \(bits) is outside 2048…16384 bits")
         }
@@ -36,14 +36,14 @@ public final class RSAPrivateKey: Sendable {
     }
 
     /// Loads a PEM private key (PKCS#8 `PRIVATE KEY` or PKCS#1 `RSA PRIVATE KEY`). Rejects non-RSA keys.
-    public convenience init(pem: String) throws(JOSEError) {
+    package convenience init(pem: String) throws(JOSEError) {
         try self.init(key: EVPKey.readPrivateKey(pem: pem, keyType: "RSA"))
     }
 
     /// Builds a key from its JWK components (RFC 7518 §6.3), all big-endian bytes.
     ///
     /// Checks that the components belong together. Used to load published test keys (RFC 7515 A.2).
-    public convenience init(
+    package convenience init(
         n: [UInt8], e: [UInt8], d: [UInt8], p: [UInt8], q: [UInt8], dp: [UInt8], dq: [UInt8], qi: [UInt8]
     ) throws(JOSEError) {
         let builder = try KeyParameterBuilder()
@@ -61,13 +61,13 @@ public final class RSAPrivateKey: Sendable {
     }
 
     /// PKCS#8 PEM text.
-    public func pemPKCS8() -> String { key.privateKeyPEM() }
+    package func pemPKCS8() -> String { key.privateKeyPEM() }
 
     /// The matching public key (computed once, when the private key was loaded).
-    public var publicKey: RSAPublicKey { derivedPublicKey }
+    package var publicKey: RSAPublicKey { derivedPublicKey }
 
     /// RSASSA-PKCS1-v1_5 with SHA-256 over `message` (RFC 7518 §3.3); as many bytes as the modulus.
-    public func signRS256(_ message: some Collection<UInt8>) throws(JOSEError) -> [UInt8] {
+    package func signRS256(_ message: some Collection<UInt8>) throws(JOSEError) -> [UInt8] {
         try key.signSHA256(Array(message))
     }
 }

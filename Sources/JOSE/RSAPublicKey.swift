@@ -1,12 +1,12 @@
 import COpenSSL
 
 /// An RSA public key (RS256 verification, JWK export).
-public final class RSAPublicKey: Sendable {
+package final class RSAPublicKey: Sendable {
     let key: EVPKey
     /// Big-endian modulus without leading zeros (256 bytes for RSA-2048).
-    public let modulus: [UInt8]
+    package let modulus: [UInt8]
     /// Big-endian public exponent without leading zeros (`[1, 0, 1]` for 65537).
-    public let exponent: [UInt8]
+    package let exponent: [UInt8]
 
     /// Wraps an RSA key after checking its type and size.
     init(key: EVPKey) throws(JOSEError) {
@@ -20,7 +20,7 @@ public final class RSAPublicKey: Sendable {
     }
 
     /// From big-endian modulus and exponent bytes (JWK `n`, `e` decoded).
-    public convenience init(modulus: [UInt8], exponent: [UInt8]) throws(JOSEError) {
+    package convenience init(modulus: [UInt8], exponent: [UInt8]) throws(JOSEError) {
         let modulus = Array(modulus.drop { $0 == 0 })
         let exponent = Array(exponent.drop { $0 == 0 })
         guard let lastByte = exponent.last, lastByte & 1 == 1, exponent != [1] else {
@@ -36,12 +36,12 @@ public final class RSAPublicKey: Sendable {
     }
 
     /// From a SubjectPublicKeyInfo PEM (`PUBLIC KEY`). Rejects non-RSA keys.
-    public convenience init(pem: String) throws(JOSEError) {
+    package convenience init(pem: String) throws(JOSEError) {
         try self.init(key: EVPKey.readPublicKey(pem: pem, keyType: "RSA"))
     }
 
     /// From an RSA JWK; `alg`, `use` and `kid` are not checked here.
-    public convenience init(jwk: JWK) throws(JOSEError) {
+    package convenience init(jwk: JWK) throws(JOSEError) {
         guard jwk.kty == "RSA" else { throw JOSEError(.invalidKey, "JWK kty is \"\(jwk.kty)\", expected \"RSA\"") }
         guard let modulus = Base64URL.decode(jwk.n), let exponent = Base64URL.decode(jwk.e) else {
             throw JOSEError(.invalidKey, "JWK n or e is not valid base64url")
@@ -50,16 +50,16 @@ public final class RSAPublicKey: Sendable {
     }
 
     /// SubjectPublicKeyInfo PEM text.
-    public func pem() -> String { key.publicKeyPEM() }
+    package func pem() -> String { key.publicKeyPEM() }
 
     /// Verifies an RSASSA-PKCS1-v1_5 SHA-256 signature. Any malformed input is simply `false`.
-    public func verifyRS256(signature: [UInt8], message: some Collection<UInt8>) -> Bool {
+    package func verifyRS256(signature: [UInt8], message: some Collection<UInt8>) -> Bool {
         guard signature.count == modulus.count else { return false }
         return key.verifySHA256(signature: signature, message: Array(message))
     }
 
     /// `{"kty":"RSA","kid":…,"use":"sig","alg":"RS256","n":…,"e":…}` in that order, as Apple publishes.
-    public func jwk(kid: String) -> JWK {
+    package func jwk(kid: String) -> JWK {
         JWK(kid: kid, n: Base64URL.encode(modulus), e: Base64URL.encode(exponent))
     }
 

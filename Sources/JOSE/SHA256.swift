@@ -1,9 +1,9 @@
 import COpenSSL
 
 /// SHA-256 digests (for `at_hash`/`c_hash`, fingerprints and the secret cache).
-public enum SHA256 {
+package enum SHA256 {
     /// The 32-byte SHA-256 digest of `bytes` (FIPS 180-4), computed by OpenSSL's `EVP_Digest`.
-    public static func hash(_ bytes: some Collection<UInt8>) -> [UInt8] {
+    package static func hash(_ bytes: some Collection<UInt8>) -> [UInt8] {
         let input = Array(bytes)
         var digest = [UInt8](repeating: 0, count: 32)
         var length: UInt32 = 0

@@ -2,9 +2,9 @@ import COpenSSL
 
 /// Cryptographically secure random bytes from OpenSSL's DRBG (`RAND_bytes`): seeded from the OS once,
 /// then generated in user space, so there is no system call per value.
-public enum SecureRandom {
+package enum SecureRandom {
     /// Fills `buffer` with random bytes.
-    public static func fill(_ buffer: UnsafeMutableRawBufferPointer) {
+    package static func fill(_ buffer: UnsafeMutableRawBufferPointer) {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return }
         if RAND_bytes(base.assumingMemoryBound(to: UInt8.self), Int32(buffer.count)) != 1 {
             // The DRBG cannot fail once seeded; if it ever does, fall back to the OS generator.
@@ -15,7 +15,7 @@ public enum SecureRandom {
     }
 
     /// The next 64 random bits.
-    public static func uint64() -> UInt64 {
+    package static func uint64() -> UInt64 {
         var value: UInt64 = 0
         withUnsafeMutableBytes(of: &value) { fill($0) }
         return value

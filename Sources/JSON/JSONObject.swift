@@ -2,20 +2,20 @@
 ///
 /// Setting an existing key replaces its value but keeps its position; setting `nil` removes it.
 /// Equality compares both the members and their order.
-public struct JSONObject: Sendable, Equatable {
-    public private(set) var keys: [String] = []
+package struct JSONObject: Sendable, Equatable {
+    package private(set) var keys: [String] = []
     private var storage: [String: JSONValue] = [:]
 
-    public init() {}
+    package init() {}
 
-    public init(_ pairs: [(String, JSONValue)]) {
+    package init(_ pairs: [(String, JSONValue)]) {
         // Sized once: growing the table key by key rehashes every key at each doubling.
         keys.reserveCapacity(pairs.count)
         storage.reserveCapacity(pairs.count)
         for (key, value) in pairs { self[key] = value }
     }
 
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         get { storage[key] }
         set {
             if let newValue {
@@ -26,14 +26,14 @@ public struct JSONObject: Sendable, Equatable {
         }
     }
 
-    public var count: Int { keys.count }
-    public var isEmpty: Bool { keys.isEmpty }
+    package var count: Int { keys.count }
+    package var isEmpty: Bool { keys.isEmpty }
 
     /// Key/value pairs in insertion order.
-    public var pairs: [(key: String, value: JSONValue)] { keys.map { ($0, storage[$0]!) } }
+    package var pairs: [(key: String, value: JSONValue)] { keys.map { ($0, storage[$0]!) } }
 
     /// Whether the object has a member named `key`.
-    public func contains(_ key: String) -> Bool { storage[key] != nil }
+    package func contains(_ key: String) -> Bool { storage[key] != nil }
 
     /// Adds a member only if `key` is new; returns false (and changes nothing) for a duplicate.
     mutating func insertNew(_ key: String, _ value: JSONValue) -> Bool {
@@ -46,12 +46,12 @@ public struct JSONObject: Sendable, Equatable {
 
 extension JSONObject: ExpressibleByDictionaryLiteral {
     /// Keeps the literal's order; a repeated key keeps its first position and takes the last value.
-    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+    package init(dictionaryLiteral elements: (String, JSONValue)...) {
         self.init(elements)
     }
 }
 
 extension JSONObject: CustomStringConvertible {
     /// The compact serialization, as text.
-    public var description: String { JSONValue.object(self).serializedString() }
+    package var description: String { JSONValue.object(self).serializedString() }
 }

@@ -206,13 +206,13 @@ extension JSONValue {
     ///
     /// Never traps on any input; recursion is bounded by `maxDepth` (keep it small, e.g. ≤ 1000).
     /// - Throws: ``JSONParseError`` with the byte offset of the first problem.
-    public static func parse(_ bytes: some Collection<UInt8>, maxDepth: Int = 64) throws(JSONParseError) -> JSONValue {
+    package static func parse(_ bytes: some Collection<UInt8>, maxDepth: Int = 64) throws(JSONParseError) -> JSONValue {
         var parser = JSONParser(bytes: Array(bytes), maxDepth: maxDepth)
         return try parser.parseDocument()
     }
 
     /// Parses the UTF-8 of `text`; see ``parse(_:maxDepth:)``.
-    public static func parse(_ text: String, maxDepth: Int = 64) throws(JSONParseError) -> JSONValue {
+    package static func parse(_ text: String, maxDepth: Int = 64) throws(JSONParseError) -> JSONValue {
         try parse(Array(text.utf8), maxDepth: maxDepth)
     }
 }

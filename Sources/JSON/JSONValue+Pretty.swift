@@ -3,7 +3,7 @@ extension JSONValue {
     /// `": "` after keys and no final newline — the layout of Python's `json.dumps(value, indent=2)` and
     /// of Apple's `/auth/keys` body (docs/fidelity.md, "Identifier shapes", key set). Empty arrays and
     /// objects stay `[]` and `{}`; strings and numbers are written as ``serialized()`` writes them.
-    public func prettySerialized(indent: Int = 2) -> [UInt8] {
+    package func prettySerialized(indent: Int = 2) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(128)
         writePretty(to: &output, indent: indent, depth: 0)

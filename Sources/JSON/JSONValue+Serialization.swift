@@ -4,7 +4,7 @@ extension JSONValue {
     ///
     /// Integers print as integers; doubles print in the shortest form that round-trips (`1.0`, `1e-07`).
     /// A non-finite double has no JSON form and is written as `null`.
-    public func serialized() -> [UInt8] {
+    package func serialized() -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(64)
         write(to: &output)
@@ -12,7 +12,7 @@ extension JSONValue {
     }
 
     /// ``serialized()`` as a `String`.
-    public func serializedString() -> String {
+    package func serializedString() -> String {
         String(decoding: serialized(), as: UTF8.self)
     }
 

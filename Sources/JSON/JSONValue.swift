@@ -3,7 +3,7 @@
 ///
 /// Integers and doubles are distinct cases: JWT times (`iat`, `exp`) must serialize as integers.
 /// Parse with ``parse(_:maxDepth:)``, write with ``serialized()``.
-public enum JSONValue: Sendable, Equatable {
+package enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
     case int(Int64)
@@ -17,18 +17,18 @@ public enum JSONValue: Sendable, Equatable {
 
 extension JSONValue {
     /// The string, if this is a string.
-    public var stringValue: String? { if case .string(let s) = self { s } else { nil } }
+    package var stringValue: String? { if case .string(let s) = self { s } else { nil } }
     /// The integer, if this is an integer (a double is never converted).
-    public var intValue: Int64? { if case .int(let i) = self { i } else { nil } }
+    package var intValue: Int64? { if case .int(let i) = self { i } else { nil } }
     /// The Boolean, if this is `true` or `false`.
-    public var boolValue: Bool? { if case .bool(let b) = self { b } else { nil } }
+    package var boolValue: Bool? { if case .bool(let b) = self { b } else { nil } }
     /// The object, if this is an object.
-    public var objectValue: JSONObject? { if case .object(let o) = self { o } else { nil } }
+    package var objectValue: JSONObject? { if case .object(let o) = self { o } else { nil } }
     /// The elements, if this is an array.
-    public var arrayValue: [JSONValue]? { if case .array(let a) = self { a } else { nil } }
+    package var arrayValue: [JSONValue]? { if case .array(let a) = self { a } else { nil } }
 
     /// The number as a `Double`, for either numeric case.
-    public var doubleValue: Double? {
+    package var doubleValue: Double? {
         switch self {
         case .double(let d): d
         case .int(let i): Double(i)
@@ -37,13 +37,13 @@ extension JSONValue {
     }
 
     /// Whether this is `null`.
-    public var isNull: Bool { if case .null = self { true } else { false } }
+    package var isNull: Bool { if case .null = self { true } else { false } }
 
     /// The member named `key`, if this is an object that has it.
-    public subscript(key: String) -> JSONValue? { objectValue?[key] }
+    package subscript(key: String) -> JSONValue? { objectValue?[key] }
 
     /// The element at `index`, if this is an array and the index is in range.
-    public subscript(index: Int) -> JSONValue? {
+    package subscript(index: Int) -> JSONValue? {
         guard case .array(let elements) = self, elements.indices.contains(index) else { return nil }
         return elements[index]
     }
@@ -51,5 +51,5 @@ extension JSONValue {
 
 extension JSONValue: CustomStringConvertible {
     /// The compact serialization, as text.
-    public var description: String { serializedString() }
+    package var description: String { serializedString() }
 }

@@ -5,18 +5,18 @@
 /// the event loop's `ClientError` and `ListenError`, RESP's `RedisError`), so a `switch` over `error.kind`
 /// stays exhaustive per module. It lives in a module of its own, below all of them, so none imports a
 /// higher module for it.
-public struct KindedError<K: Sendable & Equatable>: Error, Sendable, Equatable, CustomStringConvertible {
-    public typealias Kind = K
+package struct KindedError<K: Sendable & Equatable>: Error, Sendable, Equatable, CustomStringConvertible {
+    package typealias Kind = K
 
-    public var kind: Kind
-    public var message: String
+    package var kind: Kind
+    package var message: String
 
-    public init(_ kind: Kind, _ message: String) {
+    package init(_ kind: Kind, _ message: String) {
         self.kind = kind
         self.message = message
     }
 
-    public var description: String { message }
+    package var description: String { message }
 
     /// The same message under another module's kind (TLS reports JOSE's key-reading errors as its own).
     package func reclassified<Other>(as kind: Other) -> KindedError<Other> {

@@ -18,7 +18,7 @@
 /// Not recursive: a thread that takes the lock again inside `withLock` is a bug. Debug builds (the tests,
 /// TSan) use an error-checking mutex and trap there, as `Mutex` does; release builds, whose mutex only
 /// spins and sleeps, would deadlock.
-public struct Lock<Value>: ~Copyable, @unchecked Sendable {
+package struct Lock<Value>: ~Copyable, @unchecked Sendable {
     // @unchecked: `value` is only read or written between `pthread_mutex_lock` and `unlock` on
     // `mutex`, whose acquire and release order those accesses across threads; values go in and out
     // as `sending`, as `Mutex`'s do, so no reference to them stays with the caller.
@@ -26,7 +26,7 @@ public struct Lock<Value>: ~Copyable, @unchecked Sendable {
     private let value: UnsafeMutablePointer<Value>
 
     /// A lock holding `initialValue`.
-    public init(_ initialValue: consuming sending Value) {
+    package init(_ initialValue: consuming sending Value) {
         mutex = .allocate(capacity: 1)
         var attributes = pthread_mutexattr_t()
         pthread_mutexattr_init(&attributes)
@@ -49,7 +49,7 @@ public struct Lock<Value>: ~Copyable, @unchecked Sendable {
     }
 
     /// Runs `body` with the value while holding the lock, and returns what it returns.
-    public borrowing func withLock<Result: ~Copyable, E: Error>(
+    package borrowing func withLock<Result: ~Copyable, E: Error>(
         _ body: (inout sending Value) throws(E) -> sending Result
     ) throws(E) -> sending Result {
         let locked = pthread_mutex_lock(mutex)

@@ -5,33 +5,33 @@
 /// known length → a value once `length + 2` bytes (the CRLF) are there. Each byte is examined once,
 /// whatever the chunking, and every count and length is bounded before it is used (`Limits`): a reply's
 /// memory is charged against `maxReplyBytes` before it is allocated.
-public struct RESPParser: Sendable {
-    public enum Outcome: Sendable, Equatable {
+package struct RESPParser: Sendable {
+    package enum Outcome: Sendable, Equatable {
         case needMoreData
         case value(RESPValue)
         /// Not RESP, or over a limit. The stream cannot be resynchronised: close the connection.
         case reject(String)
     }
 
-    public struct Limits: Sendable {
+    package struct Limits: Sendable {
         /// Largest bulk string (Redis' own default proto-max-bulk-len is 512 MiB; replies here are small).
-        public var maxBulkBytes = 16 << 20
+        package var maxBulkBytes = 16 << 20
         /// Most elements in one aggregate.
-        public var maxElements = 1 << 20
+        package var maxElements = 1 << 20
         /// Deepest nesting of aggregates.
-        public var maxDepth = 16
+        package var maxDepth = 16
         /// Longest type line (simple strings, errors, numbers).
-        public var maxLineBytes = 64 << 10
+        package var maxLineBytes = 64 << 10
         /// Most bytes one top-level reply may cost: its bytes on the wire plus `bytesPerValue` for every
         /// element of its aggregates, charged when an aggregate's header announces them, before any is
         /// allocated. So a reply of many tiny values (`+\r\n` is 3 bytes, its parsed value ~60) takes no
         /// more memory than this bound allows.
-        public var maxReplyBytes = 64 << 20
+        package var maxReplyBytes = 64 << 20
         /// What one element is charged besides its bytes: about what a parsed `RESPValue` costs in memory
         /// (an array slot and a boxed payload).
-        public var bytesPerValue = 64
+        package var bytesPerValue = 64
 
-        public init() {}
+        package init() {}
     }
 
     enum Aggregate { case array, map }
@@ -55,10 +55,10 @@ public struct RESPParser: Sendable {
     var replyBytes = 0
     var failure: String?
 
-    public init(limits: Limits = Limits()) { self.limits = limits }
+    package init(limits: Limits = Limits()) { self.limits = limits }
 
     /// Appends received bytes.
-    public mutating func feed<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
+    package mutating func feed<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
         if offset > 4096 && offset * 2 > buffer.count {
             buffer.removeFirst(offset)
             scanFrom -= offset
@@ -68,10 +68,10 @@ public struct RESPParser: Sendable {
     }
 
     /// Bytes received and not yet part of a returned value.
-    public var bufferedByteCount: Int { buffer.count - offset }
+    package var bufferedByteCount: Int { buffer.count - offset }
 
     /// The next complete reply, `.needMoreData`, or `.reject` (sticky).
-    public mutating func next() -> Outcome {
+    package mutating func next() -> Outcome {
         if let failure { return .reject(failure) }
         while true {
             let step = parseOne()

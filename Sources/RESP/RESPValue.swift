@@ -1,6 +1,6 @@
 /// One reply of the Redis serialization protocol (RESP2, and the RESP3 types a server may send):
 /// https://redis.io/docs/latest/develop/reference/protocol-spec/
-public indirect enum RESPValue: Sendable, Equatable {
+package indirect enum RESPValue: Sendable, Equatable {
     /// `+OK`
     case simpleString(String)
     /// `-ERR …`, and RESP3 blob errors (`!`).
@@ -23,7 +23,7 @@ public indirect enum RESPValue: Sendable, Equatable {
     case bigNumber(String)
 
     /// The text of a simple or bulk string (UTF-8, lossy); nil for other types.
-    public var string: String? {
+    package var string: String? {
         switch self {
         case .simpleString(let text): text
         case .bulkString(let bytes): String(decoding: bytes, as: UTF8.self)
@@ -32,20 +32,20 @@ public indirect enum RESPValue: Sendable, Equatable {
     }
 
     /// The value of an integer reply.
-    public var integer: Int64? {
+    package var integer: Int64? {
         if case .integer(let value) = self { value } else { nil }
     }
 
     /// The elements of an array reply.
-    public var elements: [RESPValue]? {
+    package var elements: [RESPValue]? {
         if case .array(let values) = self { values } else { nil }
     }
 }
 
 /// Commands as RESP arrays of bulk strings (what clients send).
-public enum RESPCommand {
+package enum RESPCommand {
     /// `*<n>\r\n` then `$<len>\r\n<bytes>\r\n` per argument, appended to `buffer`.
-    public static func encode(_ arguments: [[UInt8]], into buffer: inout [UInt8]) {
+    package static func encode(_ arguments: [[UInt8]], into buffer: inout [UInt8]) {
         buffer.append(UInt8(ascii: "*"))
         buffer.append(contentsOf: String(arguments.count).utf8)
         buffer.append(contentsOf: [13, 10])
@@ -59,7 +59,7 @@ public enum RESPCommand {
     }
 
     /// One command from text arguments.
-    public static func encode(_ arguments: [String]) -> [UInt8] {
+    package static func encode(_ arguments: [String]) -> [UInt8] {
         var buffer: [UInt8] = []
         encode(arguments.map { Array($0.utf8) }, into: &buffer)
         return buffer

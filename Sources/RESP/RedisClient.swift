@@ -12,8 +12,8 @@ import Locking
 ///
 /// Commands are not retried: after a dropped connection the caller does not know whether Redis ran
 /// them, so the failure is reported (the mock answers 503) and the next call connects afresh.
-public final class RedisClient: Sendable {
-    public let endpoint: RedisEndpoint
+package final class RedisClient: Sendable {
+    package let endpoint: RedisEndpoint
     let timeoutMilliseconds: Int
     let maximumIdle: Int
     let idle = Lock<[RedisConnection]>([])
@@ -30,11 +30,11 @@ public final class RedisClient: Sendable {
     }
 
     /// Commands sent and round trips made (a pipeline is one round trip), for docs/scale-out.md's counts.
-    public struct Counters: Sendable, Equatable {
-        public var commands = 0
-        public var roundTrips = 0
+    package struct Counters: Sendable, Equatable {
+        package var commands = 0
+        package var roundTrips = 0
         /// Pooled connections dropped before use because something arrived on them unasked.
-        public var droppedOutOfStep = 0
+        package var droppedOutOfStep = 0
     }
 
     /// Shortest and longest wait after a failure before the next attempt.
@@ -43,7 +43,7 @@ public final class RedisClient: Sendable {
     /// - Parameters:
     ///   - timeoutMilliseconds: the deadline of each operation (`send`), from its start to its last reply.
     ///   - limits: bounds on each reply (elements, bytes, nesting).
-    public init(
+    package init(
         endpoint: RedisEndpoint, timeoutMilliseconds: Int = 1_000, maximumIdle: Int = 64,
         limits: RESPParser.Limits = .init()
     ) {
@@ -56,7 +56,7 @@ public final class RedisClient: Sendable {
     /// Sends the commands as one pipeline and returns one reply per command (Redis errors are
     /// `.error` replies, not throws).
     /// - Throws: `RedisError` `.unreachable`, `.timeout` or `.protocolError`; `.server` when login failed.
-    public func send(_ commands: [[[UInt8]]]) throws(RedisError) -> [RESPValue] {
+    package func send(_ commands: [[[UInt8]]]) throws(RedisError) -> [RESPValue] {
         let now = MonotonicClock.now()
         if let refusal = health.withLock({ state -> RedisError? in
             guard let failure = state.failure, now < state.retryAt else { return nil }
@@ -126,7 +126,7 @@ public final class RedisClient: Sendable {
     }
 
     /// One command.
-    public func send(_ command: [String]) throws(RedisError) -> RESPValue {
+    package func send(_ command: [String]) throws(RedisError) -> RESPValue {
         try send([command.map { Array($0.utf8) }])[0]
     }
 
@@ -135,7 +135,7 @@ public final class RedisClient: Sendable {
     /// A `PING` answered with an error (`NOAUTH` when the URL has no password, an ACL refusal) is a
     /// failure with that reason, not a silent one.
     @discardableResult
-    public func probe() -> Bool {
+    package func probe() -> Bool {
         health.withLock { $0.retryAt = 0 }
         guard let reply = try? send(["PING"]) else { return false }
         if case .error(let message) = reply {
@@ -146,9 +146,9 @@ public final class RedisClient: Sendable {
     }
 
     /// Why Redis is not usable now, or nil when the last call succeeded.
-    public var unavailableReason: String? { health.withLock { $0.failure } }
+    package var unavailableReason: String? { health.withLock { $0.failure } }
 
-    public var sent: Counters { counters.withLock { $0 } }
+    package var sent: Counters { counters.withLock { $0 } }
 
     func noteFailure(_ error: RedisError) {
         let now = MonotonicClock.now()

@@ -3,14 +3,14 @@ import KindedErrors
 /// Where a Redis server is and how to log in: `redis://[user:password@]host:port[/db]`
 /// (https://www.iana.org/assignments/uri-schemes/prov/redis). Percent-escapes in user and password are
 /// decoded; an IPv6 host is written in brackets.
-public struct RedisEndpoint: Sendable, Equatable, CustomStringConvertible {
-    public var host: String
-    public var port: Int
-    public var user: String?
-    public var password: String?
-    public var database: Int
+package struct RedisEndpoint: Sendable, Equatable, CustomStringConvertible {
+    package var host: String
+    package var port: Int
+    package var user: String?
+    package var password: String?
+    package var database: Int
 
-    public init(host: String, port: Int = 6379, user: String? = nil, password: String? = nil, database: Int = 0) {
+    package init(host: String, port: Int = 6379, user: String? = nil, password: String? = nil, database: Int = 0) {
         self.host = host
         self.port = port
         self.user = user
@@ -19,7 +19,7 @@ public struct RedisEndpoint: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Parses a `redis://` URL, or says precisely what is wrong with it.
-    public init(url text: String) throws(RedisError) {
+    package init(url text: String) throws(RedisError) {
         func bad(_ why: String) -> RedisError {
             RedisError(.invalidURL, "'\(Self.redacted(text))' is not a Redis URL: \(why)")
         }
@@ -86,7 +86,7 @@ public struct RedisEndpoint: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The URL with the password replaced by `***` (for logs and errors).
-    public var description: String {
+    package var description: String {
         let credentials = password == nil ? "" : "\(user ?? ""):***@"
         let shownHost = host.contains(":") ? "[\(host)]" : host
         return "redis://\(credentials)\(shownHost):\(port)/\(database)"
@@ -120,9 +120,9 @@ public struct RedisEndpoint: Sendable, Equatable, CustomStringConvertible {
 
 /// A Redis operation failed: the server cannot be reached, did not answer in time, broke the protocol,
 /// or answered an error (the one kinded error shape, `KindedError`).
-public typealias RedisError = KindedError<RedisErrorKind>
+package typealias RedisError = KindedError<RedisErrorKind>
 
-public enum RedisErrorKind: String, Sendable, Equatable {
+package enum RedisErrorKind: String, Sendable, Equatable {
     case invalidURL = "invalid_url"
     /// Connect failed, the connection dropped, or the client is backing off after such a failure.
     case unreachable

@@ -1,5 +1,5 @@
 /// Edit distance for "did you mean" suggestions.
-public enum EditDistance {
+package enum EditDistance {
     /// Optimal string alignment distance (Levenshtein plus adjacent transpositions), over Unicode scalars.
     static func distance(_ a: String, _ b: String) -> Int {
         let s = Array(a.unicodeScalars)
@@ -26,7 +26,7 @@ public enum EditDistance {
 
     /// The closest candidate within a distance of about a third of the word's length (at least 1,
     /// at most 3); ties go to the earlier candidate. Words over 64 scalars get no suggestion.
-    public static func suggestion(for word: String, among candidates: some Sequence<String>) -> String? {
+    package static func suggestion(for word: String, among candidates: some Sequence<String>) -> String? {
         let length = word.unicodeScalars.count
         guard length <= 64 else { return nil }
         let limit = min(3, max(1, length / 3))

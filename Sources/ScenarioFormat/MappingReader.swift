@@ -6,14 +6,14 @@
 /// let id = try client.required("id").string()
 /// let lifetime = try client.optional("lifetime")?.duration()
 /// ```
-public struct MappingReader: Sendable, Hashable {
+package struct MappingReader: Sendable, Hashable {
     /// The mapping node.
-    public let node: Node
+    package let node: Node
     /// The entries in source order.
-    public let entries: [MappingEntry]
+    package let entries: [MappingEntry]
 
     /// Wraps a mapping node; throws "expected a mapping" for anything else.
-    public init(_ node: Node) throws(ScenarioDiagnostic) {
+    package init(_ node: Node) throws(ScenarioDiagnostic) {
         guard case .mapping(let entries) = node.kind else {
             throw node.diagnostic("expected a mapping, found \(node.kindDescription)")
         }
@@ -22,22 +22,22 @@ public struct MappingReader: Sendable, Hashable {
     }
 
     /// The keys in source order.
-    public var keys: [String] { entries.map(\.keyText) }
+    package var keys: [String] { entries.map(\.keyText) }
 
     /// The value for `key`, or `nil` if absent.
-    public func optional(_ key: String) -> Node? {
+    package func optional(_ key: String) -> Node? {
         entries.first { $0.keyText == key }?.value
     }
 
     /// The value for `key`, or a diagnostic at the mapping: "missing required key 'key'".
-    public func required(_ key: String) throws(ScenarioDiagnostic) -> Node {
+    package func required(_ key: String) throws(ScenarioDiagnostic) -> Node {
         guard let value = optional(key) else { throw node.diagnostic("missing required key '\(key)'") }
         return value
     }
 
     /// One diagnostic per key not in `allowed`, at the key, with the nearest allowed key as a suggestion:
     /// "unknown key 'lifetme' (did you mean 'lifetime'?)", or the list of allowed keys if none is close.
-    public func unknownKeyDiagnostics(allowed: [String]) -> [ScenarioDiagnostic] {
+    package func unknownKeyDiagnostics(allowed: [String]) -> [ScenarioDiagnostic] {
         let allowedSet = Set(allowed)
         return entries.compactMap { entry in
             let key = entry.keyText
@@ -52,7 +52,7 @@ public struct MappingReader: Sendable, Hashable {
     }
 
     /// Throws all unknown-key diagnostics at once, if there are any.
-    public func checkKeys(allowed: [String]) throws(ScenarioDiagnostics) {
+    package func checkKeys(allowed: [String]) throws(ScenarioDiagnostics) {
         let problems = unknownKeyDiagnostics(allowed: allowed)
         if !problems.isEmpty { throw ScenarioDiagnostics(problems) }
     }
@@ -61,7 +61,7 @@ public struct MappingReader: Sendable, Hashable {
 extension Node {
     /// Checks that this is a mapping whose keys are all in `allowed`, reporting every unknown key with a
     /// "did you mean" suggestion.
-    public func checkKeys(allowed: [String]) throws(ScenarioDiagnostics) {
+    package func checkKeys(allowed: [String]) throws(ScenarioDiagnostics) {
         let reader: MappingReader
         do { reader = try MappingReader(self) } catch { throw ScenarioDiagnostics([error]) }
         try reader.checkKeys(allowed: allowed)

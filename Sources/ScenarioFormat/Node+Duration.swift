@@ -2,12 +2,12 @@
 /// such as `1h30m` (the grammar is ``TimeSyntax/durationMilliseconds(_:sign:)``; never negative here).
 extension Node {
     /// The duration as a Swift `Duration`. See ``durationMilliseconds()`` for the accepted syntax.
-    public func duration() throws(ScenarioDiagnostic) -> Duration {
+    package func duration() throws(ScenarioDiagnostic) -> Duration {
         .milliseconds(try durationMilliseconds())
     }
 
     /// The duration in milliseconds. Quoted text is accepted (for JSON).
-    public func durationMilliseconds() throws(ScenarioDiagnostic) -> Int64 {
+    package func durationMilliseconds() throws(ScenarioDiagnostic) -> Int64 {
         guard case .scalar(let text, _) = kind else {
             throw diagnostic("\(TimeSyntax.expectedDuration), found \(kindDescription)")
         }

@@ -2,7 +2,7 @@
 /// (the grammar is ``TimeSyntax/timestamp(_:)``).
 extension Node {
     /// Reads an RFC 3339 `date-time`. Quoted text is accepted.
-    public func timestamp() throws(ScenarioDiagnostic) -> ScenarioTimestamp {
+    package func timestamp() throws(ScenarioDiagnostic) -> ScenarioTimestamp {
         guard case .scalar(let text, _) = kind else {
             throw diagnostic("\(TimeSyntax.expectedTimestamp), found \(kindDescription)")
         }

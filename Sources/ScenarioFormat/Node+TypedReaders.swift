@@ -1,13 +1,13 @@
 /// Typed readers for the second stage: each returns the value or throws a diagnostic at the node.
 extension Node {
     /// The text of a scalar in any style.
-    public func string() throws(ScenarioDiagnostic) -> String {
+    package func string() throws(ScenarioDiagnostic) -> String {
         guard case .scalar(let text, _) = kind else { throw diagnostic("expected a string, found \(kindDescription)") }
         return text
     }
 
     /// The items of a sequence.
-    public func sequence() throws(ScenarioDiagnostic) -> [Node] {
+    package func sequence() throws(ScenarioDiagnostic) -> [Node] {
         guard case .sequence(let items) = kind else {
             throw diagnostic("expected a sequence, found \(kindDescription)")
         }
@@ -15,7 +15,7 @@ extension Node {
     }
 
     /// The entries of a mapping, wrapped for key lookup and unknown-key checks.
-    public func mapping() throws(ScenarioDiagnostic) -> MappingReader {
+    package func mapping() throws(ScenarioDiagnostic) -> MappingReader {
         try MappingReader(self)
     }
 
@@ -33,7 +33,7 @@ extension Node {
     }
 
     /// A decimal integer (`42`, `-7`, `+3`), written plain, within Int64's range.
-    public func int() throws(ScenarioDiagnostic) -> Int64 {
+    package func int() throws(ScenarioDiagnostic) -> Int64 {
         let text = try plainText(expected: "an integer")
         guard let value = Node.parseInteger(Substring(text)) else {
             if Node.isIntegerSyntax(Substring(text)) {
@@ -46,7 +46,7 @@ extension Node {
 
     /// `true` or `false`, written plain. YAML 1.1's `yes`, `no`, `on`, `off` and capitalised forms are
     /// rejected rather than read as booleans (YAML 1.2 treats them as strings).
-    public func bool() throws(ScenarioDiagnostic) -> Bool {
+    package func bool() throws(ScenarioDiagnostic) -> Bool {
         let text = try plainText(expected: "true or false")
         switch text {
         case "true": return true
@@ -61,7 +61,7 @@ extension Node {
     }
 
     /// A finite decimal number (`0.25`, `1`, `-1.5e3`, `.5`), written plain. `.inf` and `.nan` are rejected.
-    public func double() throws(ScenarioDiagnostic) -> Double {
+    package func double() throws(ScenarioDiagnostic) -> Double {
         let text = try plainText(expected: "a number")
         guard Node.isFloatSyntax(Substring(text)), let value = Double(text) else {
             throw diagnostic("expected a number, found '\(Node.excerpt(text))'")

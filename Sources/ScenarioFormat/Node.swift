@@ -1,5 +1,5 @@
 /// How a scalar was written in the source.
-public enum ScalarStyle: Sendable, Hashable {
+package enum ScalarStyle: Sendable, Hashable {
     /// Unquoted text, such as `alice` or `42`.
     case plain
     /// `'text'`, where `''` stands for one quote.
@@ -11,9 +11,9 @@ public enum ScalarStyle: Sendable, Hashable {
 }
 
 /// A node of a parsed scenario document: a scalar, a mapping or a sequence, with where it starts.
-public struct Node: Sendable, Hashable {
+package struct Node: Sendable, Hashable {
     /// What the node holds.
-    public enum Kind: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         /// A scalar's text (after unquoting and unescaping) and how it was written.
         case scalar(String, ScalarStyle)
         /// Key–value pairs in source order; keys are unique.
@@ -23,32 +23,32 @@ public struct Node: Sendable, Hashable {
     }
 
     /// What the node holds.
-    public var kind: Kind
+    package var kind: Kind
     /// Where the node starts: the first character of a scalar (its quote or `|`), the first key of a
     /// block mapping, the first `-` of a block sequence, or the `{` / `[` of a flow collection.
-    public var position: SourcePosition
+    package var position: SourcePosition
     /// The file the node came from, for diagnostics.
-    public var file: String
+    package var file: String
 
-    public init(_ kind: Kind, at position: SourcePosition, file: String) {
+    package init(_ kind: Kind, at position: SourcePosition, file: String) {
         self.kind = kind
         self.position = position
         self.file = file
     }
 
     /// A diagnostic located at this node.
-    public func diagnostic(_ message: String) -> ScenarioDiagnostic {
+    package func diagnostic(_ message: String) -> ScenarioDiagnostic {
         ScenarioDiagnostic(file: file, position: position, message: message)
     }
 
     /// `true` for the plain scalars `null` and `~` (YAML's spellings of "no value").
-    public var isNull: Bool {
+    package var isNull: Bool {
         if case .scalar(let text, .plain) = kind { return text == "null" || text == "~" }
         return false
     }
 
     /// "a mapping", "a sequence" or "a scalar", for messages.
-    public var kindDescription: String {
+    package var kindDescription: String {
         switch kind {
         case .scalar: "a scalar"
         case .mapping: "a mapping"
@@ -58,19 +58,19 @@ public struct Node: Sendable, Hashable {
 }
 
 /// One `key: value` pair of a mapping.
-public struct MappingEntry: Sendable, Hashable {
+package struct MappingEntry: Sendable, Hashable {
     /// The key's scalar node (its position is the key's first character).
-    public var key: Node
+    package var key: Node
     /// The value.
-    public var value: Node
+    package var value: Node
 
-    public init(key: Node, value: Node) {
+    package init(key: Node, value: Node) {
         self.key = key
         self.value = value
     }
 
     /// The key's text.
-    public var keyText: String {
+    package var keyText: String {
         if case .scalar(let text, _) = key.kind { return text }
         return ""
     }

@@ -28,24 +28,24 @@
 /// Scalars stay text (`null`, `~` and empty values are not special, and there is no implicit typing);
 /// the typed readers on ``Node`` (`int()`, `bool()`, `duration()`, …) give them meaning.
 /// Positions are 1-based lines and columns counted in Unicode scalars.
-public struct ScenarioDocument: Sendable, Hashable {
+package struct ScenarioDocument: Sendable, Hashable {
     /// The largest accepted input, 4 MiB.
-    public static let maximumSize = 4 * 1024 * 1024
+    package static let maximumSize = 4 * 1024 * 1024
     /// The deepest accepted nesting of collections.
-    public static let maximumDepth = 64
+    package static let maximumDepth = 64
     /// Parsing stops after this many diagnostics.
-    public static let maximumDiagnostics = 50
+    package static let maximumDiagnostics = 50
 
     /// The root node.
-    public var root: Node
+    package var root: Node
     /// The file name used in diagnostics.
-    public var file: String
+    package var file: String
 
     /// Parses UTF-8 bytes.
     ///
     /// - Parameter file: the name to print in diagnostics (`file:line:column: message`).
     /// - Throws: every problem found, in source order.
-    public static func parse(bytes: some Collection<UInt8>, file: String) throws(ScenarioDiagnostics)
+    package static func parse(bytes: some Collection<UInt8>, file: String) throws(ScenarioDiagnostics)
         -> ScenarioDocument
     {
         guard bytes.count <= maximumSize else {
@@ -66,7 +66,7 @@ public struct ScenarioDocument: Sendable, Hashable {
     }
 
     /// Parses a string.
-    public static func parse(_ text: String, file: String) throws(ScenarioDiagnostics) -> ScenarioDocument {
+    package static func parse(_ text: String, file: String) throws(ScenarioDiagnostics) -> ScenarioDocument {
         try parse(bytes: Array(text.utf8), file: file)
     }
 }

@@ -1,19 +1,19 @@
 /// An instant read from an RFC 3339 timestamp, as seconds and nanoseconds since 1970-01-01T00:00:00Z.
-public struct ScenarioTimestamp: Sendable, Hashable, Comparable {
+package struct ScenarioTimestamp: Sendable, Hashable, Comparable {
     /// Whole seconds since the Unix epoch (negative before 1970).
-    public var secondsSinceEpoch: Int64
+    package var secondsSinceEpoch: Int64
     /// The fraction of a second, 0 ..< 1_000_000_000.
-    public var nanoseconds: Int32
+    package var nanoseconds: Int32
 
-    public init(secondsSinceEpoch: Int64, nanoseconds: Int32 = 0) {
+    package init(secondsSinceEpoch: Int64, nanoseconds: Int32 = 0) {
         self.secondsSinceEpoch = secondsSinceEpoch
         self.nanoseconds = nanoseconds
     }
 
     /// Milliseconds since the epoch, the fraction truncated (the mock clock's unit).
-    public var millisecondsSinceEpoch: Int64 { secondsSinceEpoch * 1000 + Int64(nanoseconds / 1_000_000) }
+    package var millisecondsSinceEpoch: Int64 { secondsSinceEpoch * 1000 + Int64(nanoseconds / 1_000_000) }
 
-    public static func < (lhs: ScenarioTimestamp, rhs: ScenarioTimestamp) -> Bool {
+    package static func < (lhs: ScenarioTimestamp, rhs: ScenarioTimestamp) -> Bool {
         (lhs.secondsSinceEpoch, lhs.nanoseconds) < (rhs.secondsSinceEpoch, rhs.nanoseconds)
     }
 

@@ -4,7 +4,7 @@ extension TimeSyntax {
 
     /// Reads an RFC 3339 `date-time` (RFC 3339 §5.6): uppercase `T` and `Z`, seconds required, 1–9
     /// fraction digits, offset `Z` or `±HH:MM`. Leap seconds (`:60`) are rejected.
-    public static func timestamp(_ text: String) throws(Failure) -> ScenarioTimestamp {
+    package static func timestamp(_ text: String) throws(Failure) -> ScenarioTimestamp {
         let shown = Node.excerpt(text)
         switch parseTimestamp(Array(text.utf8)) {
         case .success(let timestamp):

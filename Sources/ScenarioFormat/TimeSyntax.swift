@@ -2,16 +2,16 @@
 /// (`POST /mock/clock`) and the command line (`siwa-mock clock`, `health --wait`) all parse here, so a
 /// value accepted in one place is accepted, and means the same, in every other
 /// (docs/scenarios.md, "Durations and timestamps").
-public enum TimeSyntax {
+package enum TimeSyntax {
     /// Why text is not a duration or timestamp; `message` names the text and the expected form.
-    public struct Failure: Error, Sendable, Equatable {
-        public var message: String
+    package struct Failure: Error, Sendable, Equatable {
+        package var message: String
 
-        public init(_ message: String) { self.message = message }
+        package init(_ message: String) { self.message = message }
     }
 
     /// Whether a leading `-` is allowed: only where going back makes sense (moving the mock clock).
-    public enum Sign: Sendable {
+    package enum Sign: Sendable {
         case unsigned
         case signed
     }
@@ -24,7 +24,7 @@ public enum TimeSyntax {
     /// most once and in that order (`1h30m`, `2m30s`, `1500ms`). No fractions, no spaces. A bare
     /// number is rejected, since its unit would be a guess. With `.signed`, one leading `-` goes back
     /// (`-2d`); with `.unsigned` a negative duration is refused with its own message.
-    public static func durationMilliseconds(_ text: String, sign: Sign = .unsigned) throws(Failure) -> Int64 {
+    package static func durationMilliseconds(_ text: String, sign: Sign = .unsigned) throws(Failure) -> Int64 {
         let negative = text.hasPrefix("-")
         let body = negative ? String(text.dropFirst()) : text
         let shown = Node.excerpt(text)
@@ -47,7 +47,7 @@ public enum TimeSyntax {
 
     /// The longest duration accepted: 10,000 years. Any time the mock handles (years 0 to 9999, in
     /// milliseconds) plus or minus a duration then stays far inside `Int64`, so no sum can trap.
-    public static let maximumDurationMilliseconds: Int64 = 10_000 * 366 * 86_400_000
+    package static let maximumDurationMilliseconds: Int64 = 10_000 * 366 * 86_400_000
 
     static func parseDuration(_ text: String) -> Result<Int64, DurationError> {
         let units: [(name: String, milliseconds: Int64)] = [

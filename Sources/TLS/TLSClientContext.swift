@@ -4,13 +4,13 @@ import JOSE
 /// A client-side TLS configuration (OpenSSL `SSL_CTX`): TLS 1.2 and 1.3, the peer's certificate chain
 /// verified against the system's trust store plus any CA certificates given (e.g. the mock's local CA,
 /// `siwa-mock ca`). Each connection gets a ``TLSSession`` made with ``TLSSession/init(client:serverName:)``.
-public final class TLSClientContext: @unchecked Sendable {
+package final class TLSClientContext: @unchecked Sendable {
     // @unchecked: the SSL_CTX is fully configured in `init` and only read afterwards (`SSL_new`).
     let context: OpaquePointer
 
     /// - Parameter trustedCertificatesPEM: CA certificates trusted besides the system's.
     /// - Throws: `TLSError` (`.invalidCredentials`) when the PEM holds no usable certificate.
-    public init(trustedCertificatesPEM: String? = nil) throws(TLSError) {
+    package init(trustedCertificatesPEM: String? = nil) throws(TLSError) {
         guard let context = SSL_CTX_new(TLS_client_method()) else {
             throw OpenSSLErrors.failure(.internalFailure, "SSL_CTX_new failed")
         }

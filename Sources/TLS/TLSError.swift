@@ -2,10 +2,10 @@ import JOSE
 import KindedErrors
 
 /// Why a TLS operation failed, with OpenSSL's error queue as detail (the error shape JOSE uses too).
-public typealias TLSError = KindedError<TLSErrorKind>
+package typealias TLSError = KindedError<TLSErrorKind>
 
 /// What kind of ``TLSError`` happened.
-public enum TLSErrorKind: Sendable, Equatable {
+package enum TLSErrorKind: Sendable, Equatable {
     /// A certificate or key PEM could not be parsed, or the key does not match the certificate.
     case invalidCredentials
     /// The peer sent plain HTTP to the TLS port.

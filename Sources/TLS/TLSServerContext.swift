@@ -3,7 +3,7 @@ import JOSE
 
 /// A server-side TLS configuration (OpenSSL `SSL_CTX`): one certificate chain and key, TLS 1.2 and 1.3,
 /// forward-secret AEAD cipher suites only. Shared by every event loop; each connection gets a ``TLSSession``.
-public final class TLSServerContext: @unchecked Sendable {
+package final class TLSServerContext: @unchecked Sendable {
     // @unchecked: the SSL_CTX is fully configured in `init` and only read afterwards (`SSL_new`),
     // which OpenSSL documents as safe from several threads.
     let context: OpaquePointer
@@ -15,7 +15,7 @@ public final class TLSServerContext: @unchecked Sendable {
     ///   - certificateChainPEM: the leaf certificate first, then any intermediates.
     ///   - privateKeyPEM: the leaf's private key (PKCS#8 or traditional PEM).
     /// - Throws: `TLSError` (`.invalidCredentials`) when the PEMs do not parse or do not match.
-    public init(certificateChainPEM: String, privateKeyPEM: String) throws(TLSError) {
+    package init(certificateChainPEM: String, privateKeyPEM: String) throws(TLSError) {
         guard let context = SSL_CTX_new(TLS_server_method()) else {
             throw OpenSSLErrors.failure(.internalFailure, "SSL_CTX_new failed")
         }

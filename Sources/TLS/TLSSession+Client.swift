@@ -4,7 +4,7 @@ import JOSE
 extension TLSSession {
     /// A client session for `serverName` (a host name, sent as SNI, or an IP address): the server's
     /// certificate must chain to a CA `context` trusts and name `serverName`.
-    public convenience init(client context: TLSClientContext, serverName: String) throws(TLSError) {
+    package convenience init(client context: TLSClientContext, serverName: String) throws(TLSError) {
         try self.init(ssl: SSL_new(context.context), client: true)
         let isAddress = serverName.contains(":") || serverName.allSatisfy { $0.isNumber || $0 == "." }
         let named: Bool
@@ -25,7 +25,7 @@ extension TLSSession {
     /// Advances the client handshake with the ciphertext fed so far: true once it finished, false while
     /// it waits for more input (send `takeOutput` first).
     /// - Throws: `TLSError` `.protocolFailure`, naming the certificate problem when verification failed.
-    public func handshake() throws(TLSError) -> Bool {
+    package func handshake() throws(TLSError) -> Bool {
         ERR_clear_error()
         let result = SSL_do_handshake(ssl)
         if result == 1 { return true }

@@ -7,14 +7,14 @@ import JOSE
 /// plaintext out (`read`), hands it plaintext to send (`write`) and moves the resulting ciphertext to the
 /// socket itself (`takeOutput`). So the event loop keeps every syscall, and non-blocking I/O needs no
 /// special cases: OpenSSL only ever waits for more input.
-public final class TLSSession {
+package final class TLSSession {
     // Not Sendable: owned by one connection on one event-loop thread.
     let ssl: OpaquePointer
     private let input: OpaquePointer
     private let output: OpaquePointer
 
     /// What `read(into:)` produced.
-    public enum ReadResult: Equatable {
+    package enum ReadResult: Equatable {
         /// This many plaintext bytes are in the buffer.
         case bytes(Int)
         /// All fed ciphertext is consumed; feed more.
@@ -25,7 +25,7 @@ public final class TLSSession {
         case failed(TLSError)
     }
 
-    public convenience init(context: TLSServerContext) throws(TLSError) {
+    package convenience init(context: TLSServerContext) throws(TLSError) {
         try self.init(ssl: SSL_new(context.context), client: false)
     }
 
@@ -48,23 +48,23 @@ public final class TLSSession {
     deinit { SSL_free(ssl) }
 
     /// True once the handshake finished.
-    public var isHandshakeComplete: Bool { SSL_is_init_finished(ssl) == 1 }
+    package var isHandshakeComplete: Bool { SSL_is_init_finished(ssl) == 1 }
 
     /// The negotiated protocol (`TLSv1.3`), or nil before the handshake finished.
-    public var protocolVersion: String? {
+    package var protocolVersion: String? {
         guard isHandshakeComplete, let name = SSL_get_version(ssl) else { return nil }
         return String(cString: name)
     }
 
     /// Hands ciphertext read from the socket to OpenSSL.
-    public func feed(_ bytes: UnsafeRawBufferPointer) {
+    package func feed(_ bytes: UnsafeRawBufferPointer) {
         guard bytes.count > 0 else { return }
         // A memory BIO grows as needed; a write fails only when allocation fails.
         _ = BIO_write(input, bytes.baseAddress, Int32(clamping: bytes.count))
     }
 
     /// Decrypts into `buffer` (advancing the handshake first when needed).
-    public func read(into buffer: UnsafeMutableRawBufferPointer) -> ReadResult {
+    package func read(into buffer: UnsafeMutableRawBufferPointer) -> ReadResult {
         ERR_clear_error()
         let count = SSL_read(ssl, buffer.baseAddress, Int32(clamping: buffer.count))
         if count > 0 { return .bytes(Int(count)) }
@@ -79,7 +79,7 @@ public final class TLSSession {
     }
 
     /// Encrypts `plaintext`; the records wait in `takeOutput`.
-    public func write(_ plaintext: [UInt8]) throws(TLSError) {
+    package func write(_ plaintext: [UInt8]) throws(TLSError) {
         var offset = 0
         while offset < plaintext.count {
             ERR_clear_error()
@@ -92,14 +92,14 @@ public final class TLSSession {
     }
 
     /// Queues a close_notify alert (RFC 8446 §6.1) for `takeOutput`.
-    public func close() {
+    package func close() {
         ERR_clear_error()
         _ = SSL_shutdown(ssl)
         ERR_clear_error()
     }
 
     /// Appends the ciphertext OpenSSL produced (handshake messages, records, alerts) to `bytes`.
-    public func takeOutput(into bytes: inout [UInt8]) {
+    package func takeOutput(into bytes: inout [UInt8]) {
         let pending = Int(BIO_ctrl_pending(output))
         guard pending > 0 else { return }
         let start = bytes.count

@@ -5,7 +5,7 @@ extension ClientConnection {
     /// Runs the TLS handshake for `serverName` over the connected socket; afterwards `write` and the
     /// response reader go through the session.
     /// - Throws: `.connectFailed` naming the TLS problem (an untrusted certificate, a wrong name, …).
-    public func startTLS(_ context: TLSClientContext, serverName: String) throws(ClientError) {
+    package func startTLS(_ context: TLSClientContext, serverName: String) throws(ClientError) {
         let session: TLSSession
         do {
             session = try TLSSession(client: context, serverName: serverName)

@@ -8,18 +8,18 @@ import TLS
 ///
 /// Besides those it exposes raw reads and writes, so tests can pipeline, dribble half a request,
 /// or observe how the server ends a connection (EOF, RST, short body).
-public final class ClientConnection {
+package final class ClientConnection {
     package let fd: Int32
     package let hostHeader: String
     /// Per-operation timeout.
-    public var timeoutMilliseconds: Int
+    package var timeoutMilliseconds: Int
     /// `CLOCK_MONOTONIC` nanoseconds after which every operation fails with `.timeout`, however much
     /// progress the peer makes (a server dripping one byte a second cannot keep the exchange alive).
     /// Set again per operation by a client that reuses the connection (`RedisConnection`).
     package var deadline: Int64?
     package var deadlineMilliseconds: Int
     /// Response bodies longer than this are cut here (`HTTPClientResponse.isTruncated`); nil: no cap.
-    public var maximumBodyBytes: Int?
+    package var maximumBodyBytes: Int?
     /// Bytes received and not yet consumed by a parsed response.
     package var inbound: [UInt8] = []
     package var sawEOF = false
@@ -31,7 +31,7 @@ public final class ClientConnection {
     ///   - deadlineMilliseconds: with a value, the whole life of the connection (connect, write, read)
     ///     ends with `.timeout` that long from now. Name resolution is not covered.
     ///   - allowList: refuses (`.destinationNotAllowed`, before connecting) an address it does not permit.
-    public init(
+    package init(
         host: String, port: Int, timeoutMilliseconds: Int = 10_000, deadlineMilliseconds: Int? = nil,
         allowList: DestinationAllowList? = nil
     ) throws(ClientError) {
@@ -74,7 +74,7 @@ public final class ClientConnection {
     deinit { Syscall.close(fd) }
 
     /// Writes all bytes (blocking up to the timeout).
-    public func write(_ bytes: [UInt8]) throws(ClientError) {
+    package func write(_ bytes: [UInt8]) throws(ClientError) {
         guard let tls else { return try writeRaw(bytes) }
         try encrypt(bytes, with: tls)
     }
@@ -101,7 +101,7 @@ public final class ClientConnection {
     }
 
     /// Writes a string as UTF-8.
-    public func write(_ text: String) throws(ClientError) { try write(Array(text.utf8)) }
+    package func write(_ text: String) throws(ClientError) { try write(Array(text.utf8)) }
 
     /// Reads whatever arrives next into the buffer; returns false at EOF.
     @discardableResult
@@ -139,7 +139,7 @@ public final class ClientConnection {
     }
 
     /// Everything until the server closes: buffered bytes plus the rest. Throws `.connectionReset` on RST.
-    public func readToEnd() throws(ClientError) -> [UInt8] {
+    package func readToEnd() throws(ClientError) -> [UInt8] {
         while try fill() {}
         defer { inbound.removeAll() }
         return inbound
@@ -187,7 +187,7 @@ public final class ClientConnection {
     }
 
     /// Half-closes the connection (the server sees EOF after what was written).
-    public func shutdownWrite() {
+    package func shutdownWrite() {
         Syscall.shutdownWrite(fd)
     }
 }

@@ -2,9 +2,9 @@ import KindedErrors
 
 /// Why an outgoing client connection (`ClientConnection`, the HTTP client, the Redis client's socket)
 /// failed.
-public typealias ClientError = KindedError<ClientErrorKind>
+package typealias ClientError = KindedError<ClientErrorKind>
 
-public enum ClientErrorKind: Sendable, Equatable {
+package enum ClientErrorKind: Sendable, Equatable {
     /// Not an `http://host[:port][/path]` URL, or the host does not resolve.
     case invalidURL
     /// `connect` failed (refused, unreachable), or the TLS handshake did.

@@ -6,7 +6,7 @@ import Glibc
 /// A host name matches the URL's host exactly (case-insensitive) and trusts what it resolves to; an
 /// address or range matches the resolved address, so a name that resolves into a listed range passes
 /// too. An IPv4-mapped IPv6 address (`::ffff:10.0.0.1`) is checked as IPv4. See docs/notifications.md.
-public struct DestinationAllowList: Sendable, Equatable, CustomStringConvertible {
+package struct DestinationAllowList: Sendable, Equatable, CustomStringConvertible {
     enum Entry: Sendable, Equatable {
         case host(String)
         /// Network bytes (4 or 16) and the prefix length in bits.
@@ -15,12 +15,12 @@ public struct DestinationAllowList: Sendable, Equatable, CustomStringConvertible
 
     let entries: [Entry]
     /// The entries as given, for messages.
-    public let description: String
+    package let description: String
 
     /// Parses entries separated by commas or spaces.
     /// - Throws: `ClientError(.invalidURL)` naming the first entry that is neither a host name, an
     ///   IP address nor a CIDR range, or when the list is empty.
-    public init(parsing text: String) throws(ClientError) {
+    package init(parsing text: String) throws(ClientError) {
         let items = text.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init)
         guard !items.isEmpty else { throw ClientError(.invalidURL, "the allow-list is empty") }
         var entries: [Entry] = []

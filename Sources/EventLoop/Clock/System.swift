@@ -1,8 +1,8 @@
 import CSys
 
 /// Facts about the machine the server runs on.
-public enum System {
+package enum System {
     /// Online CPU cores (at least 1) when first asked; the default number of event loops. Read once:
     /// glibc reads /sys/devices/system/cpu/online on every `sysconf` call, and start-up asked four times.
-    public static let coreCount: Int = Int(csys_core_count())
+    package static let coreCount: Int = Int(csys_core_count())
 }

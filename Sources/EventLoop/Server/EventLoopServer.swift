@@ -8,7 +8,7 @@ import Locking
 ///
 /// Each of `configuration.eventLoops` threads runs one `EpollLoop` with its own epoll instance and its own
 /// SO_REUSEPORT listener, so the kernel spreads connections across loops and no lock sits on the hot path.
-public final class EventLoopServer: @unchecked Sendable {
+package final class EventLoopServer: @unchecked Sendable {
     // @unchecked: the mutable state (threads, wake descriptors, port) is guarded by `state`'s mutex.
     struct RunState {
         var started = false
@@ -31,7 +31,7 @@ public final class EventLoopServer: @unchecked Sendable {
 
     /// A server for a line-oriented protocol (SMTP): each connection gets a session from `service`;
     /// `configuration.idleTimeoutMilliseconds` bounds the time between replies.
-    public convenience init(
+    package convenience init(
         configuration: ListenerConfiguration, stream service: any StreamService,
         onDiagnostic: (@Sendable (ConnectionDiagnostic) -> Void)? = nil
     ) {
@@ -44,7 +44,7 @@ public final class EventLoopServer: @unchecked Sendable {
 
     /// Binds the listeners and starts the event-loop threads.
     /// - Throws: `ListenError` when the address is invalid or taken, or resources run out.
-    public func start() throws {
+    package func start() throws {
         try state.withLock { (run: inout RunState) throws(ListenError) in
             guard !run.started else { return }
             Syscall.ignoreSIGPIPE()
@@ -81,16 +81,16 @@ public final class EventLoopServer: @unchecked Sendable {
     }
 
     /// The bound port (meaningful after `start()`).
-    public var port: Int { state.withLock { $0.port } }
+    package var port: Int { state.withLock { $0.port } }
 
     /// Stops accepting, lets responses already under way finish, closes idle connections and joins the
     /// loop threads. Returns within about a second even if clients stall. Safe to call more than once.
-    public func shutdown() {
+    package func shutdown() {
         Self.shutdown([self])
     }
 
     /// Shuts several servers down in parallel (an HTTP and an HTTPS listener drain within one grace period).
-    public static func shutdown(_ servers: [EventLoopServer]) {
+    package static func shutdown(_ servers: [EventLoopServer]) {
         let stopping: [(threads: [pthread_t], wakeFDs: [Int32], context: ServerContext)] = servers.compactMap {
             server in
             let threads: [pthread_t] = server.state.withLock { run in

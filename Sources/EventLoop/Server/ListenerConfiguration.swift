@@ -2,24 +2,24 @@ import TLS
 
 /// Where a server listens and the limits of its connections, whatever protocol they speak. Defaults
 /// are the documented ones (docs/limits.md); HTTP adds its own (`HTTPServerConfiguration`).
-public struct ListenerConfiguration: Sendable {
-    public var host: String = "127.0.0.1"
+package struct ListenerConfiguration: Sendable {
+    package var host: String = "127.0.0.1"
     /// 0 picks a free port; read the bound port from `EventLoopServer.port` after `start()`.
-    public var port: Int = 8080
+    package var port: Int = 8080
     /// One single-threaded epoll loop per loop, each with its own SO_REUSEPORT listener.
-    public var eventLoops: Int = System.coreCount
+    package var eventLoops: Int = System.coreCount
     /// Time allowed for a TLS handshake (from accept on a TLS listener, from STARTTLS on a stream).
-    public var handshakeTimeoutMilliseconds: Int = 10_000
+    package var handshakeTimeoutMilliseconds: Int = 10_000
     /// How long a connection may sit without input between exchanges (or without a reply on a stream),
     /// and how long a client may stall reading output, before it is closed.
-    public var idleTimeoutMilliseconds: Int = 60_000
+    package var idleTimeoutMilliseconds: Int = 60_000
     /// Open connections across all loops; beyond it new connections get the service's refusal and are
     /// closed.
-    public var maxConnections: Int = 10_000
+    package var maxConnections: Int = 10_000
     /// When set, every connection speaks TLS from its first byte with this certificate; plaintext to
     /// the port gets the service's short plaintext reply and is closed, handshake failures are reported
     /// and closed.
-    public var tls: TLSServerContext? = nil
+    package var tls: TLSServerContext? = nil
 
-    public init() {}
+    package init() {}
 }

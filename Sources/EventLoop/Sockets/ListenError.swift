@@ -1,9 +1,9 @@
 import KindedErrors
 
 /// Why a server's `start()` failed, with a message fit for a terminal.
-public typealias ListenError = KindedError<ListenErrorKind>
+package typealias ListenError = KindedError<ListenErrorKind>
 
-public enum ListenErrorKind: Sendable, Equatable {
+package enum ListenErrorKind: Sendable, Equatable {
     /// The host is not an IP address or resolvable name, or the port is out of range.
     case invalidAddress
     /// Another socket already holds the address (`EADDRINUSE`).

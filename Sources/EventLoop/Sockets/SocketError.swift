@@ -1,16 +1,16 @@
 import Glibc
 
 /// A failed socket syscall: which function and the `errno` it left.
-public struct SocketError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var errno: Int32
-    public var function: String
+package struct SocketError: Error, Sendable, Equatable, CustomStringConvertible {
+    package var errno: Int32
+    package var function: String
 
-    public init(errno: Int32, function: String) {
+    package init(errno: Int32, function: String) {
         self.errno = errno
         self.function = function
     }
 
-    public var description: String {
+    package var description: String {
         "\(function): \(Self.message(for: errno)) (errno \(errno))"
     }
 
@@ -26,5 +26,5 @@ public struct SocketError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The peer reset the connection (RST), as seen by reads and writes.
-    public var isConnectionReset: Bool { errno == ECONNRESET }
+    package var isConnectionReset: Bool { errno == ECONNRESET }
 }

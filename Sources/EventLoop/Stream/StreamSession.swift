@@ -6,7 +6,7 @@ import TLS
 /// A server built with a `StreamService` gives each accepted connection its own session; plaintext
 /// reaches `receive(_:)` in order (decrypted first after `.startTLS`), and each call's output is
 /// queued, encrypted when TLS is on, before the next call.
-public protocol StreamService: Sendable {
+package protocol StreamService: Sendable {
     /// A session for a new connection from `remoteAddress`.
     func makeSession(remoteAddress: String) -> any StreamSession
     /// What a connection refused at the connection limit gets before it is closed (e.g. SMTP 421).
@@ -14,7 +14,7 @@ public protocol StreamService: Sendable {
 }
 
 /// One connection's protocol state. Used only on its loop's thread.
-public protocol StreamSession: AnyObject {
+package protocol StreamSession: AnyObject {
     /// What to send as soon as the connection is accepted (a greeting).
     func open() -> StreamOutput
     /// Plaintext received from the peer, in order.
@@ -26,9 +26,9 @@ public protocol StreamSession: AnyObject {
 }
 
 /// Bytes to send and what the loop does next.
-public struct StreamOutput {
+package struct StreamOutput {
     /// What happens after `bytes` are queued.
-    public enum Next {
+    package enum Next {
         /// Keep reading. The idle deadline starts over only when a reply is sent, so a client
         /// dribbling a command or message cannot stretch it forever.
         case proceed
@@ -39,10 +39,10 @@ public struct StreamOutput {
         case startTLS(TLSServerContext)
     }
 
-    public var bytes: [UInt8]
-    public var next: Next
+    package var bytes: [UInt8]
+    package var next: Next
 
-    public init(bytes: [UInt8] = [], next: Next = .proceed) {
+    package init(bytes: [UInt8] = [], next: Next = .proceed) {
         self.bytes = bytes
         self.next = next
     }

@@ -3,7 +3,7 @@ import EventLoop
 extension ClientConnection {
     /// Sends a request and reads its final response (skipping `100 Continue`).
     /// - Parameter keepAlive: false adds `Connection: close`.
-    public func send(_ request: HTTPClientRequest, keepAlive: Bool = true) throws(ClientError) -> HTTPClientResponse {
+    package func send(_ request: HTTPClientRequest, keepAlive: Bool = true) throws(ClientError) -> HTTPClientResponse {
         try write(request.serialized(host: hostHeader, keepAlive: keepAlive))
         while true {
             let response = try readResponse(method: request.method)
@@ -13,7 +13,7 @@ extension ClientConnection {
 
     /// Reads one response, including interim 1xx responses; leftover bytes stay for the next call.
     /// - Parameter method: the request's method (`HEAD` responses have no body).
-    public func readResponse(method: String = "GET") throws(ClientError) -> HTTPClientResponse {
+    package func readResponse(method: String = "GET") throws(ClientError) -> HTTPClientResponse {
         let headEnd = try readHead()
         let head = inbound[0..<headEnd]
         var response = try Self.parseHead(Array(head))

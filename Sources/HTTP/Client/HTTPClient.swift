@@ -3,13 +3,13 @@ import TLS
 
 /// A small blocking HTTP/1.1 client for health checks, tests and outgoing webhooks; `https://` only when
 /// the caller passes a ``TLSClientContext`` (notifications stay on plain `http://`).
-public enum HTTPClient {
+package enum HTTPClient {
     /// Sends one request on a fresh connection and closes it.
     /// - Parameters:
     ///   - timeoutMilliseconds: the whole exchange, from connecting to the last body byte.
     ///   - maximumBodyBytes: the most response body bytes read (the response then says `isTruncated`).
     ///   - allowList: addresses the connection may go to; others fail with `.destinationNotAllowed`.
-    public static func send(
+    package static func send(
         _ request: HTTPClientRequest, host: String, port: Int, timeoutMilliseconds: Int = 10_000,
         maximumBodyBytes: Int? = nil, allowList: DestinationAllowList? = nil
     ) throws(ClientError) -> HTTPClientResponse {
@@ -23,7 +23,7 @@ public enum HTTPClient {
     /// Sends one request to `http://host[:port][/path[?query]]`. The URL's path and query are the target
     /// when `request.target` is empty; otherwise `request.target` wins. Parameters as above.
     ///   - tls: with a context, `https://` URLs too (the server's certificate verified against it).
-    public static func send(
+    package static func send(
         _ request: HTTPClientRequest, to url: String, timeoutMilliseconds: Int = 10_000,
         maximumBodyBytes: Int? = nil, allowList: DestinationAllowList? = nil, tls: TLSClientContext? = nil
     ) throws(ClientError) -> HTTPClientResponse {
@@ -47,7 +47,7 @@ public enum HTTPClient {
 
     /// `host:port` of an `http://` URL (lowercased), e.g. to group requests by destination; nil when
     /// the URL is not one `send` accepts.
-    public static func destination(of url: String) -> String? {
+    package static func destination(of url: String) -> String? {
         guard let parsed = try? parse(url: url) else { return nil }
         return "\(parsed.host.lowercased()):\(parsed.port)"
     }

@@ -1,12 +1,13 @@
 /// A request for `HTTPClient`; `Host`, `Content-Length` and `Connection` are added when sent.
-public struct HTTPClientRequest: Sendable {
-    public var method: String
+package struct HTTPClientRequest: Sendable {
+    package var method: String
     /// Origin-form target such as `/auth/keys?x=1`; empty means the URL's path (see `HTTPClient.send(_:to:)`).
-    public var target: String
-    public var headers: HTTPHeaders
-    public var body: [UInt8]
+    package var target: String
+    package var headers: HTTPHeaders
+    package var body: [UInt8]
 
-    public init(method: String = "GET", target: String = "", headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
+    package init(method: String = "GET", target: String = "", headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [])
+    {
         self.method = method
         self.target = target
         self.headers = headers
@@ -36,20 +37,20 @@ public struct HTTPClientRequest: Sendable {
 }
 
 /// A response received by `HTTPClient`.
-public struct HTTPClientResponse: Sendable {
-    public var status: Int
-    public var headers: HTTPHeaders
-    public var body: [UInt8]
+package struct HTTPClientResponse: Sendable {
+    package var status: Int
+    package var headers: HTTPHeaders
+    package var body: [UInt8]
     /// True when the body was cut at the connection's `maximumBodyBytes` (the rest was never read; the
     /// connection cannot carry another exchange).
-    public var isTruncated = false
+    package var isTruncated = false
 
-    public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
+    package init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
         self.status = status
         self.headers = headers
         self.body = body
     }
 
     /// The body as UTF-8 text (invalid bytes repaired), for logs and tests.
-    public var bodyText: String { String(decoding: body, as: UTF8.self) }
+    package var bodyText: String { String(decoding: body, as: UTF8.self) }
 }

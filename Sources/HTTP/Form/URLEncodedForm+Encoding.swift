@@ -1,7 +1,7 @@
 extension URLEncodedForm {
     /// Encodes pairs as `a=1&b=2`, percent-encoding every byte except the RFC 3986 unreserved characters
     /// (`A-Z a-z 0-9 - . _ ~`); spaces become `%20`, which every form decoder accepts.
-    public static func encode(_ pairs: [(String, String)]) -> String {
+    package static func encode(_ pairs: [(String, String)]) -> String {
         var out: [UInt8] = []
         for (index, pair) in pairs.enumerated() {
             if index > 0 { out.append(UInt8(ascii: "&")) }
@@ -13,7 +13,7 @@ extension URLEncodedForm {
     }
 
     /// Percent-encodes one component the same way as `encode`.
-    public static func encodeComponent(_ text: String) -> String {
+    package static func encodeComponent(_ text: String) -> String {
         var out: [UInt8] = []
         appendEncoded(text, to: &out)
         return String(decoding: out, as: UTF8.self)

@@ -4,15 +4,15 @@
 /// a name without `=` gets the value `""`; empty names (`=x`) are kept, since WHATWG keeps them and the
 /// caller decides what an empty name means. Unlike WHATWG, a bad `%` escape or invalid UTF-8 is an error,
 /// not a silent U+FFFD, so a mock can tell a client it sent something Apple would not parse.
-public enum URLEncodedForm {
-    public struct DecodingError: Error, Sendable, Equatable, CustomStringConvertible {
-        public var message: String
-        public init(message: String) { self.message = message }
-        public var description: String { message }
+package enum URLEncodedForm {
+    package struct DecodingError: Error, Sendable, Equatable, CustomStringConvertible {
+        package var message: String
+        package init(message: String) { self.message = message }
+        package var description: String { message }
     }
 
     /// Decodes `a=1&b=2` into ordered pairs. Bad percent-escapes or invalid UTF-8 throw.
-    public static func decode(_ bytes: some Collection<UInt8>) throws(DecodingError) -> [(name: String, value: String)]
+    package static func decode(_ bytes: some Collection<UInt8>) throws(DecodingError) -> [(name: String, value: String)]
     {
         let input = Array(bytes)
         var pairs: [(name: String, value: String)] = []

@@ -3,9 +3,9 @@
 /// Feed bytes in any chunking with `append(_:)`, then call `next()` until it returns `.needMoreData`.
 /// Bytes after a complete request stay buffered for the next one, so pipelining is safe.
 /// After a `.reject` the connection must answer with that status and close; the parser stays rejected.
-public struct HTTPRequestParser: Sendable {
+package struct HTTPRequestParser: Sendable {
     /// What `next()` found in the buffered bytes.
-    public enum Result: Sendable {
+    package enum Result: Sendable {
         /// No complete request yet; feed more bytes.
         case needMoreData
         /// One complete request; call `next()` again for a pipelined one.
@@ -15,10 +15,10 @@ public struct HTTPRequestParser: Sendable {
     }
 
     /// Size limits; over them the parser rejects with 431 (head) or 413 (body).
-    public struct Limits: Sendable {
-        public var maxHeaderBytes: Int
-        public var maxBodyBytes: Int
-        public init(maxHeaderBytes: Int = 16 * 1024, maxBodyBytes: Int = 1024 * 1024) {
+    package struct Limits: Sendable {
+        package var maxHeaderBytes: Int
+        package var maxBodyBytes: Int
+        package init(maxHeaderBytes: Int = 16 * 1024, maxBodyBytes: Int = 1024 * 1024) {
             self.maxHeaderBytes = maxHeaderBytes
             self.maxBodyBytes = maxBodyBytes
         }
@@ -36,9 +36,9 @@ public struct HTTPRequestParser: Sendable {
         case rejected(status: Int, reason: String)
     }
 
-    public let limits: Limits
+    package let limits: Limits
     /// Copied into every request.
-    public var remoteAddress: String
+    package var remoteAddress: String
     var buffer: [UInt8] = []
     /// Index of the first unconsumed byte in `buffer`.
     var start = 0
@@ -48,38 +48,38 @@ public struct HTTPRequestParser: Sendable {
     /// Set when a head with `Expect: 100-continue` is waiting for its body; see `takeContinueRequest()`.
     var continueRequested = false
 
-    public init(limits: Limits = Limits(), remoteAddress: String = "-") {
+    package init(limits: Limits = Limits(), remoteAddress: String = "-") {
         self.limits = limits
         self.remoteAddress = remoteAddress
     }
 
     /// Whether bytes of an unfinished request are buffered (drives the header/body timeouts).
-    public var hasPartialRequest: Bool {
+    package var hasPartialRequest: Bool {
         if case .body = state { return true }
         return start < buffer.count
     }
 
     /// Whether the current request's head is complete and its body is being collected.
-    public var isReadingBody: Bool {
+    package var isReadingBody: Bool {
         if case .body = state { return true }
         return false
     }
 
     /// True once per head that asked for `Expect: 100-continue` and whose body has not arrived:
     /// the caller then sends `HTTP/1.1 100 Continue` (RFC 9110 §10.1.1).
-    public mutating func takeContinueRequest() -> Bool {
+    package mutating func takeContinueRequest() -> Bool {
         defer { continueRequested = false }
         return continueRequested
     }
 
     /// Buffers received bytes.
-    public mutating func append(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func append(_ bytes: UnsafeRawBufferPointer) {
         compact()
         buffer.append(contentsOf: bytes)
     }
 
     /// Buffers received bytes.
-    public mutating func append(_ bytes: some Sequence<UInt8>) {
+    package mutating func append(_ bytes: some Sequence<UInt8>) {
         compact()
         buffer.append(contentsOf: bytes)
     }
@@ -99,7 +99,7 @@ public struct HTTPRequestParser: Sendable {
     }
 
     /// Parses the next request from the buffered bytes.
-    public mutating func next() -> Result {
+    package mutating func next() -> Result {
         switch state {
         case .rejected(let status, let reason):
             return .reject(status: status, reason: reason)

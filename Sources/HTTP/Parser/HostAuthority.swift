@@ -2,16 +2,16 @@
 /// `uri-host` is RFC 3986 §3.2.2 `host = IP-literal / IPv4address / reg-name` and `port = *DIGIT`
 /// (§3.2.3). Anything else — a `#`, `/`, `\`, `?`, space or second `:` in the name — is no host, so a
 /// check on the name's suffix cannot be fooled by text after it.
-public struct HostAuthority: Sendable, Equatable {
+package struct HostAuthority: Sendable, Equatable {
     /// The host as written, lowercased; an IP-literal without its brackets (`::1`).
-    public var host: String
+    package var host: String
     /// Whether `host` was an IP-literal (`[…]`).
-    public var isIPLiteral: Bool
+    package var isIPLiteral: Bool
     /// The port digits; nil without `:` (an empty port, `host:`, is "" as RFC 3986 allows).
-    public var port: String?
+    package var port: String?
 
     /// Parses `text`; nil when it is not `host [":" port]`.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         let bytes = Array(text.utf8)
         var hostEnd = bytes.count
         if bytes.first == UInt8(ascii: "[") {

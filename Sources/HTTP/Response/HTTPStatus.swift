@@ -1,46 +1,46 @@
 /// A response status code with its reason phrase (RFC 9110 §15). Integer literals convert, so tests
 /// read `response.status == 200`; code uses the named constants.
-public struct HTTPStatus: Hashable, Comparable, Sendable, ExpressibleByIntegerLiteral, CustomStringConvertible {
-    public var code: Int
+package struct HTTPStatus: Hashable, Comparable, Sendable, ExpressibleByIntegerLiteral, CustomStringConvertible {
+    package var code: Int
 
-    public init(code: Int) { self.code = code }
-    public init(integerLiteral value: Int) { self.code = value }
+    package init(code: Int) { self.code = code }
+    package init(integerLiteral value: Int) { self.code = value }
 
-    public static let `continue`: HTTPStatus = 100
-    public static let ok: HTTPStatus = 200
-    public static let created: HTTPStatus = 201
-    public static let accepted: HTTPStatus = 202
-    public static let noContent: HTTPStatus = 204
-    public static let found: HTTPStatus = 302
-    public static let notModified: HTTPStatus = 304
-    public static let badRequest: HTTPStatus = 400
-    public static let unauthorized: HTTPStatus = 401
-    public static let forbidden: HTTPStatus = 403
-    public static let notFound: HTTPStatus = 404
-    public static let methodNotAllowed: HTTPStatus = 405
-    public static let requestTimeout: HTTPStatus = 408
-    public static let conflict: HTTPStatus = 409
-    public static let lengthRequired: HTTPStatus = 411
-    public static let contentTooLarge: HTTPStatus = 413
-    public static let expectationFailed: HTTPStatus = 417
-    public static let tooManyRequests: HTTPStatus = 429
-    public static let requestHeaderFieldsTooLarge: HTTPStatus = 431
-    public static let internalServerError: HTTPStatus = 500
-    public static let notImplemented: HTTPStatus = 501
-    public static let serviceUnavailable: HTTPStatus = 503
-    public static let httpVersionNotSupported: HTTPStatus = 505
+    package static let `continue`: HTTPStatus = 100
+    package static let ok: HTTPStatus = 200
+    package static let created: HTTPStatus = 201
+    package static let accepted: HTTPStatus = 202
+    package static let noContent: HTTPStatus = 204
+    package static let found: HTTPStatus = 302
+    package static let notModified: HTTPStatus = 304
+    package static let badRequest: HTTPStatus = 400
+    package static let unauthorized: HTTPStatus = 401
+    package static let forbidden: HTTPStatus = 403
+    package static let notFound: HTTPStatus = 404
+    package static let methodNotAllowed: HTTPStatus = 405
+    package static let requestTimeout: HTTPStatus = 408
+    package static let conflict: HTTPStatus = 409
+    package static let lengthRequired: HTTPStatus = 411
+    package static let contentTooLarge: HTTPStatus = 413
+    package static let expectationFailed: HTTPStatus = 417
+    package static let tooManyRequests: HTTPStatus = 429
+    package static let requestHeaderFieldsTooLarge: HTTPStatus = 431
+    package static let internalServerError: HTTPStatus = 500
+    package static let notImplemented: HTTPStatus = 501
+    package static let serviceUnavailable: HTTPStatus = 503
+    package static let httpVersionNotSupported: HTTPStatus = 505
 
-    public static func < (lhs: HTTPStatus, rhs: HTTPStatus) -> Bool { lhs.code < rhs.code }
+    package static func < (lhs: HTTPStatus, rhs: HTTPStatus) -> Bool { lhs.code < rhs.code }
 
-    public var description: String { String(code) }
+    package var description: String { String(code) }
 
     /// 1xx: informational, never a final answer.
-    public var isInformational: Bool { (100..<200).contains(code) }
+    package var isInformational: Bool { (100..<200).contains(code) }
     /// 4xx and 5xx.
-    public var isError: Bool { code >= 400 }
+    package var isError: Bool { code >= 400 }
 
     /// The reason phrase for the status line.
-    public var reasonPhrase: String {
+    package var reasonPhrase: String {
         switch code {
         case 100: "Continue"
         case 200: "OK"
@@ -81,5 +81,5 @@ public struct HTTPStatus: Hashable, Comparable, Sendable, ExpressibleByIntegerLi
     }
 
     /// Statuses whose responses never carry content (RFC 9110 §6.4.1).
-    public var forbidsBody: Bool { isInformational || code == 204 || code == 304 }
+    package var forbidsBody: Bool { isInformational || code == 204 || code == 304 }
 }

@@ -6,7 +6,7 @@ extension EventLoopServer {
     ///   - onExchanges: called on a loop thread with the exchanges that loop finished during one pass
     ///     over its ready events (one call per batch, so a request log can write them with one syscall).
     ///     Nil skips the per-exchange bookkeeping entirely.
-    public convenience init(
+    package convenience init(
         configuration: HTTPServerConfiguration, responder: any HTTPResponder,
         onExchanges: (@Sendable ([HTTPExchangeRecord]) -> Void)?,
         onDiagnostic: (@Sendable (ConnectionDiagnostic) -> Void)? = nil
@@ -18,7 +18,7 @@ extension EventLoopServer {
     }
 
     /// An HTTP server that reports each finished exchange on its own.
-    public convenience init(
+    package convenience init(
         configuration: HTTPServerConfiguration, responder: any HTTPResponder,
         onExchange: (@Sendable (HTTPExchangeRecord) -> Void)? = nil,
         onDiagnostic: (@Sendable (ConnectionDiagnostic) -> Void)? = nil

@@ -3,13 +3,13 @@ import JOSE
 
 /// A local certificate authority that issues server certificates, so a test environment that trusts it
 /// accepts the mock as `appleid.apple.com`. Keys are P-256 (generation is instant).
-public struct TLSCertificateAuthority: Sendable {
-    public let certificatePEM: String
-    public let privateKeyPEM: String
+package struct TLSCertificateAuthority: Sendable {
+    package let certificatePEM: String
+    package let privateKeyPEM: String
 
     /// Uses an existing CA.
     /// - Throws: `TLSError` (`.invalidCredentials`) when the PEMs do not parse or the key is not the certificate's.
-    public init(certificatePEM: String, privateKeyPEM: String) throws(TLSError) {
+    package init(certificatePEM: String, privateKeyPEM: String) throws(TLSError) {
         let certificate = try X509Certificate.read(pem: certificatePEM)
         let key = try EVPKey.readTLSPrivateKey(pem: privateKeyPEM)
         guard X509_check_private_key(certificate.pointer, key.pointer) == 1 else {
@@ -26,7 +26,7 @@ public struct TLSCertificateAuthority: Sendable {
     }
 
     /// Creates a new self-signed CA (basicConstraints CA:TRUE, pathlen 0, keyCertSign).
-    public static func generate(commonName: String = "siwa-mock local CA", validDays: Int = 3650) throws(TLSError)
+    package static func generate(commonName: String = "siwa-mock local CA", validDays: Int = 3650) throws(TLSError)
         -> TLSCertificateAuthority
     {
         let key = try EVPKey.generateTLSP256()
@@ -41,7 +41,7 @@ public struct TLSCertificateAuthority: Sendable {
 
     /// Issues a server certificate (serverAuth) whose subjectAltName lists `names` (DNS names or IP
     /// addresses), with a fresh P-256 key.
-    public func issueServerCertificate(for names: [String], validDays: Int = 397) throws(TLSError) -> TLSCredentials {
+    package func issueServerCertificate(for names: [String], validDays: Int = 397) throws(TLSError) -> TLSCredentials {
         guard let first = names.first else { throw TLSError(.invalidCredentials, "a server certificate needs a name") }
         for name in names where name.isEmpty || name.contains(",") || name.utf8.count > 253 {
             throw TLSError(.invalidCredentials, "'\(name)' is not a DNS name or IP address")
@@ -64,7 +64,7 @@ public struct TLSCertificateAuthority: Sendable {
 
     /// Whether `leafPEM` was signed by this CA, covers every name and stays valid for `seconds` more —
     /// that is, whether a stored certificate can be reused instead of issuing a new one.
-    public func canReuse(_ leafPEM: String, covering names: [String], forAnother seconds: Int) -> Bool {
+    package func canReuse(_ leafPEM: String, covering names: [String], forAnother seconds: Int) -> Bool {
         guard let leaf = try? X509Certificate.read(pem: leafPEM),
             let caKey = try? EVPKey.readTLSPrivateKey(pem: privateKeyPEM)
         else { return false }
@@ -72,17 +72,17 @@ public struct TLSCertificateAuthority: Sendable {
     }
 
     /// Whether the CA certificate stays valid for `seconds` more.
-    public func isValid(forAnother seconds: Int) -> Bool {
+    package func isValid(forAnother seconds: Int) -> Bool {
         (try? X509Certificate.read(pem: certificatePEM))?.isValid(forAnother: seconds) ?? false
     }
 }
 
 /// A certificate chain and its key, as PEM.
-public struct TLSCredentials: Sendable, Equatable {
-    public var certificateChainPEM: String
-    public var privateKeyPEM: String
+package struct TLSCredentials: Sendable, Equatable {
+    package var certificateChainPEM: String
+    package var privateKeyPEM: String
 
-    public init(certificateChainPEM: String, privateKeyPEM: String) {
+    package init(certificateChainPEM: String, privateKeyPEM: String) {
         self.certificateChainPEM = certificateChainPEM
         self.privateKeyPEM = privateKeyPEM
     }
