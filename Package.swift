@@ -10,7 +10,7 @@ import PackageDescription
 //   siwa-mock ─► SIWAServer ─► SIWACore ─► ScenarioModel ─► JOSE ─► JSON, COpenSSL
 //                    │        (AppleRules/,    │  (Model/, Loading/)
 //                    │         Machinery/)     └──────► ScenarioFormat   (SIWACore also uses its time grammar)
-//                    ├─────────► SMTP         (sans-I/O SMTP session and message parser; no dependencies)
+//                    ├─────────► SMTP ─► MIME   (sans-I/O SMTP session; MIME: the message parser, no dependencies)
 //                    ├─────────► HTTP ───┐    (parser, request/response, forms, the HTTP session and client)
 //                    │                   ▼
 //                    ├─────────► EventLoop ─► CSys   (sockets, epoll loops, timers, TLS on streams, stream
@@ -108,7 +108,12 @@ let package = Package(
         .target(name: "KindedErrors", swiftSettings: swiftSettings),
         .target(name: "JOSE", dependencies: ["COpenSSL", "JSON", "KindedErrors"], swiftSettings: swiftSettings),
         .target(name: "ScenarioFormat", swiftSettings: swiftSettings),
-        .target(name: "SMTP", swiftSettings: swiftSettings),
+        // Internet messages (RFC 5322 fields and addresses, MIME parts, RFC 2047 words, RFC 2231 parameters):
+        // parsed, never sent; no dependencies.
+        .target(name: "MIME", swiftSettings: swiftSettings),
+        // The SMTP protocol (session, command parser, replies, the DATA reader and its budget); envelope
+        // addresses are checked by MIME's one mailbox grammar.
+        .target(name: "SMTP", dependencies: ["MIME"], swiftSettings: swiftSettings),
         .target(name: "TLS", dependencies: ["COpenSSL", "JOSE", "KindedErrors"], swiftSettings: swiftSettings),
         // Sockets, the epoll loops and their timers, TLS on streams, the listener, `StreamSession` (what
         // SMTP runs on) and the blocking client socket: everything below a protocol. The only module that
@@ -140,7 +145,7 @@ let package = Package(
         .target(
             name: "SIWAServer",
             dependencies: [
-                "SIWACore", "ScenarioModel", "HTTP", "EventLoop", "SMTP", "Background", "JOSE", "JSON",
+                "SIWACore", "ScenarioModel", "HTTP", "EventLoop", "SMTP", "MIME", "Background", "JOSE", "JSON",
                 "ScenarioFormat", "CSys", "Locking",
             ],
             swiftSettings: swiftSettings
@@ -188,6 +193,7 @@ let package = Package(
             name: "HTTPTests", dependencies: ["HTTP", "EventLoop", "TLS", "SIWACore"], swiftSettings: swiftSettings),
         .testTarget(name: "RESPTests", dependencies: ["RESP", "EventLoop"], swiftSettings: swiftSettings),
         .testTarget(name: "SMTPTests", dependencies: ["SMTP"], swiftSettings: swiftSettings),
+        .testTarget(name: "MIMETests", dependencies: ["MIME"], swiftSettings: swiftSettings),
         .testTarget(name: "TLSTests", dependencies: ["TLS", "JOSE"], swiftSettings: swiftSettings),
         .testTarget(name: "BackgroundTests", dependencies: ["Background"], swiftSettings: swiftSettings),
         .testTarget(name: "LockingTests", dependencies: ["Locking"], swiftSettings: swiftSettings),
@@ -199,7 +205,7 @@ let package = Package(
         .testTarget(
             name: "SIWAServerTests",
             dependencies: [
-                "SIWAServer", "SIWACore", "ScenarioModel", "HTTP", "EventLoop", "Background", "JOSE", "JSON",
+                "SIWAServer", "SIWACore", "ScenarioModel", "HTTP", "EventLoop", "Background", "JOSE", "JSON", "MIME",
                 "SIWATestSupport",
             ],
             swiftSettings: swiftSettings
@@ -236,7 +242,7 @@ if Context.environment["SIWA_FUZZ"] == "1" {
         ("fuzz-http-parser", ["HTTP"]),
         ("fuzz-form", ["HTTP"]),
         ("fuzz-smtp", ["SMTP"]),
-        ("fuzz-mail-header", ["SMTP"]),
+        ("fuzz-mail-header", ["MIME"]),
         ("fuzz-resp", ["RESP"]),
     ]
     package.targets.append(.target(name: "FuzzDriver", path: "Tests/Fuzz/Sources/FuzzDriver"))

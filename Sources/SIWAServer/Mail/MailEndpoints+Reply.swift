@@ -1,7 +1,7 @@
 import HTTP
 import JSON
+import MIME
 import SIWACore
-import SMTP
 
 extension MailEndpoints {
     /// `POST /mock/mail/{id}/reply {"text", "subject"?}`: the user answers a delivered message. The

@@ -1,6 +1,6 @@
 import JSON
+import MIME
 import SIWACore
-import SMTP
 
 /// One message the relay handled: delivered to a user's real address, a user's reply delivered to
 /// the developer, or an attempt the relay refused (with the SMTP reply the sender got).

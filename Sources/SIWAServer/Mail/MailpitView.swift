@@ -1,6 +1,6 @@
 import JSON
+import MIME
 import SIWACore
-import SMTP
 
 /// One delivered record as Mailpit's API shows a message (docs/relay-mail.md, "Mailpit-compatible API"):
 /// `MessageSummary` in lists and searches, `Message` for `GET /api/v1/message/{ID}`. Field names are

@@ -1,3 +1,4 @@
+import MIME
 import SIWACore
 import SMTP
 import ScenarioModel
