@@ -11,6 +11,7 @@ import PackageDescription
 //                    │        (AppleRules/,    │  (Model/, Loading/)
 //                    │         Machinery/)     └──────► ScenarioFormat   (SIWACore also uses its time grammar)
 //                    ├─────────► SMTP ─► MIME   (sans-I/O SMTP session; MIME: the message parser, no dependencies)
+//                    ├─────────► Mailbox ─► MIME, SIWACore, Background   (the relay's store, index, search, waits)
 //                    ├─────────► HTTP ───┐    (parser, request/response, forms, the HTTP session and client)
 //                    │                   ▼
 //                    ├─────────► EventLoop ─► CSys   (sockets, epoll loops, timers, TLS on streams, stream
@@ -142,10 +143,16 @@ let package = Package(
         // The hostile Apple's runner (`siwa-mock rp-check`, docs/rp-check.md): drives a backend through a running
         // mock's control API, judges what it accepts, reports a table and JUnit XML. Knows no server internals.
         .target(name: "RPCheck", dependencies: ["HTTP", "JSON", "ScenarioModel"], swiftSettings: swiftSettings),
+        // The relay's mailbox: the bounded store, its records with each message's index (read once when
+        // stored), the waiters, the filters, the one Mailpit search and the Mailpit view. No routes.
+        .target(
+            name: "Mailbox", dependencies: ["MIME", "SIWACore", "JSON", "Background", "Locking"],
+            swiftSettings: swiftSettings),
         .target(
             name: "SIWAServer",
             dependencies: [
-                "SIWACore", "ScenarioModel", "HTTP", "EventLoop", "SMTP", "MIME", "Background", "JOSE", "JSON",
+                "SIWACore", "ScenarioModel", "HTTP", "EventLoop", "SMTP", "MIME", "Mailbox", "Background", "JOSE",
+                "JSON",
                 "ScenarioFormat", "CSys", "Locking",
             ],
             swiftSettings: swiftSettings
@@ -206,7 +213,7 @@ let package = Package(
             name: "SIWAServerTests",
             dependencies: [
                 "SIWAServer", "SIWACore", "ScenarioModel", "HTTP", "EventLoop", "Background", "JOSE", "JSON", "MIME",
-                "SIWATestSupport",
+                "Mailbox", "SIWATestSupport",
             ],
             swiftSettings: swiftSettings
         ),

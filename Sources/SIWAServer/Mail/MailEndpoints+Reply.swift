@@ -1,6 +1,7 @@
 import HTTP
 import JSON
 import MIME
+import Mailbox
 import SIWACore
 
 extension MailEndpoints {

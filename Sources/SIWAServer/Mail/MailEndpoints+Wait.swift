@@ -1,4 +1,5 @@
 import HTTP
+import Mailbox
 import ScenarioFormat
 
 extension MailEndpoints {

@@ -2,6 +2,7 @@ import Background
 import HTTP
 import JSON
 import MIME
+import Mailbox
 import SIWACore
 import ScenarioFormat
 

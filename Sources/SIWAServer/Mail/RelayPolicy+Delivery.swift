@@ -1,4 +1,5 @@
 import MIME
+import Mailbox
 import SIWACore
 import SMTP
 import ScenarioModel

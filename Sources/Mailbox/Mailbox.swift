@@ -1,5 +1,4 @@
 import Locking
-import SIWACore
 
 /// What the relay delivered and refused, newest last, bounded in entries and bytes (oldest dropped,
 /// docs/limits.md), plus the per-address daily counters behind Apple's 100-a-day limit (kept apart
@@ -91,7 +90,7 @@ package final class Mailbox: Sendable {
     /// its raw bytes.
     @discardableResult
     package func add(_ record: MailRecord) -> MailRecord {
-        let stored = store(record.withPreview())
+        let stored = store(record.indexed())
         waiters.stored(stored)
         return stored
     }
@@ -124,9 +123,35 @@ package final class Mailbox: Sendable {
         state.withLock { $0.records.contains(where: filter) }
     }
 
+    /// How many records pass `filter`.
+    package func count(where filter: (MailRecord) -> Bool) -> Int {
+        state.withLock { $0.records.count(where: filter) }
+    }
+
     /// Records oldest first that pass `filter`.
     package func records(where filter: (MailRecord) -> Bool = { _ in true }) -> [MailRecord] {
-        state.withLock { $0.records }.filter(filter)
+        state.withLock { $0.records.filter(filter) }
+    }
+
+    /// The newest record that passes `filter`, looking from the newest back.
+    package func newest(where filter: (MailRecord) -> Bool) -> MailRecord? {
+        state.withLock { $0.records.last(where: filter) }
+    }
+
+    /// A page of the records that pass `filter`, newest first: `limit` of them after skipping `start`,
+    /// and how many pass in all. Only the page is copied out.
+    package func page(newestFirst filter: (MailRecord) -> Bool, start: Int, limit: Int) -> (
+        records: [MailRecord], matching: Int
+    ) {
+        state.withLock { state in
+            var page: [MailRecord] = []
+            var matching = 0
+            for record in state.records.reversed() where filter(record) {
+                if matching >= start && page.count < limit { page.append(record) }
+                matching += 1
+            }
+            return (page, matching)
+        }
     }
 
     /// Bytes held and records dropped so far (for `GET /mock/mail`).
