@@ -118,40 +118,43 @@ package final class Mailbox: Sendable {
         state.withLock { state in state.records.first { $0.id == id } }
     }
 
+    /// The records as they are now: a copy of the queue, which shares its storage until the next
+    /// store, so taking it is O(1) and filters run outside the lock (a search over every record never
+    /// holds up the SMTP listener storing one).
+    var snapshot: MailRecordQueue { state.withLock { $0.records } }
+
     /// Whether any record passes `filter`.
     package func contains(where filter: (MailRecord) -> Bool) -> Bool {
-        state.withLock { $0.records.contains(where: filter) }
+        snapshot.contains(where: filter)
     }
 
     /// How many records pass `filter`.
     package func count(where filter: (MailRecord) -> Bool) -> Int {
-        state.withLock { $0.records.count(where: filter) }
+        snapshot.count(where: filter)
     }
 
     /// Records oldest first that pass `filter`.
     package func records(where filter: (MailRecord) -> Bool = { _ in true }) -> [MailRecord] {
-        state.withLock { $0.records.filter(filter) }
+        snapshot.filter(filter)
     }
 
     /// The newest record that passes `filter`, looking from the newest back.
     package func newest(where filter: (MailRecord) -> Bool) -> MailRecord? {
-        state.withLock { $0.records.last(where: filter) }
+        snapshot.last(where: filter)
     }
 
     /// A page of the records that pass `filter`, newest first: `limit` of them after skipping `start`,
-    /// and how many pass in all. Only the page is copied out.
+    /// and how many pass in all.
     package func page(newestFirst filter: (MailRecord) -> Bool, start: Int, limit: Int) -> (
         records: [MailRecord], matching: Int
     ) {
-        state.withLock { state in
-            var page: [MailRecord] = []
-            var matching = 0
-            for record in state.records.reversed() where filter(record) {
-                if matching >= start && page.count < limit { page.append(record) }
-                matching += 1
-            }
-            return (page, matching)
+        var page: [MailRecord] = []
+        var matching = 0
+        for record in snapshot.reversed() where filter(record) {
+            if matching >= start && page.count < limit { page.append(record) }
+            matching += 1
         }
+        return (page, matching)
     }
 
     /// Bytes held and records dropped so far (for `GET /mock/mail`).
