@@ -2,7 +2,7 @@
 """Server CPU per mailbox read with 10 and with 1,000 stored messages (issue #38): whether a list, the
 newest message and a search cost the same however much mail is stored.
 
-Usage: bench/mailbox-growth.py [--binary PATH] [--baseline PATH] [--requests N]
+Usage: bench/mailbox-growth.py [--binary PATH] [--baseline PATH] [--requests N] [--baseline-requests N]
 For each binary (this build, and --baseline, e.g. main's, side by side in the same run), for 10 and then
 1,000 stored messages: starts `siwa-mock serve --smtp-port 0` on a generated relay scenario, delivers the
 messages over SMTP (smtplib, one connection; a 10 KiB multipart message each: text, HTML, a small
@@ -11,7 +11,7 @@ CPU (utime + stime of every thread, /proc/PID/stat) before and after: microsecon
 
   list    GET /api/v1/messages?limit=1      Mailpit's list, one message per page
   latest  GET /api/v1/message/latest        the newest message in full (it parses that one)
-  search  GET /api/v1/search?query=order-7  a plain word, found in one message of 1,000
+  search  GET /api/v1/search?query=ref00007 a plain word, in the text of one message of 10 or 1,000
 
 Not in CI: a figure, not a test (bench/RESULTS.md records them with the load average).
 """
@@ -38,12 +38,12 @@ USERS = 20  # recipients rotate over 20 of the scenario's relay users: 50 messag
 READS = {
     "list": "/api/v1/messages?limit=1",
     "latest": "/api/v1/message/latest",
-    "search": "/api/v1/search?query=order-7",
+    "search": "/api/v1/search?query=ref00007",
 }
 
 
 def message(number: int) -> bytes:
-    text = "".join(f"Line {line} of your receipt for order-{number}: one item, shipped.\r\n" for line in range(80))
+    text = f"Reference ref{number:05d}.\r\n" + "".join(f"Line {line} of your receipt for order-{number}: one item, shipped.\r\n" for line in range(80))
     html = "<html><body>" + "".join(f"<p>Row {line}: <b>item</b> shipped</p>\r\n" for line in range(120))
     return (f"From: Shop <hello@shop.example>\r\nTo: Customer <r{number % USERS:09d}@privaterelay.appleid.com>\r\n"
             f"Subject: Receipt for order-{number}\r\nMessage-ID: <order-{number}@shop.example>\r\n"
@@ -91,22 +91,25 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--binary", type=Path, default=None, help="this build (default .build/release/siwa-mock)")
     parser.add_argument("--baseline", type=Path, default=None, help="another build to measure alongside")
-    parser.add_argument("--requests", type=int, default=200, help="requests of each kind per figure")
+    parser.add_argument("--requests", type=int, default=1000, help="requests of each kind per figure")
+    parser.add_argument("--baseline-requests", type=int, default=50,
+                        help="requests of each kind per figure for --baseline (a slow build: fewer)")
     args = parser.parse_args()
-    binaries = [("this build", resolve_binary(args.binary))]
+    binaries = [("this build", resolve_binary(args.binary), args.requests)]
     if args.baseline:
-        binaries.append(("baseline", resolve_binary(args.baseline)))
+        binaries.append(("baseline", resolve_binary(args.baseline), args.baseline_requests))
     work = Path(tempfile.mkdtemp(prefix="siwa-mailbox-growth."))
     (work / "scenario.yaml").write_text(scenario_text())
     loads = [os.getloadavg()[0]]
     rows = []
-    for label, binary in binaries:
-        small = measure(binary, 10, args.requests, work)
+    for label, binary, requests in binaries:
+        small = measure(binary, 10, requests, work)
         loads.append(os.getloadavg()[0])
-        large = measure(binary, 1000, args.requests, work)
+        large = measure(binary, 1000, requests, work)
         loads.append(os.getloadavg()[0])
         rows += [(label, name, small[name], large[name]) for name in READS]
-    print(f"mailbox growth: {args.requests} requests per figure, message {len(message(1))} bytes, "
+    counts = " and ".join(f"{requests} ({label})" for label, _, requests in binaries)
+    print(f"mailbox growth: {counts} requests per figure, message {len(message(1))} bytes, "
           f"load average {min(loads):.1f}–{max(loads):.1f} (1-minute, sampled between figures)")
     print("| build | read | server CPU µs/request, 10 stored | 1,000 stored | 1,000 ÷ 10 |")
     print("|---|---|---|---|---|")

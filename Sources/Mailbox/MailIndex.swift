@@ -45,10 +45,22 @@ package struct MailIndex: Sendable {
     package var parts: [Part] = []
     /// Why the MIME walk stopped at a bound (`MailMessage.PartList.note`), or nil.
     package var partsNote: String?
+    /// Lowercased, as search terms read them: `Name <address>, …` of each address field, all four
+    /// together (From, To, Cc, Reply-To), and the subject.
+    package var lowercased = Lowercased()
     /// Lowercased: the text, the HTML's text and the attachments' file names, each on its own line
     /// (within `searchedBodyBytes` of each body). A plain search term looks here and in the addresses
     /// and subject.
     package var searchText = ""
+
+    package struct Lowercased: Sendable {
+        package var from = ""
+        package var to = ""
+        package var cc = ""
+        package var replyTo = ""
+        package var addressed = ""
+        package var subject = ""
+    }
 
     /// The index of a record with no message (refused before DATA).
     package static let empty = MailIndex()
@@ -61,6 +73,7 @@ package struct MailIndex: Sendable {
         guard !raw.isEmpty else {
             self = .empty
             self.subject = subject.map(EncodedWords.decode) ?? ""
+            lowercased.subject = self.subject.lowercased()
             return
         }
         let message = MailMessage(parsing: raw)
@@ -82,6 +95,45 @@ package struct MailIndex: Sendable {
         partsNote = parts.note
         let names = self.parts.filter { !$0.isInline }.map { $0.filename ?? "" }
         searchText = ([parts.text ?? "", html] + names).joined(separator: "\n").lowercased()
+        func line(_ addresses: [Address]) -> String {
+            addresses.map { "\($0.name) <\($0.address)>" }.joined(separator: ", ").lowercased()
+        }
+        lowercased = Lowercased(
+            from: line(from), to: line(to), cc: line(cc), replyTo: line(replyTo),
+            addressed: line(from + to + cc + replyTo), subject: self.subject.lowercased())
+    }
+
+    /// Whether `text` holds `term` byte for byte (both lowercased): the search's one substring test, a
+    /// byte search over UTF-8 (`find`) rather than a walk over Characters (a plain term over 1,000 stored messages
+    /// went from 180 ms to a few; bench/RESULTS.md, issue #38).
+    package static func contains(_ text: String, _ term: String) -> Bool {
+        var text = text
+        var term = term
+        return text.withUTF8 { haystack in
+            term.withUTF8 { needle in Self.find(needle, in: haystack) }
+        }
+    }
+
+    /// Boyer–Moore–Horspool over bytes: a mismatch skips ahead by how far the window's last byte
+    /// sits from the needle's end, so a term of 8 bytes reads about one byte in 8 of most text.
+    static func find(_ needle: UnsafeBufferPointer<UInt8>, in haystack: UnsafeBufferPointer<UInt8>) -> Bool {
+        let count = needle.count
+        guard count > 0 else { return true }
+        guard haystack.count >= count else { return false }
+        var skip = [Int](repeating: count, count: 256)
+        for index in 0..<(count - 1) { skip[Int(needle[index])] = count - 1 - index }
+        let last = needle[count - 1]
+        var end = count - 1
+        while end < haystack.count {
+            let byte = haystack[end]
+            if byte == last {
+                var matched = 1
+                while matched < count && haystack[end - matched] == needle[count - 1 - matched] { matched += 1 }
+                if matched == count { return true }
+            }
+            end += skip[Int(byte)]
+        }
+        return false
     }
 
     /// How many parts a mail client lists as attachments (not the inline ones).
@@ -91,8 +143,8 @@ package struct MailIndex: Sendable {
     var approximateBytes: Int {
         let addresses = (from + to + cc + replyTo).reduce(0) { $0 + $1.name.utf8.count + $1.address.utf8.count + 32 }
         let partBytes = parts.reduce(0) { $0 + $1.id.utf8.count + $1.contentType.utf8.count + 64 }
-        return searchText.utf8.count + snippet.utf8.count + subject.utf8.count + messageID.utf8.count + addresses
-            + partBytes
+        return searchText.utf8.count + snippet.utf8.count + 2 * subject.utf8.count + messageID.utf8.count
+            + 2 * addresses + partBytes
     }
 
     /// Every mailbox of the header fields `name`, in order.

@@ -14,6 +14,8 @@ package final class Mailbox: Sendable {
 
     struct State {
         var records = MailRecordQueue()
+        /// Records delivered (`outcome == .accepted`) among `records`: Mailpit's messages.
+        var delivered = 0
         var bytes = 0
         var nextID = 1
         /// relay address (lowercased) → (UTC day number, messages that day).
@@ -101,9 +103,11 @@ package final class Mailbox: Sendable {
             if record.approximateBytes > limits.maxBytes { record.raw = [] }
             state.records.append(record)
             state.bytes += record.approximateBytes
+            if record.outcome == .accepted { state.delivered += 1 }
             var drop = 0
             while state.records.count - drop > limits.maxRecords || state.bytes > limits.maxBytes {
                 state.bytes -= state.records[drop].approximateBytes
+                if state.records[drop].outcome == .accepted { state.delivered -= 1 }
                 drop += 1
             }
             if drop > 0 {
@@ -128,11 +132,6 @@ package final class Mailbox: Sendable {
         snapshot.contains(where: filter)
     }
 
-    /// How many records pass `filter`.
-    package func count(where filter: (MailRecord) -> Bool) -> Int {
-        snapshot.count(where: filter)
-    }
-
     /// Records oldest first that pass `filter`.
     package func records(where filter: (MailRecord) -> Bool = { _ in true }) -> [MailRecord] {
         snapshot.filter(filter)
@@ -143,16 +142,24 @@ package final class Mailbox: Sendable {
         snapshot.last(where: filter)
     }
 
-    /// A page of the records that pass `filter`, newest first: `limit` of them after skipping `start`,
-    /// and how many pass in all.
-    package func page(newestFirst filter: (MailRecord) -> Bool, start: Int, limit: Int) -> (
+    /// Delivered records held now (Mailpit's messages).
+    package var deliveredCount: Int { state.withLock { $0.delivered } }
+
+    /// A page of the delivered records that pass `search` (every one without), newest first: `limit`
+    /// of them after skipping `start`, and how many pass in all. Without a search only the records up
+    /// to the page's end are visited (the count is kept as records come and go); a search reads every
+    /// delivered record's index.
+    package func deliveredPage(passing search: MailpitSearch?, start: Int, limit: Int) -> (
         records: [MailRecord], matching: Int
     ) {
+        let (records, delivered) = state.withLock { ($0.records, $0.delivered) }
         var page: [MailRecord] = []
         var matching = 0
-        for record in snapshot.reversed() where filter(record) {
+        for record in records.reversed() where record.outcome == .accepted {
+            if let search, !search.matches(record) { continue }
             if matching >= start && page.count < limit { page.append(record) }
             matching += 1
+            if search == nil && page.count == limit { return (page, delivered) }
         }
         return (page, matching)
     }
@@ -170,6 +177,7 @@ package final class Mailbox: Sendable {
             guard !gone.isEmpty else { return 0 }
             state.records.removeAll { ids.contains($0.id) }
             state.bytes -= gone.reduce(0) { $0 + $1.approximateBytes }
+            state.delivered -= gone.count(where: { $0.outcome == .accepted })
             return gone.count
         }
     }
@@ -181,6 +189,7 @@ package final class Mailbox: Sendable {
         state.withLock { state in
             let count = state.records.count
             state.records.removeAll()
+            state.delivered = 0
             state.bytes = 0
             if resettingCounters { state.daily.removeAll() }
             return count

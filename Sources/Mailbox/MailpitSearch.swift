@@ -108,26 +108,22 @@ package struct MailpitSearch: Sendable {
 
     func found(_ term: Term, in record: MailRecord) -> Bool {
         let index = record.index
-        func addresses(_ lists: [MailIndex.Address]...) -> Bool {
-            lists.joined().map { "\($0.name) <\($0.address)>" }.joined(separator: ", ").lowercased()
-                .contains(term.value)
-        }
+        let text = index.lowercased
+        func holds(_ field: String) -> Bool { MailIndex.contains(field, term.value) }
         switch term.field {
         case .isRead: return false  // read status is not tracked: every message is unread
         case .isUnread: return true
         case .hasAttachment: return index.attachments > 0
-        case .from: return addresses(index.from)
-        case .to: return addresses(index.to)
-        case .cc: return addresses(index.cc)
-        case .replyTo: return addresses(index.replyTo)
-        case .addressed: return addresses(index.from, index.to, index.cc, index.replyTo)
-        case .subject: return index.subject.lowercased().contains(term.value)
-        case .messageID: return index.messageID.lowercased().contains(term.value)
+        case .from: return holds(text.from)
+        case .to: return holds(text.to)
+        case .cc: return holds(text.cc)
+        case .replyTo: return holds(text.replyTo)
+        case .addressed: return holds(text.addressed)
+        case .subject: return holds(text.subject)
+        case .messageID: return holds(index.messageID.lowercased())
         case .larger: return record.raw.count > term.bytes
         case .smaller: return record.raw.count < term.bytes
-        case .any:
-            return addresses(index.from, index.to, index.cc, index.replyTo)
-                || index.subject.lowercased().contains(term.value) || index.searchText.contains(term.value)
+        case .any: return holds(text.addressed) || holds(text.subject) || holds(index.searchText)
         }
     }
 

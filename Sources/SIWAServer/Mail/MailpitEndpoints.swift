@@ -13,13 +13,13 @@ struct MailpitEndpoints: Sendable {
     var routes: [Route] {
         [
             .control(.get, "/api/v1/messages") { (context) throws(ControlFailure) in
-                try page(Self.isMessage, query: try context.query())
+                try page(nil, query: try context.query())
             },
             .control(.delete, "/api/v1/messages") { (context) throws(ControlFailure) in try delete(&context) },
             .control(.get, "/api/v1/search") { (context) throws(ControlFailure) in
                 let query = try context.query()
                 let search = try MailpitSearch.parsing(query: query["query"] ?? "")
-                return try page({ Self.isMessage($0) && search.matches($0) }, query: query)
+                return try page(search, query: query)
             },
             // Mailpit serves these on the paths above (read status, delete by search); the subset does not,
             // and says so with the 404 docs/relay-mail.md promises for Mailpit routes it leaves out.
@@ -65,13 +65,14 @@ struct MailpitEndpoints: Sendable {
         return MailpitView(record)
     }
 
-    /// Mailpit's `MessagesSummary` for `start`/`limit` (defaults 0 and 50) of the messages passing
-    /// `matching`, newest first (Mailpit's order): summaries of the page only, from the index.
-    func page(_ matching: (MailRecord) -> Bool, query: QueryParameters) throws(ControlFailure) -> HTTPResponse {
+    /// Mailpit's `MessagesSummary` for `start`/`limit` (defaults 0 and 50) of the messages `search`
+    /// finds (all without one), newest first (Mailpit's order): summaries of the page only, from the
+    /// index.
+    func page(_ search: MailpitSearch?, query: QueryParameters) throws(ControlFailure) -> HTTPResponse {
         let start = try Self.number(query, "start", in: 0...1_000_000) ?? 0
         let limit = try Self.number(query, "limit", in: 1...1000) ?? 50
-        let total = Int64(mailbox.count(where: Self.isMessage))
-        let page = mailbox.page(newestFirst: matching, start: start, limit: limit)
+        let total = Int64(mailbox.deliveredCount)
+        let page = mailbox.deliveredPage(passing: search, start: start, limit: limit)
         return ControlEndpoints.ok(
             JSONObject([
                 ("total", .int(total)), ("unread", .int(total)), ("count", .int(Int64(page.records.count))),
