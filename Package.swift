@@ -10,7 +10,8 @@ import PackageDescription
 //   siwa-mock ─► SIWAServer ─► SIWACore ─► ScenarioModel ─► JOSE ─► JSON, COpenSSL
 //                    │        (AppleRules/,    │  (Model/, Loading/)
 //                    │         Machinery/)     └──────► ScenarioFormat   (SIWACore also uses its time grammar)
-//                    ├─────────► SMTP         (sans-I/O SMTP session and message parser; no dependencies)
+//                    ├─────────► SMTP ─► MIME   (sans-I/O SMTP session; MIME: the message parser, no dependencies)
+//                    ├─────────► Mailbox ─► MIME, SIWACore, Background   (the relay's store, index, search, waits)
 //                    ├─────────► HTTP ───┐    (parser, request/response, forms, the HTTP session and client)
 //                    │                   ▼
 //                    ├─────────► EventLoop ─► CSys   (sockets, epoll loops, timers, TLS on streams, stream
@@ -108,7 +109,12 @@ let package = Package(
         .target(name: "KindedErrors", swiftSettings: swiftSettings),
         .target(name: "JOSE", dependencies: ["COpenSSL", "JSON", "KindedErrors"], swiftSettings: swiftSettings),
         .target(name: "ScenarioFormat", swiftSettings: swiftSettings),
-        .target(name: "SMTP", swiftSettings: swiftSettings),
+        // Internet messages (RFC 5322 fields and addresses, MIME parts, RFC 2047 words, RFC 2231 parameters):
+        // parsed, never sent; no dependencies.
+        .target(name: "MIME", swiftSettings: swiftSettings),
+        // The SMTP protocol (session, command parser, replies, the DATA reader and its budget); envelope
+        // addresses are checked by MIME's one mailbox grammar.
+        .target(name: "SMTP", dependencies: ["MIME"], swiftSettings: swiftSettings),
         .target(name: "TLS", dependencies: ["COpenSSL", "JOSE", "KindedErrors"], swiftSettings: swiftSettings),
         // Sockets, the epoll loops and their timers, TLS on streams, the listener, `StreamSession` (what
         // SMTP runs on) and the blocking client socket: everything below a protocol. The only module that
@@ -137,10 +143,16 @@ let package = Package(
         // The hostile Apple's runner (`siwa-mock rp-check`, docs/rp-check.md): drives a backend through a running
         // mock's control API, judges what it accepts, reports a table and JUnit XML. Knows no server internals.
         .target(name: "RPCheck", dependencies: ["HTTP", "JSON", "ScenarioModel"], swiftSettings: swiftSettings),
+        // The relay's mailbox: the bounded store, its records with each message's index (read once when
+        // stored), the waiters, the filters, the one Mailpit search and the Mailpit view. No routes.
+        .target(
+            name: "Mailbox", dependencies: ["MIME", "SIWACore", "JSON", "Background", "Locking"],
+            swiftSettings: swiftSettings),
         .target(
             name: "SIWAServer",
             dependencies: [
-                "SIWACore", "ScenarioModel", "HTTP", "EventLoop", "SMTP", "Background", "JOSE", "JSON",
+                "SIWACore", "ScenarioModel", "HTTP", "EventLoop", "SMTP", "MIME", "Mailbox", "Background", "JOSE",
+                "JSON",
                 "ScenarioFormat", "CSys", "Locking",
             ],
             swiftSettings: swiftSettings
@@ -188,6 +200,7 @@ let package = Package(
             name: "HTTPTests", dependencies: ["HTTP", "EventLoop", "TLS", "SIWACore"], swiftSettings: swiftSettings),
         .testTarget(name: "RESPTests", dependencies: ["RESP", "EventLoop"], swiftSettings: swiftSettings),
         .testTarget(name: "SMTPTests", dependencies: ["SMTP"], swiftSettings: swiftSettings),
+        .testTarget(name: "MIMETests", dependencies: ["MIME"], swiftSettings: swiftSettings),
         .testTarget(name: "TLSTests", dependencies: ["TLS", "JOSE"], swiftSettings: swiftSettings),
         .testTarget(name: "BackgroundTests", dependencies: ["Background"], swiftSettings: swiftSettings),
         .testTarget(name: "LockingTests", dependencies: ["Locking"], swiftSettings: swiftSettings),
@@ -199,8 +212,8 @@ let package = Package(
         .testTarget(
             name: "SIWAServerTests",
             dependencies: [
-                "SIWAServer", "SIWACore", "ScenarioModel", "HTTP", "EventLoop", "Background", "JOSE", "JSON",
-                "SIWATestSupport",
+                "SIWAServer", "SIWACore", "ScenarioModel", "HTTP", "EventLoop", "Background", "JOSE", "JSON", "MIME",
+                "Mailbox", "SIWATestSupport",
             ],
             swiftSettings: swiftSettings
         ),
@@ -236,7 +249,7 @@ if Context.environment["SIWA_FUZZ"] == "1" {
         ("fuzz-http-parser", ["HTTP"]),
         ("fuzz-form", ["HTTP"]),
         ("fuzz-smtp", ["SMTP"]),
-        ("fuzz-mail-header", ["SMTP"]),
+        ("fuzz-mail-header", ["MIME"]),
         ("fuzz-resp", ["RESP"]),
     ]
     package.targets.append(.target(name: "FuzzDriver", path: "Tests/Fuzz/Sources/FuzzDriver"))

@@ -1,6 +1,7 @@
 import Background
 import EventLoop
 import HTTP
+import Mailbox
 import SIWACore
 import ScenarioModel
 

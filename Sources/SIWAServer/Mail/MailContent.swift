@@ -1,6 +1,7 @@
 import HTTP
 import JSON
-import SMTP
+import MIME
+import Mailbox
 
 /// A stored message's parts as the viewer at `/mock/ui` and the Mailpit-compatible API serve them
 /// (docs/relay-mail.md, "The viewer"): the HTML part as a page that can load and run nothing, and

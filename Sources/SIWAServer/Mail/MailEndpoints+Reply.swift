@@ -1,7 +1,8 @@
 import HTTP
 import JSON
+import MIME
+import Mailbox
 import SIWACore
-import SMTP
 
 extension MailEndpoints {
     /// `POST /mock/mail/{id}/reply {"text", "subject"?}`: the user answers a delivered message. The

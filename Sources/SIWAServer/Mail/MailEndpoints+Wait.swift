@@ -1,6 +1,7 @@
 import Background
 import HTTP
 import Locking
+import Mailbox
 import ScenarioFormat
 
 extension MailEndpoints {

@@ -1,8 +1,9 @@
 import Background
 import HTTP
 import JSON
+import MIME
+import Mailbox
 import SIWACore
-import SMTP
 import ScenarioFormat
 
 /// The mailbox under `/mock/mail` (docs/relay-mail.md): what the relay delivered and refused, each

@@ -1,5 +1,6 @@
 import HTTP
 import JSON
+import Mailbox
 
 /// A Mailpit-compatible subset of the mailbox at Mailpit's own paths, so test helpers written for
 /// Mailpit's API v1 work against the relay unchanged (docs/relay-mail.md, "Mailpit-compatible API"):
@@ -14,14 +15,13 @@ struct MailpitEndpoints: Sendable {
         let view = RouteFacts.control.running(in: .mailView)
         return [
             .control(.get, "/api/v1/messages", view) { (context) throws(ControlFailure) in
-                let query = try context.query()
-                return try page(messages(), query: query)
+                try page(nil, query: try context.query())
             },
             .control(.delete, "/api/v1/messages", view) { (context) throws(ControlFailure) in try delete(&context) },
             .control(.get, "/api/v1/search", view) { (context) throws(ControlFailure) in
                 let query = try context.query()
                 let search = try MailpitSearch.parsing(query: query["query"] ?? "")
-                return try page(messages().filter { search.matches($0) }, query: query)
+                return try page(search, query: query)
             },
             // Mailpit serves these on the paths above (read status, delete by search); the subset does not,
             // and says so with the 404 docs/relay-mail.md promises for Mailpit routes it leaves out.
@@ -53,15 +53,13 @@ struct MailpitEndpoints: Sendable {
             "\(call) is not in siwa-mock's Mailpit subset (docs/relay-mail.md)")
     }
 
-    /// Delivered records, newest first (Mailpit's order).
-    func messages() -> [MailpitView] {
-        mailbox.records { $0.outcome == .accepted }.reversed().map(MailpitView.init)
-    }
+    /// Mailpit's mailbox holds mail that arrived: delivered records only.
+    static func isMessage(_ record: MailRecord) -> Bool { record.outcome == .accepted }
 
     /// `{ID}` or `latest` (Mailpit's name for the newest message).
     func message(_ id: String) throws(ControlFailure) -> MailpitView {
-        let record = id == "latest" ? messages().first?.record : mailbox.record(id: id)
-        guard let record, record.outcome == .accepted else {
+        let record = id == "latest" ? mailbox.newest(where: Self.isMessage) : mailbox.record(id: id)
+        guard let record, Self.isMessage(record) else {
             throw ControlFailure(
                 status: .notFound, error: "not_found", field: "id",
                 id == "latest" ? "no message in the mailbox" : "no message '\(id)' in the mailbox")
@@ -69,18 +67,20 @@ struct MailpitEndpoints: Sendable {
         return MailpitView(record)
     }
 
-    /// Mailpit's `MessagesSummary` for `start`/`limit` (defaults 0 and 50) of `matching`.
-    func page(_ matching: [MailpitView], query: QueryParameters) throws(ControlFailure) -> HTTPResponse {
+    /// Mailpit's `MessagesSummary` for `start`/`limit` (defaults 0 and 50) of the messages `search`
+    /// finds (all without one), newest first (Mailpit's order): summaries of the page only, from the
+    /// index.
+    func page(_ search: MailpitSearch?, query: QueryParameters) throws(ControlFailure) -> HTTPResponse {
         let start = try Self.number(query, "start", in: 0...1_000_000) ?? 0
         let limit = try Self.number(query, "limit", in: 1...1000) ?? 50
-        let total = Int64(mailbox.records { $0.outcome == .accepted }.count)
-        let page = matching.dropFirst(start).prefix(limit)
+        let total = Int64(mailbox.deliveredCount)
+        let page = mailbox.deliveredPage(passing: search, start: start, limit: limit)
         return ControlEndpoints.ok(
             JSONObject([
-                ("total", .int(total)), ("unread", .int(total)), ("count", .int(Int64(page.count))),
-                ("messages_count", .int(Int64(matching.count))), ("messages_unread", .int(Int64(matching.count))),
+                ("total", .int(total)), ("unread", .int(total)), ("count", .int(Int64(page.records.count))),
+                ("messages_count", .int(Int64(page.matching))), ("messages_unread", .int(Int64(page.matching))),
                 ("start", .int(Int64(start))), ("tags", .array([])),
-                ("messages", .array(page.map { .object($0.summary) })),
+                ("messages", .array(page.records.map { .object(MailpitView($0).summary) })),
             ]))
     }
 
@@ -107,7 +107,7 @@ struct MailpitEndpoints: Sendable {
         let ids = try key.flatMap { (key) throws(ControlFailure) in try body.strings(key) } ?? []
         guard ids.count <= 10_000 else { throw .invalid("IDs", "at most 10000 ids") }
         let wanted = Set(ids)
-        let delivered = mailbox.records { $0.outcome == .accepted && (wanted.isEmpty || wanted.contains($0.id)) }
+        let delivered = mailbox.records { Self.isMessage($0) && (wanted.isEmpty || wanted.contains($0.id)) }
         mailbox.remove(ids: Set(delivered.map(\.id)))
         return HTTPResponse(
             status: .ok, headers: HTTPHeaders([("Content-Type", "text/plain")]), body: Array("ok".utf8))

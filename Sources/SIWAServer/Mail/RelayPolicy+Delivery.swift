@@ -1,3 +1,5 @@
+import MIME
+import Mailbox
 import SIWACore
 import SMTP
 import ScenarioModel
@@ -8,32 +10,12 @@ import ScenarioModel
 /// recipient's reply and no copy is delivered — a sender is never told "queued" for a copy that is
 /// then dropped (docs/relay-mail.md).
 extension RelayPolicy {
-    /// One distinct recipient of a message and the relay's decision for it.
-    struct Copy {
-        var path: String
-        var recipient: RelayRecipient?
-        var decision: RelayDecision
-    }
-
     func deliver(_ data: [UInt8], envelope: SMTPEnvelope) -> SMTPReply {
         let now = provider.clock.nowMilliseconds
-        let snapshot = provider.snapshot
         let message = MailMessage(parsing: data)
         let originators = Originators(message)
-        var copies: [Copy] = []
-        var seen = Set<String>()
-        for path in envelope.recipients {
-            // Decided again: the scenario may have changed since RCPT (forwarding turned off). The
-            // recipient it returns is `snapshot.relayRecipient(forAddress: path)`, looked up once.
-            let (rcptDecision, recipient) = RelayRules.checkRecipient(path, in: snapshot) { _ in 0 }
-            // Two spellings of one relay address are one recipient: one copy, counted once.
-            guard seen.insert(recipient?.relayAddress.lowercased() ?? path.lowercased()).inserted else { continue }
-            var decision = rcptDecision
-            if decision.outcome == .accepted, let recipient {
-                decision = originators.check(
-                    envelopeSender: envelope.reversePath, team: snapshot.scenario.team(id: recipient.teamID))
-            }
-            copies.append(Copy(path: path, recipient: recipient, decision: decision))
+        var copies = RelayRules.checkCopies(envelope.recipients, in: provider.snapshot) { team in
+            originators.check(envelopeSender: envelope.reversePath, team: team)
         }
         if copies.allSatisfy({ $0.decision.outcome == .accepted }) { reserveDailyCounts(&copies, at: now) }
         guard let refused = copies.first(where: { $0.decision.outcome != .accepted }) else {
@@ -41,6 +23,7 @@ extension RelayPolicy {
                 copies, data: data, message: message, originators: originators, envelope: envelope, at: now)
         }
         let reply = SMTPReply(refused.decision.code, refused.decision.enhancedCode, refused.decision.text)
+        let content = Content(headerFrom: originators.from, subject: message.field("Subject"), raw: data)
         for copy in copies {
             let reason =
                 copy.decision.outcome == .accepted
@@ -50,26 +33,21 @@ extension RelayPolicy {
             record(
                 reply, refused.decision, step: "DATA", envelope: envelope, to: copy.path, user: copy.recipient?.user.id,
                 at: now, reason: reason)
-            mailbox.add { id in
-                MailRecord(
-                    id: id, direction: .toUser, outcome: refused.decision.outcome, reply: reply.text, reason: reason,
-                    timeMilliseconds: now, teamID: copy.recipient?.teamID, userID: copy.recipient?.user.id,
-                    relayAddress: copy.recipient?.relayAddress ?? copy.path, deliveredTo: nil,
-                    envelopeSender: envelope.reversePath, headerFrom: originators.from,
-                    rewrittenFrom: nil, subject: message.field("Subject"), raw: data)
-            }
+            store(
+                refused.decision.outcome, reply: reply, reason: reason, to: copy.path, copy.recipient,
+                envelope: envelope, content: content, at: now)
         }
         return reply
     }
 
     /// Counts every copy toward its address's 100 for the day; if one address is full, gives the
-    /// others back and marks that copy deferred (the message is then refused whole).
-    func reserveDailyCounts(_ copies: inout [Copy], at now: Int64) {
+    /// others back and defers that copy (the message is then refused whole).
+    func reserveDailyCounts(_ copies: inout [RelayRules.Copy], at now: Int64) {
         for index in copies.indices {
             guard let recipient = copies[index].recipient else { continue }
             if mailbox.reserveDelivery(recipient.relayAddress, at: now, limit: RelayRules.dailyLimit) { continue }
-            copies[index].decision =
-                RelayRules.checkRecipient(copies[index].path, in: provider.snapshot) { _ in RelayRules.dailyLimit }.0
+            copies[index].decision = RelayRules.dailyLimitReached(
+                copies[index].path, recipient, count: mailbox.deliveredToday(recipient.relayAddress, at: now))
             for earlier in copies[..<index] {
                 if let address = earlier.recipient?.relayAddress { mailbox.releaseDelivery(address, at: now) }
             }
@@ -79,7 +57,8 @@ extension RelayPolicy {
 
     /// Every copy passed: each is rewritten for its recipient and stored; the reply names them all.
     func deliverEveryCopy(
-        _ copies: [Copy], data: [UInt8], message: MailMessage, originators: Originators, envelope: SMTPEnvelope,
+        _ copies: [RelayRules.Copy], data: [UInt8], message: MailMessage, originators: Originators,
+        envelope: SMTPEnvelope,
         at now: Int64
     ) -> SMTPReply {
         let ids = mailbox.takeIDs(copies.count)
@@ -90,13 +69,12 @@ extension RelayPolicy {
             let raw = RelayRewriting.forwarded(
                 message, original: data, from: from, relayFrom: relayFrom,
                 received: receivedField(envelope, for: recipient.realAddress, at: now))
-            mailbox.add(
-                MailRecord(
-                    id: id, direction: .toUser, outcome: .accepted, reply: reply.text, reason: copy.decision.reason,
-                    timeMilliseconds: now, teamID: recipient.teamID, userID: recipient.user.id,
-                    relayAddress: recipient.relayAddress, deliveredTo: recipient.realAddress,
-                    envelopeSender: envelope.reversePath, headerFrom: from, rewrittenFrom: relayFrom,
-                    subject: message.field("Subject"), raw: raw))
+            let content = Content(
+                headerFrom: from, subject: message.field("Subject"), raw: raw, deliveredTo: recipient.realAddress,
+                rewrittenFrom: relayFrom)
+            store(
+                .accepted, reply: reply, reason: copy.decision.reason, to: copy.path, recipient, envelope: envelope,
+                content: content, id: id, at: now)
             record(
                 reply, copy.decision, step: "DATA", envelope: envelope, to: copy.path, user: recipient.user.id, at: now)
         }

@@ -1,3 +1,5 @@
+import MIME
+import Mailbox
 import SIWACore
 import SMTP
 
@@ -26,13 +28,7 @@ struct RelayPolicy: SMTPPolicy {
         }
         let reply = SMTPReply(decision.code, decision.enhancedCode, decision.text)
         record(reply, decision, step: "RCPT TO", envelope: envelope, to: path, user: recipient?.user.id, at: now)
-        mailbox.add { id in
-            MailRecord(
-                id: id, direction: .toUser, outcome: decision.outcome, reply: reply.text,
-                reason: decision.reason, timeMilliseconds: now, teamID: recipient?.teamID, userID: recipient?.user.id,
-                relayAddress: path, deliveredTo: nil, envelopeSender: envelope.reversePath, headerFrom: nil,
-                rewrittenFrom: nil, subject: nil, raw: [])
-        }
+        store(decision.outcome, reply: reply, reason: decision.reason, to: path, recipient, envelope: envelope, at: now)
         return reply
     }
 
@@ -45,12 +41,7 @@ struct RelayPolicy: SMTPPolicy {
                 : "the SMTP listener's bound on messages in progress was reached (docs/limits.md)")
         for path in envelope.recipients {
             record(reply, decision, step: "DATA", envelope: envelope, to: path, user: nil, at: now)
-            mailbox.add { id in
-                MailRecord(
-                    id: id, direction: .toUser, outcome: decision.outcome, reply: reply.text, reason: decision.reason,
-                    timeMilliseconds: now, teamID: nil, userID: nil, relayAddress: path, deliveredTo: nil,
-                    envelopeSender: envelope.reversePath, headerFrom: nil, rewrittenFrom: nil, subject: nil, raw: [])
-            }
+            store(decision.outcome, reply: reply, reason: decision.reason, to: path, nil, envelope: envelope, at: now)
         }
     }
 
@@ -62,6 +53,35 @@ struct RelayPolicy: SMTPPolicy {
             "Received: from \(envelope.heloName) (\(envelope.remoteAddress)) by \(hostname) with "
                 + (envelope.secure ? "ESMTPS" : "ESMTP") + " for <\(realAddress)>; "
                 + TimeText.rfc5322(milliseconds: milliseconds))
+    }
+
+    /// What a record keeps of the message: nothing when it was refused before DATA.
+    struct Content {
+        var headerFrom: String? = nil
+        var subject: String? = nil
+        var raw: [UInt8] = []
+        /// Where it was delivered, and the From the recipient sees: set only for a delivered copy.
+        var deliveredTo: String? = nil
+        var rewrittenFrom: String? = nil
+    }
+
+    /// The relay's one constructor of mailbox records: the copy for `path` (sent to `recipient`,
+    /// when the address is a user's), its outcome, the reply the sender got and why; under `id`
+    /// when the reply already named it (`Mailbox.takeIDs`), else a fresh one.
+    @discardableResult
+    func store(
+        _ outcome: RelayDecision.Outcome, reply: SMTPReply, reason: String, to path: String,
+        _ recipient: RelayRecipient?, envelope: SMTPEnvelope, content: Content = Content(), id: String? = nil,
+        at now: Int64
+    ) -> MailRecord {
+        let make = { (id: String) in
+            MailRecord(
+                id: id, direction: .toUser, outcome: outcome, reply: reply.text, reason: reason, timeMilliseconds: now,
+                teamID: recipient?.teamID, userID: recipient?.user.id, relayAddress: recipient?.relayAddress ?? path,
+                deliveredTo: content.deliveredTo, envelopeSender: envelope.reversePath, headerFrom: content.headerFrom,
+                rewrittenFrom: content.rewrittenFrom, subject: content.subject, raw: content.raw)
+        }
+        return id.map { mailbox.add(make($0)) } ?? mailbox.add(make)
     }
 
     /// One journal line per recipient and step: kind `mail`, the SMTP step as the path, the code of

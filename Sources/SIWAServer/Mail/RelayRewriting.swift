@@ -1,4 +1,4 @@
-import SMTP
+import MIME
 import ScenarioModel
 
 /// How the relay changes a message it forwards: a `Received:` field on top and the From address

@@ -1,5 +1,6 @@
 import EventLoop
 import HTTP
+import Mailbox
 import SIWACore
 import SMTP
 import TLS

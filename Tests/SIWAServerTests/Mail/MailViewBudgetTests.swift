@@ -2,6 +2,7 @@ import JSON
 import SIWATestSupport
 import Testing
 
+@testable import Mailbox
 @testable import SIWAServer
 
 /// A JSON view of a message copies at most `MailViewBudget.maximumBytes` of its text, cut at a

@@ -4,6 +4,7 @@ import SIWACore
 import SIWATestSupport
 import Testing
 
+@testable import Mailbox
 @testable import SIWAServer
 
 /// The Mailpit-compatible subset at `/api/v1/`: Mailpit's paths and JSON shapes over the relay's

@@ -1,4 +1,4 @@
-import SMTP
+import MIME
 import Testing
 
 @testable import SIWAServer

@@ -18,6 +18,14 @@ package enum RelayRules {
     package static func checkRecipient(
         _ address: String, in snapshot: ProviderSnapshot, deliveredToday: (String) -> Int
     ) -> (RelayDecision, RelayRecipient?) {
+        let (decision, recipient) = checkAddress(address, in: snapshot)
+        guard decision.outcome == .accepted, let recipient else { return (decision, recipient) }
+        let count = deliveredToday(recipient.relayAddress)
+        return (count < dailyLimit ? decision : dailyLimitReached(address, recipient, count: count), recipient)
+    }
+
+    /// Whether `address` is a relay address whose user receives mail, the daily count aside.
+    static func checkAddress(_ address: String, in snapshot: ProviderSnapshot) -> (RelayDecision, RelayRecipient?) {
         let lowered = address.lowercased()
         let found = snapshot.relayRecipient(forAddress: lowered)
         guard let domain = lowered.split(separator: "@").last.map(String.init),
@@ -46,23 +54,51 @@ package enum RelayRules {
                 recipient
             )
         }
-        let count = deliveredToday(recipient.relayAddress)
-        guard count < dailyLimit else {
-            return (
-                RelayDecision(
-                    .deferred, 450, "4.2.1",
-                    "<\(address)>: receiving mail at a rate that prevents additional messages from being delivered; "
-                        + "try again later",
-                    reason: "\(recipient.relayAddress) already received \(count) messages today (limit \(dailyLimit))"),
-                recipient
-            )
-        }
         return (
             RelayDecision(
                 .accepted, 250, "2.1.5", "OK",
                 reason: "relay address of user '\(recipient.user.id)' in team \(recipient.teamID)"),
             recipient
         )
+    }
+
+    /// The deferral when `recipient`'s address already took `count` (≥ `dailyLimit`) messages today.
+    package static func dailyLimitReached(_ address: String, _ recipient: RelayRecipient, count: Int)
+        -> RelayDecision
+    {
+        RelayDecision(
+            .deferred, 450, "4.2.1",
+            "<\(address)>: receiving mail at a rate that prevents additional messages from being delivered; "
+                + "try again later",
+            reason: "\(recipient.relayAddress) already received \(count) messages today (limit \(dailyLimit))")
+    }
+
+    /// One distinct recipient of a message at the end of DATA and the relay's decision for its copy.
+    package struct Copy: Sendable {
+        /// The recipient as the envelope named it (RCPT TO).
+        package var path: String
+        package var recipient: RelayRecipient?
+        package var decision: RelayDecision
+    }
+
+    /// The end-of-DATA step, one decision per distinct recipient (two spellings of one relay address
+    /// are one copy): the recipient rules again, since the scenario may have changed since RCPT
+    /// (forwarding turned off), then `sender`'s rules for the recipient's team. The daily count is
+    /// the caller's, reserved for every copy at once (`dailyLimitReached` for the one that is full).
+    package static func checkCopies(
+        _ paths: [String], in snapshot: ProviderSnapshot, sender: (Team?) -> RelayDecision
+    ) -> [Copy] {
+        var copies: [Copy] = []
+        var seen = Set<String>()
+        for path in paths {
+            var (decision, recipient) = checkAddress(path, in: snapshot)
+            guard seen.insert(recipient?.relayAddress.lowercased() ?? path.lowercased()).inserted else { continue }
+            if decision.outcome == .accepted, let recipient {
+                decision = sender(snapshot.scenario.team(id: recipient.teamID))
+            }
+            copies.append(Copy(path: path, recipient: recipient, decision: decision))
+        }
+        return copies
     }
 
     /// The end-of-DATA step: whether the message comes from one of `team`'s registered sources and

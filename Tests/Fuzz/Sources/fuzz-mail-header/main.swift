@@ -1,7 +1,7 @@
 // Fuzzes the message header parser and the MIME walk behind /mock/mail/{id}: any bytes must parse
 // without a crash, the body must start inside the input, and every prefix of the input must parse too.
 import FuzzDriver
-import SMTP
+import MIME
 
 #if canImport(Glibc)
     import Glibc

@@ -8,8 +8,8 @@
 /// names, as Mailpit's search text includes them. Filters the subset does not cover (`tag:`, `is:tagged`,
 /// `before:`, `after:`, `bcc:`, `has:inline`) and a size Mailpit's grammar does not read are refused by
 /// name, not ignored (Mailpit's internal/storage/search.go, `searchQueryBuilder` and `sizeToBytes`).
-struct MailpitSearch {
-    enum Field: String {
+package struct MailpitSearch: Sendable {
+    enum Field: String, Sendable {
         case any, from, to, cc, addressed, subject
         case replyTo = "reply-to"
         case messageID = "message-id"
@@ -19,7 +19,7 @@ struct MailpitSearch {
         case hasAttachment = "has:attachment"
     }
 
-    struct Term {
+    struct Term: Sendable {
         var field: Field
         /// Lowercased.
         var value: String
@@ -32,11 +32,11 @@ struct MailpitSearch {
     let terms: [Term]
 
     /// Why a query is refused: the message of a 400.
-    struct Failure: Error {
-        var message: String
+    package struct Failure: Error {
+        package var message: String
     }
 
-    init(parsing query: String) throws(Failure) {
+    package init(parsing query: String) throws(Failure) {
         var terms: [Term] = []
         for token in try Self.tokens(query) {
             var text = Substring(token)
@@ -101,33 +101,29 @@ struct MailpitSearch {
         return tokens
     }
 
-    func matches(_ view: MailpitView) -> Bool {
-        terms.allSatisfy { term in found(term, in: view) != term.negated }
+    /// Whether `record` passes every term, read from its `MailIndex` (no parse).
+    package func matches(_ record: MailRecord) -> Bool {
+        terms.allSatisfy { term in found(term, in: record) != term.negated }
     }
 
-    func found(_ term: Term, in view: MailpitView) -> Bool {
-        func addresses(_ names: [String]) -> String {
-            names.flatMap { view.addresses($0) }.map { "\($0.name) <\($0.address)>" }.joined(separator: ", ")
-                .lowercased()
-        }
+    func found(_ term: Term, in record: MailRecord) -> Bool {
+        let index = record.index
+        let text = index.lowercased
+        func holds(_ field: String) -> Bool { MailIndex.contains(field, term.value) }
         switch term.field {
         case .isRead: return false  // read status is not tracked: every message is unread
         case .isUnread: return true
-        case .hasAttachment: return !view.parts.attachments.isEmpty
-        case .from: return addresses(["From"]).contains(term.value)
-        case .to: return addresses(["To"]).contains(term.value)
-        case .cc: return addresses(["Cc"]).contains(term.value)
-        case .replyTo: return addresses(["Reply-To"]).contains(term.value)
-        case .addressed: return addresses(["From", "To", "Cc", "Reply-To"]).contains(term.value)
-        case .subject: return view.subject.lowercased().contains(term.value)
-        case .messageID: return view.messageID.lowercased().contains(term.value)
-        case .larger: return view.record.raw.count > term.bytes
-        case .smaller: return view.record.raw.count < term.bytes
-        case .any:
-            return addresses(["From", "To", "Cc", "Reply-To"]).contains(term.value)
-                || view.subject.lowercased().contains(term.value) || view.text.lowercased().contains(term.value)
-                || MailpitView.strippingTags(view.html).lowercased().contains(term.value)
-                || view.parts.attachments.contains { ($0.filename ?? "").lowercased().contains(term.value) }
+        case .hasAttachment: return index.attachments > 0
+        case .from: return holds(text.from)
+        case .to: return holds(text.to)
+        case .cc: return holds(text.cc)
+        case .replyTo: return holds(text.replyTo)
+        case .addressed: return holds(text.addressed)
+        case .subject: return holds(text.subject)
+        case .messageID: return holds(index.messageID.lowercased())
+        case .larger: return record.raw.count > term.bytes
+        case .smaller: return record.raw.count < term.bytes
+        case .any: return holds(text.addressed) || holds(text.subject) || holds(index.searchText)
         }
     }
 
@@ -149,17 +145,6 @@ struct MailpitSearch {
         else { return nil }
         let bytes = (value * unit).rounded(.down)
         return bytes >= 1 ? Int(bytes) : nil
-    }
-}
-
-extension MailpitSearch {
-    /// `text` parsed; a refusal is the control API's 400 naming the `query` parameter.
-    static func parsing(query text: String) throws(ControlFailure) -> MailpitSearch {
-        do throws(Failure) {
-            return try MailpitSearch(parsing: text)
-        } catch {
-            throw .invalid("query", error.message)
-        }
     }
 }
 

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import SMTP
+@testable import MIME
 
 /// What the mock writes into header fields holds no line break (issue 36 findings 2 and 3): addresses
 /// read from a message or an envelope cannot carry one inside a quoted local part, and `fieldText`
@@ -11,15 +11,15 @@ import Testing
     @Test func aQuotedLocalPartWithALineBreakIsNoMailbox() {
         for line in Self.breaks {
             let text = "\"a\(line)Bcc: victim@attacker.example\"@shop.example"
-            #expect(!SMTPCommandParser.isMailbox(Substring(text)), "\(text.debugDescription)")
-            #expect(!SMTPCommandParser.isMailboxByCharacters(Substring(text)), "\(text.debugDescription)")
+            #expect(!MailAddress.isMailbox(Substring(text)), "\(text.debugDescription)")
+            #expect(!MailAddress.isMailboxByCharacters(Substring(text)), "\(text.debugDescription)")
             #expect(MailAddress.addresses(inField: "Shop <\(text)>") == nil, "\(text.debugDescription)")
         }
         for text in ["\"a b\"@shop.example", "\"a\\\"b\"@shop.example", "\"é\"@shop.example"] {
-            #expect(SMTPCommandParser.isMailbox(Substring(text)), "\(text)")
+            #expect(MailAddress.isMailbox(Substring(text)), "\(text)")
         }
         for text in ["\"a\"b\"@x.example", "\"a\\\"@x.example", "\"\"\"@x.example"] {
-            #expect(!SMTPCommandParser.isMailbox(Substring(text)), "\(text)")
+            #expect(!MailAddress.isMailbox(Substring(text)), "\(text)")
         }
     }
 

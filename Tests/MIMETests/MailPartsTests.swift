@@ -1,4 +1,4 @@
-import SMTP
+import MIME
 import Testing
 
 /// The MIME leaf walk behind the viewer's attachments: IMAP section numbers (RFC 9051 §6.4.5), file

@@ -79,13 +79,18 @@ package final class MailWaiters: Sendable {
         state.withLock { $0.waiters.removeValue(forKey: id) }?.finish()
     }
 
-    /// A record was stored: answers every waiter it matches.
+    /// A record was stored: answers every waiter it matches. The filters run outside the lock (they
+    /// read the record's index, never its message): parking and expiry never wait on a search. A
+    /// request parked meanwhile is not missed: it looks at the mailbox again once parked
+    /// (`MailEndpoints.waitForMail`), and the record is stored before this is called.
     package func stored(_ record: MailRecord) {
-        let woken: [Waiter] = state.withLock { state in
-            guard !state.waiters.isEmpty else { return [] }
-            let ids = state.waiters.compactMap { $0.value.matches(record) ? $0.key : nil }
-            return ids.compactMap { state.waiters.removeValue(forKey: $0) }
+        let parked: [(id: UInt64, matches: @Sendable (MailRecord) -> Bool)] = state.withLock { state in
+            state.waiters.map { ($0.key, $0.value.matches) }
         }
+        guard !parked.isEmpty else { return }
+        let matched = parked.filter { $0.matches(record) }.map(\.id)
+        guard !matched.isEmpty else { return }
+        let woken = state.withLock { state in matched.compactMap { state.waiters.removeValue(forKey: $0) } }
         for waiter in woken { waiter.finish() }
     }
 

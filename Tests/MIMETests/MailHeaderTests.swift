@@ -1,4 +1,4 @@
-import SMTP
+import MIME
 import Testing
 
 /// Originator fields read as mailbox lists, and RFC 2047 encoded words decoded for display.

@@ -1,6 +1,6 @@
 import JSON
+import MIME
 import SIWACore
-import SMTP
 
 /// One message the relay handled: delivered to a user's real address, a user's reply delivered to
 /// the developer, or an attempt the relay refused (with the SMTP reply the sender got).
@@ -38,16 +38,36 @@ package struct MailRecord: Sendable {
     /// The message as delivered (headers rewritten); for a refusal, as received (empty when refused
     /// before DATA).
     package var raw: [UInt8]
-    /// The `From:` display name as read (RFC 2047 decoded), for lists; set when stored (`withPreview`).
-    package var fromName: String? = nil
-    /// How many attachments the message carries (`MailMessage.TextParts.attachments`); set when stored.
-    package var attachments = 0
-    /// Why the MIME walk stopped at a bound (`MailMessage.PartList.note`), or nil; set when stored.
-    package var partsNote: String? = nil
+    /// What lists, searches and waits read of the message, computed once when it is stored
+    /// (`Mailbox.add`); `.empty` until then.
+    package var index = MailIndex.empty
+
+    package init(
+        id: String, direction: Direction, outcome: RelayDecision.Outcome, reply: String, reason: String,
+        timeMilliseconds: Int64, teamID: String?, userID: String?, relayAddress: String, deliveredTo: String?,
+        envelopeSender: String, headerFrom: String?, rewrittenFrom: String?, subject: String?, raw: [UInt8]
+    ) {
+        self.id = id
+        self.direction = direction
+        self.outcome = outcome
+        self.reply = reply
+        self.reason = reason
+        self.timeMilliseconds = timeMilliseconds
+        self.teamID = teamID
+        self.userID = userID
+        self.relayAddress = relayAddress
+        self.deliveredTo = deliveredTo
+        self.envelopeSender = envelopeSender
+        self.headerFrom = headerFrom
+        self.rewrittenFrom = rewrittenFrom
+        self.subject = subject
+        self.raw = raw
+    }
 
     /// Bytes this record holds, for the mailbox's byte cap.
     var approximateBytes: Int {
-        raw.count + reply.utf8.count + reason.utf8.count + relayAddress.utf8.count + (subject?.utf8.count ?? 0) + 256
+        raw.count + reply.utf8.count + reason.utf8.count + relayAddress.utf8.count + (subject?.utf8.count ?? 0)
+            + index.approximateBytes + 256
     }
 
     /// `delivered`, `rejected` or `deferred`.
@@ -70,25 +90,19 @@ package struct MailRecord: Sendable {
         object["from"] = headerFrom.map { .string($0) } ?? .null
         object["rewritten_from"] = rewrittenFrom.map { .string($0) } ?? .null
         // Shown as read (RFC 2047 encoded words decoded); the raw field stays in `headers` and `.eml`.
-        object["subject"] = subject.map { .string(EncodedWords.decode($0)) } ?? .null
+        object["subject"] = subject.map { _ in .string(index.subject) } ?? .null
         object["size"] = .int(Int64(raw.count))
-        object["from_name"] = fromName.map { .string($0) } ?? .null
-        object["attachments"] = .int(Int64(attachments))
-        object["parts_note"] = partsNote.map { .string($0) } ?? .null
+        object["from_name"] = index.fromName.map { .string($0) } ?? .null
+        object["attachments"] = .int(Int64(index.attachments))
+        object["parts_note"] = index.partsNote.map { .string($0) } ?? .null
         return object
     }
 
-    /// The record with what lists show of its message read once, when it is stored, so that listing
-    /// the mailbox every second does not parse every message again.
-    func withPreview() -> MailRecord {
+    /// The record with its message indexed (`MailIndex`): the one parse a stored message gets
+    /// outside the routes that show it whole.
+    func indexed() -> MailRecord {
         var record = self
-        let message = MailMessage(parsing: raw)
-        record.fromName = message.field("From").flatMap(MailAddress.displayName(inField:)).map(EncodedWords.decode)
-        // The part list, not `textParts`: nothing is decoded when a message is stored (a 9 MB text part
-        // would be, on the SMTP listener's event loop).
-        let list = message.partList
-        record.attachments = MailMessage.TextParts.attachmentCount(of: list.parts)
-        record.partsNote = list.note
+        record.index = MailIndex(raw, subject: subject)
         return record
     }
 }

@@ -52,8 +52,14 @@ package struct MailMessage: Sendable, Equatable {
     /// parts of 1000 fields each would hold a million.
     package static let maxPartFields = 64
 
-    /// Parses `bytes`, keeping the first `maxFields` header fields.
+    /// Parses `bytes`, keeping the first `maxFields` header fields; counted by `parseCounter`.
     package init(parsing bytes: ArraySlice<UInt8>, maxFields: Int = Self.maxFields) {
+        Self.parseCounter?.add()
+        self.init(reading: bytes, maxFields: maxFields)
+    }
+
+    /// `init(parsing:)` uncounted: a MIME part of a message being parsed (`MailMessage+Parts.swift`).
+    init(reading bytes: ArraySlice<UInt8>, maxFields: Int) {
         var fields: [Field] = []
         var index = bytes.startIndex
         var current: (name: String, value: [UInt8])? = nil

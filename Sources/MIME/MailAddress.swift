@@ -74,7 +74,7 @@ package enum MailAddress {
             text = text[..<paren]
         }
         let address = text.trimmingSpaces
-        guard SMTPCommandParser.isMailbox(Substring(address)) else { return nil }
+        guard MailAddress.isMailbox(Substring(address)) else { return nil }
         return address
     }
 

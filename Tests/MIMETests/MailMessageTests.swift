@@ -1,4 +1,4 @@
-import SMTP
+import MIME
 import Testing
 
 @Suite struct MailMessageTests {

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import SMTP
+@testable import MIME
 
 /// The MIME walk reads a bounded number of sections and part header fields whatever the message holds
 /// (issue 36 finding 1: 200,000 empty parts once made a 32 MB JSON view), and says where it stopped.

@@ -2,19 +2,21 @@
 /// parts — so that a view stays bounded whatever the message holds: JSON escaping can make six bytes
 /// of one (`\u0000`), and a 9.6 MB message once answered with 131 MB (docs/limits.md). Text past the
 /// budget is cut at a character boundary and the view names what was cut; `.eml` keeps every byte.
-struct MailViewBudget {
+package struct MailViewBudget {
     /// Bytes of message text in one view.
-    static let maximumBytes = 2 * 1024 * 1024
+    package static let maximumBytes = 2 * 1024 * 1024
     /// Bytes of a text or HTML body decoded for a view (`MailMessage.textParts(decodingAtMost:)`): past
     /// the budget, so that a cut shows.
-    static let decodedBytes = maximumBytes + 4
+    package static let decodedBytes = maximumBytes + 4
     /// Bytes still to give.
-    private(set) var remaining = maximumBytes
+    package private(set) var remaining = maximumBytes
     /// The view's fields that were cut, in order, each once.
-    private(set) var cut: [String] = []
+    package private(set) var cut: [String] = []
+
+    package init() {}
 
     /// `text`, or as much of it as the budget still holds (noting `field` as cut).
-    mutating func take(_ text: String, as field: String) -> String {
+    package mutating func take(_ text: String, as field: String) -> String {
         let bytes = text.utf8
         guard bytes.count > remaining else {
             remaining -= bytes.count

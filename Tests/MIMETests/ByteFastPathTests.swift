@@ -1,8 +1,8 @@
 import Testing
 
-@testable import SMTP
+@testable import MIME
 
-/// The byte-level fast paths (ASCII addresses and trimming, whole runs of message content) decide
+/// The byte-level fast paths (ASCII addresses and trimming, field names, mailbox lists) decide
 /// exactly as the general paths they shortcut, on many generated inputs.
 @Suite struct ByteFastPathTests {
     /// A small deterministic generator (SplitMix64), so a failure names a reproducible input.
@@ -31,15 +31,15 @@ import Testing
         for _ in 0..<20_000 {
             let text = Self.text(&generator)
             #expect(
-                SMTPCommandParser.isMailbox(Substring(text))
-                    == SMTPCommandParser.isMailboxByCharacters(Substring(text)),
+                MailAddress.isMailbox(Substring(text))
+                    == MailAddress.isMailboxByCharacters(Substring(text)),
                 "\(text.debugDescription)")
         }
         for text in [
             "a@b", "a.b@c-d.e", "\"q\"@x", "a@[1.2.3.4]", "a@[]", ".a@b", "a.@b", "a..b@c", "a@b.", "a@-b", "a@b-",
         ] {
             #expect(
-                SMTPCommandParser.isMailbox(Substring(text)) == SMTPCommandParser.isMailboxByCharacters(Substring(text))
+                MailAddress.isMailbox(Substring(text)) == MailAddress.isMailboxByCharacters(Substring(text))
             )
         }
     }
@@ -49,30 +49,6 @@ import Testing
         for _ in 0..<20_000 {
             let text = Substring(Self.text(&generator))
             #expect(text.trimmingSpaces == text.trimmingSpacesByCharacters, "\(text.debugDescription)")
-        }
-    }
-
-    @Test func contentRunsKeepTheSameBytesAndSizeAsOneByteAtATime() {
-        var generator = Generator(state: 1)
-        let parts: [[UInt8]] = ["x", "\r\n", "\r", "\n", ".", "\r\n.\r", "abc def", String(repeating: "y", count: 300)]
-            .map { Array($0.utf8) }
-        for round in 0..<2_000 {
-            var input: [UInt8] = []
-            for _ in 0..<generator.next(30) { input += parts[generator.next(parts.count)] }
-            input += Array("\r\n.\r\n".utf8)
-            let limit = [5, 64, 700, 10_000][round % 4]
-            var whole = MessageReader(limit: limit)
-            let wholeEnd = input.withUnsafeBytes { whole.consume($0, from: 0) }
-            var dripped = MessageReader(limit: limit)
-            var drippedEnd = (0, false)
-            for index in input.indices where !drippedEnd.1 {
-                drippedEnd = [input[index]].withUnsafeBytes { dripped.consume($0, from: 0) }
-                drippedEnd.0 = index + 1
-            }
-            #expect(wholeEnd == drippedEnd)
-            #expect(whole.data == dripped.data)
-            #expect(whole.size == dripped.size)
-            #expect(whole.isOversized == dripped.isOversized)
         }
     }
 }

@@ -72,7 +72,7 @@ extension MailMessage {
                 list.sections += min(sections.count, room)
                 for (index, section) in sections.prefix(room).enumerated() {
                     let number = String(index + 1)
-                    MailMessage(parsing: section, maxFields: Self.maxPartFields).collectParts(
+                    MailMessage(reading: section, maxFields: Self.maxPartFields).collectParts(
                         into: &list, id: id.map { "\($0).\(number)" } ?? number, depth: depth + 1)
                 }
                 return

@@ -1,5 +1,4 @@
 import Locking
-import SIWACore
 
 /// What the relay delivered and refused, newest last, bounded in entries and bytes (oldest dropped,
 /// docs/limits.md), plus the per-address daily counters behind Apple's 100-a-day limit (kept apart
@@ -15,6 +14,8 @@ package final class Mailbox: Sendable {
 
     struct State {
         var records = MailRecordQueue()
+        /// Records delivered (`outcome == .accepted`) among `records`: Mailpit's messages.
+        var delivered = 0
         var bytes = 0
         var nextID = 1
         /// relay address (lowercased) → (UTC day number, messages that day).
@@ -91,7 +92,7 @@ package final class Mailbox: Sendable {
     /// its raw bytes.
     @discardableResult
     package func add(_ record: MailRecord) -> MailRecord {
-        let stored = store(record.withPreview())
+        let stored = store(record.indexed())
         waiters.stored(stored)
         return stored
     }
@@ -102,9 +103,11 @@ package final class Mailbox: Sendable {
             if record.approximateBytes > limits.maxBytes { record.raw = [] }
             state.records.append(record)
             state.bytes += record.approximateBytes
+            if record.outcome == .accepted { state.delivered += 1 }
             var drop = 0
             while state.records.count - drop > limits.maxRecords || state.bytes > limits.maxBytes {
                 state.bytes -= state.records[drop].approximateBytes
+                if state.records[drop].outcome == .accepted { state.delivered -= 1 }
                 drop += 1
             }
             if drop > 0 {
@@ -119,14 +122,46 @@ package final class Mailbox: Sendable {
         state.withLock { state in state.records.first { $0.id == id } }
     }
 
+    /// The records as they are now: a copy of the queue, which shares its storage until the next
+    /// store, so taking it is O(1) and filters run outside the lock (a search over every record never
+    /// holds up the SMTP listener storing one).
+    var snapshot: MailRecordQueue { state.withLock { $0.records } }
+
     /// Whether any record passes `filter`.
     package func contains(where filter: (MailRecord) -> Bool) -> Bool {
-        state.withLock { $0.records.contains(where: filter) }
+        snapshot.contains(where: filter)
     }
 
     /// Records oldest first that pass `filter`.
     package func records(where filter: (MailRecord) -> Bool = { _ in true }) -> [MailRecord] {
-        state.withLock { $0.records }.filter(filter)
+        snapshot.filter(filter)
+    }
+
+    /// The newest record that passes `filter`, looking from the newest back.
+    package func newest(where filter: (MailRecord) -> Bool) -> MailRecord? {
+        snapshot.last(where: filter)
+    }
+
+    /// Delivered records held now (Mailpit's messages).
+    package var deliveredCount: Int { state.withLock { $0.delivered } }
+
+    /// A page of the delivered records that pass `search` (every one without), newest first: `limit`
+    /// of them after skipping `start`, and how many pass in all. Without a search only the records up
+    /// to the page's end are visited (the count is kept as records come and go); a search reads every
+    /// delivered record's index.
+    package func deliveredPage(passing search: MailpitSearch?, start: Int, limit: Int) -> (
+        records: [MailRecord], matching: Int
+    ) {
+        let (records, delivered) = state.withLock { ($0.records, $0.delivered) }
+        var page: [MailRecord] = []
+        var matching = 0
+        for record in records.reversed() where record.outcome == .accepted {
+            if let search, !search.matches(record) { continue }
+            if matching >= start && page.count < limit { page.append(record) }
+            matching += 1
+            if search == nil && page.count == limit { return (page, delivered) }
+        }
+        return (page, matching)
     }
 
     /// Bytes held and records dropped so far (for `GET /mock/mail`).
@@ -142,6 +177,7 @@ package final class Mailbox: Sendable {
             guard !gone.isEmpty else { return 0 }
             state.records.removeAll { ids.contains($0.id) }
             state.bytes -= gone.reduce(0) { $0 + $1.approximateBytes }
+            state.delivered -= gone.count(where: { $0.outcome == .accepted })
             return gone.count
         }
     }
@@ -153,6 +189,7 @@ package final class Mailbox: Sendable {
         state.withLock { state in
             let count = state.records.count
             state.records.removeAll()
+            state.delivered = 0
             state.bytes = 0
             if resettingCounters { state.daily.removeAll() }
             return count
