@@ -1,3 +1,4 @@
+import Foundation
 import JOSE
 import JSON
 import SIWACore
@@ -157,6 +158,23 @@ final class EventRecorder: Sendable {
 }
 
 @Suite struct TimeTextTests {
+    /// The in-place formatter against Foundation's ISO 8601 formatter (an independent implementation), at
+    /// the ends of the range and 2,000 generated instants in between.
+    @Test func rfc3339AgreesWithFoundationAcrossTheRange() {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        var generator = SystemRandomNumberGenerator()
+        let instants: [Int64] =
+            [0, 1, 999, 1000, 86_399_999, 951_782_400_000, TimeText.maximumMilliseconds]
+            + (0..<2_000).map { _ in Int64.random(in: 0...TimeText.maximumMilliseconds, using: &generator) }
+        for milliseconds in instants {
+            // A tenth of a microsecond past the millisecond: Foundation rounds or cuts the binary fraction.
+            let date = Date(timeIntervalSince1970: Double(milliseconds) / 1000 + 1e-7)
+            #expect(TimeText.rfc3339(milliseconds: milliseconds) == formatter.string(from: date), "\(milliseconds)")
+        }
+    }
+
     @Test func rfc3339FormatsMillisecondsInUTC() {
         #expect(TimeText.rfc3339(milliseconds: 1_893_456_000_500) == "2030-01-01T00:00:00.500Z")
         #expect(TimeText.rfc3339(milliseconds: 0) == "1970-01-01T00:00:00.000Z")

@@ -99,6 +99,25 @@ import Testing
     }
 }
 
+extension EmbeddedKeepAliveTests {
+    /// Above `info` the request log writes only 5xx lines: exchanges under the floor are not recorded at all,
+    /// the rest are, and a response under the floor is still sent whole.
+    @Test func exchangesUnderTheRecordedStatusFloorAreNotRecorded() {
+        let records = RecordBox()
+        let byPath = ClosureResponder { request in
+            HTTPResponse(status: request.target == "/fail" ? 503 : 200, body: Array("hi".utf8))
+        }
+        let peer = EmbeddedConnection(
+            responder: byPath, configure: { $0.recordedStatusFloor = 500 }, onExchanges: { records.append($0) })
+        peer.feed(Self.get("/ok") + Self.get("/fail") + Self.get("/ok"))
+        let text = peer.takeSentText()
+        #expect(text.components(separatedBy: "HTTP/1.1 200 OK").count == 3)
+        #expect(text.contains("HTTP/1.1 503 "))
+        #expect(records.values.map(\.target) == ["/fail"])
+        #expect(records.values.map(\.status) == [.serviceUnavailable])
+    }
+}
+
 /// Exchange records collected from `onExchanges` (called on the test's own thread here).
 final class RecordBox: @unchecked Sendable {
     // Safe: an embedded connection runs on the test's thread only.

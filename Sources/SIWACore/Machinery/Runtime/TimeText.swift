@@ -14,12 +14,40 @@ package enum TimeText {
         let days = seconds >= 0 ? seconds / 86400 : (seconds - 86399) / 86400
         let secondOfDay = seconds - days * 86400
         let (year, month, day) = civil(fromDays: days)
-        func pad(_ value: Int64, _ width: Int) -> String {
-            let text = String(value)
-            return String(repeating: "0", count: max(0, width - text.count)) + text
+        guard (0...9999).contains(year) else {
+            func pad(_ value: Int64, _ width: Int) -> String {
+                let text = String(value)
+                return String(repeating: "0", count: max(0, width - text.count)) + text
+            }
+            return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(secondOfDay / 3600, 2)):"
+                + "\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2)).\(pad(millis, 3))Z"
         }
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(secondOfDay / 3600, 2)):"
-            + "\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2)).\(pad(millis, 3))Z"
+        // Every field has a fixed width: the 24 bytes are written in place (the request log stamps every
+        // batch of lines with this, and interpolating padded pieces cost ~7k instructions a call).
+        return String(unsafeUninitializedCapacity: 24) { bytes in
+            func put(_ value: Int64, width: Int, at offset: Int) {
+                var rest = value
+                for index in stride(from: offset + width - 1, through: offset, by: -1) {
+                    bytes[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+                    rest /= 10
+                }
+            }
+            put(year, width: 4, at: 0)
+            bytes[4] = UInt8(ascii: "-")
+            put(month, width: 2, at: 5)
+            bytes[7] = UInt8(ascii: "-")
+            put(day, width: 2, at: 8)
+            bytes[10] = UInt8(ascii: "T")
+            put(secondOfDay / 3600, width: 2, at: 11)
+            bytes[13] = UInt8(ascii: ":")
+            put(secondOfDay / 60 % 60, width: 2, at: 14)
+            bytes[16] = UInt8(ascii: ":")
+            put(secondOfDay % 60, width: 2, at: 17)
+            bytes[19] = UInt8(ascii: ".")
+            put(millis, width: 3, at: 20)
+            bytes[23] = UInt8(ascii: "Z")
+            return 24
+        }
     }
 
     /// `Tue, 01 Dec 2026 04:00:00 +0000`: the date-time of mail header fields (RFC 5322 §3.3), UTC.
