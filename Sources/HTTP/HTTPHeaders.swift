@@ -1,6 +1,9 @@
 /// Header fields in arrival order; lookups are case-insensitive (RFC 9110 §5.1).
 package struct HTTPHeaders: Sendable, Equatable {
     package private(set) var fields: [(name: String, value: String)] = []
+    /// The wire form of the first `wire.fieldCount` fields, for a set built once and sent many times
+    /// (`prepared()`); appending keeps it, any other change drops it.
+    var wire: PreparedFields?
 
     package init() {}
     package init(_ fields: [(String, String)]) {
@@ -22,6 +25,7 @@ package struct HTTPHeaders: Sendable, Equatable {
     }
 
     package mutating func remove(_ name: String) {
+        wire = nil
         fields.removeAll { Self.namesMatch($0.name, name) }
     }
 

@@ -3,5 +3,6 @@
 /// Called on an event-loop thread; it must not block for long (an RS256 signature, ~0.35 ms, is fine).
 /// Slow behaviour (delays, dribbling) is expressed through `HTTPResponse.Delivery`, never by sleeping.
 package protocol HTTPResponder: Sendable {
-    func respond(to request: HTTPRequest) -> HTTPResponse
+    /// `consuming`: the request moves into the pipeline's context instead of being copied, field by field.
+    func respond(to request: consuming HTTPRequest) -> HTTPResponse
 }

@@ -58,7 +58,7 @@ extension AppleEndpoints {
         Self.declarations.map { declaration in
             Route(declaration.method, declaration.path, declaration.facts) {
                 var response = declaration.handler(self, &$0)
-                response.headers.add("Server", "Apple")
+                Responses.stampApple(&response.headers)
                 return response
             }
         } + BrowserEndpoints.routes

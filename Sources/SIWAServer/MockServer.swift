@@ -153,7 +153,7 @@ package struct MockServer: HTTPResponder {
         }
     }
 
-    package func respond(to request: HTTPRequest) -> HTTPResponse {
+    package func respond(to request: consuming HTTPRequest) -> HTTPResponse {
         pipeline.respond(to: request)
     }
 

@@ -80,8 +80,24 @@ enum Responses {
         contentType == jsonContentType ? jsonNoStore : makeNoStore(contentType: contentType)
     }
 
-    /// Apple's JSON headers, built once: most answers use them, and a copy costs one retain.
-    private static let jsonNoStore = makeNoStore(contentType: jsonContentType)
+    /// Apple's JSON headers, built and serialized once (`HTTPHeaders.prepared()`): most answers use them,
+    /// and a copy costs one retain.
+    private static let jsonNoStore = makeNoStore(contentType: jsonContentType).prepared()
+    /// The same with `Server: Apple`, which every answer of Apple's routes carries.
+    private static let appleJSONNoStore: HTTPHeaders = {
+        var headers = makeNoStore(contentType: jsonContentType)
+        headers.add("Server", "Apple")
+        return headers.prepared()
+    }()
+
+    /// Adds `Server: Apple`: for Apple's unchanged JSON headers, by taking their prepared copy with it.
+    static func stampApple(_ headers: inout HTTPHeaders) {
+        if headers.isUnchanged(jsonNoStore) {
+            headers = appleJSONNoStore
+        } else {
+            headers.add("Server", "Apple")
+        }
+    }
 
     private static func makeNoStore(contentType: String) -> HTTPHeaders {
         // Room for the `Server` field Apple's routes add and the fields pages add.

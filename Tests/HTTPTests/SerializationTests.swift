@@ -40,6 +40,47 @@ import Testing
                 == "HTTP/1.1 599 Unknown\r\nContent-Length: 0\r\nConnection: keep-alive\r\n\r\n")
     }
 
+    /// Prepared header sets (`HTTPHeaders.prepared()`) serialize exactly as the same fields built per
+    /// response, including sanitizing and the server's framing, before and after later changes.
+    @Test func preparedFieldsSerializeAsBuiltOnes() {
+        let sets: [[(String, String)]] = [
+            [], [("Content-Type", "application/json;charset=UTF-8"), ("Cache-Control", "no-store")],
+            [("Location", "/a\r\nSet-Cookie: x=1\u{0}"), ("content-length", "99"), ("X", "")],
+            [("Transfer-Encoding", "chunked"), ("Connection", "keep-alive"), ("Server", "Apple")],
+        ]
+        for fields in sets {
+            let plain = HTTPHeaders(fields)
+            let prepared = plain.prepared()
+            #expect(prepared == plain)
+            #expect(prepared.isUnchanged(prepared) && !plain.isUnchanged(plain))
+            #expect(
+                text(HTTPResponse(status: 200, headers: prepared)) == text(HTTPResponse(status: 200, headers: plain)))
+            var addedTo = prepared
+            addedTo.add("Server", "Apple\r\n")
+            var addedToPlain = plain
+            addedToPlain.add("Server", "Apple\r\n")
+            #expect(!addedTo.isUnchanged(prepared))
+            #expect(
+                text(HTTPResponse(status: 200, headers: addedTo))
+                    == text(HTTPResponse(status: 200, headers: addedToPlain)))
+            for name in ["Content-Type", "Location", "Server"] {
+                var changed = prepared
+                changed.set(name, "changed")
+                var changedPlain = plain
+                changedPlain.set(name, "changed")
+                #expect(!changed.isUnchanged(prepared))
+                #expect(
+                    text(HTTPResponse(status: 200, headers: changed))
+                        == text(HTTPResponse(status: 200, headers: changedPlain)))
+                changed.remove(name)
+                changedPlain.remove(name)
+                #expect(
+                    text(HTTPResponse(status: 200, headers: changed))
+                        == text(HTTPResponse(status: 200, headers: changedPlain)))
+            }
+        }
+    }
+
     @Test func clientURLParsing() throws {
         let a = try HTTPClient.parse(url: "http://127.0.0.1:8080/auth/keys?x=1#frag")
         #expect(a.host == "127.0.0.1" && a.port == 8080 && a.target == "/auth/keys?x=1")

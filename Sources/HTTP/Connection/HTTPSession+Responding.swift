@@ -2,15 +2,13 @@ import EventLoop
 
 extension HTTPSession {
     /// Calls the responder and starts delivering its answer the way `Delivery` says.
-    func respond(_ connection: Connection, to request: HTTPRequest, on loop: any ConnectionContext) {
+    func respond(_ connection: Connection, to request: consuming HTTPRequest, on loop: any ConnectionContext) {
         let started = handler.onExchanges == nil ? loop.now : MonotonicClock.now()
-        let response = handler.responder.respond(to: request)
-        deliver(
-            response, on: connection, loop: loop,
-            Pending(
-                method: request.method, target: request.target, started: started,
-                includeBody: request.method != "HEAD", keepAlive: request.keepAlive,
-                http10: request.version == .http10))
+        let pending = Pending(
+            method: request.method, target: request.target, started: started,
+            includeBody: request.method != "HEAD", keepAlive: request.keepAlive, http10: request.version == .http10)
+        // The request moves into the responder (`HTTPResponder.respond(to:)` consumes it).
+        deliver(handler.responder.respond(to: request), on: connection, loop: loop, pending)
     }
 
     /// Sends a response the way its `Delivery` says (or parks the connection for a deferred one).

@@ -25,14 +25,12 @@ extension HTTPResponse {
         out.append(contentsOf: status.reasonPhrase.utf8)
         out.append(ASCII.cr)
         out.append(ASCII.lf)
-        for field in headers.fields where !Self.isFramingField(field.name) {
-            Self.appendSanitized(field.name, to: &out)
-            out.append(ASCII.colon)
-            out.append(ASCII.space)
-            Self.appendSanitized(field.value, to: &out)
-            out.append(ASCII.cr)
-            out.append(ASCII.lf)
+        var fields = headers.fields[...]
+        if let wire = headers.wire {
+            out.append(contentsOf: wire.bytes)
+            fields = fields.dropFirst(wire.fieldCount)
         }
+        for field in fields { Self.appendField(field, to: &out) }
         if !noContent {
             out.append(contentsOf: "Content-Length: ".utf8)
             Self.appendDecimal(body.count, to: &out)
@@ -50,6 +48,17 @@ extension HTTPResponse {
         let bodyLength = includeBody && !noContent ? body.count : 0
         if bodyLength > 0 { out.append(contentsOf: body) }
         return SerializedLayout(headLength: headLength, bodyLength: bodyLength)
+    }
+
+    /// Appends `Name: value` and CRLF, sanitized; nothing for a framing field (the server writes those).
+    static func appendField(_ field: (name: String, value: String), to out: inout [UInt8]) {
+        guard !isFramingField(field.name) else { return }
+        appendSanitized(field.name, to: &out)
+        out.append(ASCII.colon)
+        out.append(ASCII.space)
+        appendSanitized(field.value, to: &out)
+        out.append(ASCII.cr)
+        out.append(ASCII.lf)
     }
 
     /// Whether the responder itself asked to close the connection with `Connection: close`.

@@ -124,6 +124,20 @@ package final class RequestJournal: Sendable {
 
         /// Entries oldest first.
         var ordered: [JournalEntry] { Array(ring[head...] + ring[..<head]) }
+
+        /// Numbers `entry` and stores it, replacing the oldest beyond `capacity`; returns its number.
+        mutating func insert(_ entry: consuming JournalEntry, capacity: Int) -> Int {
+            let sequence = nextSequence
+            entry.sequence = sequence
+            nextSequence += 1
+            if ring.count < capacity {
+                ring.append(consume entry)
+            } else {
+                ring[head] = consume entry
+                head = (head + 1) % capacity
+            }
+            return sequence
+        }
     }
 
     private let state = Lock(State())
@@ -139,19 +153,19 @@ package final class RequestJournal: Sendable {
     /// Appends an entry (its `sequence` is assigned here), replacing the oldest beyond capacity. Long
     /// values are cut (`JournalEntry.bounded()`), so the journal holds at most
     /// `capacity × JournalEntry.maximumBytes` bytes.
-    package func append(_ entry: JournalEntry) {
-        var entry = entry.bounded()
-        state.withLock { state in
-            entry.sequence = state.nextSequence
-            state.nextSequence += 1
-            if state.ring.count < capacity {
-                state.ring.append(entry)
-            } else {
-                state.ring[state.head] = entry
-                state.head = (state.head + 1) % capacity
-            }
+    package func append(_ entry: consuming JournalEntry) {
+        if !entry.isBounded { entry = entry.bounded() }
+        let capacity = capacity
+        // The entry moves into the ring (no copy) unless the fleet journal needs one.
+        guard let fleet else {
+            var moving = Optional(consume entry)
+            state.withLock { state in _ = state.insert(moving.take()!, capacity: capacity) }
+            return
         }
-        fleet?.enqueue(entry)
+        var sequenced = copy entry
+        var moving = Optional(consume entry)
+        sequenced.sequence = state.withLock { state in state.insert(moving.take()!, capacity: capacity) }
+        fleet.enqueue(sequenced)
     }
 
     /// Entries oldest first, filtered by exact path, client id and user (any may be nil) and by

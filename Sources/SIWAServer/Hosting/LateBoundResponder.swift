@@ -15,7 +15,7 @@ package final class LateBoundResponder: HTTPResponder {
         target.withLock { $0 = responder }
     }
 
-    package func respond(to request: HTTPRequest) -> HTTPResponse {
+    package func respond(to request: consuming HTTPRequest) -> HTTPResponse {
         guard let responder = target.withLock({ $0 }) else {
             var response = HTTPResponse(
                 status: .serviceUnavailable,

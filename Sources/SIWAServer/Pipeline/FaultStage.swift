@@ -26,13 +26,13 @@ final class FaultStage: Sendable {
     func run(
         _ context: inout RequestContext, user lookup: UserLookup, next: (inout RequestContext) -> HTTPResponse
     ) -> HTTPResponse {
-        let request = context.request
         let now = provider.clock.nowMilliseconds
         // Answered on the event loop, which never waits on the store (docs/scale-out.md, "Not shared").
         let fromMemory = context.facts.servedFromMemory
         timeline.beforeRequest(nowMilliseconds: now, mayWait: !fromMemory)
 
-        let facts = RequestFacts(method: request.method.rawValue, path: request.path, fields: context.form.all)
+        let facts = RequestFacts(
+            method: context.request.method.rawValue, path: context.request.path, fields: context.form.all)
         var response: HTTPResponse
         let decided: FaultDecision?
         if fromMemory {
@@ -47,7 +47,7 @@ final class FaultStage: Sendable {
             }
         }
         if let decision = decided {
-            log("fault \(decision.ruleID) fired on \(request.method) \(request.path)")
+            log("fault \(decision.ruleID) fired on \(context.request.method) \(context.request.path)")
             context.fault = decision.ruleID
             context.tamper = decision.action.tamper
             response = apply(decision, to: &context, next: next)

@@ -24,7 +24,7 @@ package struct RequestForm: Sendable {
     package let body: Part
 
     /// Decodes the query and, when its Content-Type says form-urlencoded, the body.
-    package init(_ request: HTTPRequest) {
+    package init(_ request: borrowing HTTPRequest) {
         #if DEBUG
             RequestForm.decodeCounter?.increment()
         #endif

@@ -60,21 +60,23 @@ package final class RequestPipeline: HTTPResponder {
 
     /// Matches the route, then answers where its facts say: with a shared store on a store worker unless
     /// it is served from memory; in its background lane if it has one; else here, on the loop.
-    package func respond(to request: HTTPRequest) -> HTTPResponse {
+    package func respond(to request: consuming HTTPRequest) -> HTTPResponse {
         let match = table.match(request.method, request.path)
         let facts = match.facts
         if let storeWorkers, !facts.servedFromMemory {
             let pending = DeferredResponse()
-            if storeWorkers.schedule({ pending.fulfill(self.respondHere(to: request, match, offLoop: true)) }) {
+            let moved = copy request
+            if storeWorkers.schedule({ pending.fulfill(self.respondHere(to: moved, match, offLoop: true)) }) {
                 return .deferred(pending)
             }
         }
         if let backgroundWaits, let lane = facts.lane {
             let pending = DeferredResponse()
+            let moved = copy request
             let scheduled = backgroundWaits.schedule(
                 lane: lane == .mailView ? Self.mailViewLane : Self.backgroundWaitLane
             ) {
-                pending.fulfill(self.respondHere(to: request, match, offLoop: true))
+                pending.fulfill(self.respondHere(to: moved, match, offLoop: true))
                 // A view of a 10 MB message frees tens of MiB; glibc keeps freed heap unless asked.
                 if lane == .mailView { _ = csys_malloc_trim() }
             }
@@ -84,9 +86,10 @@ package final class RequestPipeline: HTTPResponder {
     }
 
     /// The whole chain on the calling thread (`offLoop`: a background thread, which may wait).
-    func respondHere(to request: HTTPRequest, _ match: RouteTable.Match, offLoop: Bool = false) -> HTTPResponse {
-        var context = RequestContext(request, facts: match.facts, routes: table)
-        context.offLoop = offLoop
+    func respondHere(to request: consuming HTTPRequest, _ match: RouteTable.Match, offLoop: Bool = false)
+        -> HTTPResponse
+    {
+        var context = RequestContext(request, facts: match.facts, routes: table, offLoop: offLoop)
         var response: HTTPResponse
         switch context.facts.surface {
         case .apple:
@@ -117,15 +120,14 @@ package final class RequestPipeline: HTTPResponder {
     /// The loopback guard and the admin token unless the route is public, then the handler or the
     /// surface's 404 / 405.
     func dispatch(_ context: inout RequestContext, _ match: RouteTable.Match) -> HTTPResponse {
-        let request = context.request
         let surface = context.facts.surface
         // Public routes (Apple's, health, the CA certificate, the dashboard's page and files) hold nothing to
         // steal and change nothing, so a load balancer's or orchestrator's probe with its own `Host` is answered.
-        if !context.facts.isPublic, let refusal = loopbackGuard?.refusal(of: request) {
+        if !context.facts.isPublic, let refusal = loopbackGuard?.refusal(of: context.request) {
             return context.refuse(refusal)
         }
         if let access, !context.facts.isPublic {
-            switch access.verdict(for: request) {
+            switch access.verdict(for: context.request) {
             case .granted:
                 break
             case .missing:
@@ -145,19 +147,19 @@ package final class RequestPipeline: HTTPResponder {
         case .methodNotAllowed(let allow, _):
             let list = allow.map(\.rawValue).joined(separator: ", ")
             context.outcome = "method_not_allowed"
-            context.reason = "\(request.method) not allowed on \(request.path); use \(list)"
+            context.reason = "\(context.request.method) not allowed on \(context.request.path); use \(list)"
             guard surface == .control else { return Responses.methodNotAllowed(allow: list) }
             var failure = ControlFailure(
                 status: .methodNotAllowed, error: "method_not_allowed", field: "method",
-                "\(request.method) not allowed; use \(list)")
+                "\(context.request.method) not allowed; use \(list)")
             failure.allow = list
             return failure.response
         case .notFound:
             context.outcome = "not_found"
-            context.reason = "no route for \(request.path)"
+            context.reason = "no route for \(context.request.path)"
             guard surface == .control else { return Responses.notFound() }
             return ControlFailure(
-                status: .notFound, error: "not_found", field: "path", "no control endpoint \(request.path)"
+                status: .notFound, error: "not_found", field: "path", "no control endpoint \(context.request.path)"
             ).response
         }
     }
