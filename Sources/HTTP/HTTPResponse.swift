@@ -1,8 +1,12 @@
 /// A response as a value. The server adds `Content-Length`, `Date`-free framing and `Connection`.
 package struct HTTPResponse: Sendable {
-    package var status: HTTPStatus
-    package var headers: HTTPHeaders
-    package var body: [UInt8]
+    package var status: HTTPStatus { didSet { wire = nil } }
+    package var headers: HTTPHeaders { didSet { wire = nil } }
+    package var body: [UInt8] { didSet { wire = nil } }
+    /// The whole response serialized once for the usual exchange (body included, kept alive, HTTP/1.1),
+    /// for an answer built once and sent many times (`prepared()`); any change to status, fields or body
+    /// drops it.
+    var wire: PreparedResponse?
     /// How the bytes reach the client: normally, or with an injected fault (scenario fault rules).
     package var delivery: Delivery
     /// Facts for the request log (`client_id`, `user`, `fault`…), never sent to the client. Put only

@@ -57,4 +57,15 @@ package struct Lock<Value>: ~Copyable, @unchecked Sendable {
         defer { pthread_mutex_unlock(mutex) }
         return try body(&value.pointee)
     }
+
+    /// `withLock` that moves `item` into `body` instead of letting a closure capture (and copy) it: for
+    /// a value that ends up stored in the locked state (a journal entry entering its ring).
+    package borrowing func withLock<Item: ~Copyable, Result>(
+        moving item: consuming Item, _ body: (inout Value, consuming Item) -> Result
+    ) -> Result {
+        let locked = pthread_mutex_lock(mutex)
+        precondition(locked == 0, "Lock: taken again by the thread that holds it (error \(locked))")
+        defer { pthread_mutex_unlock(mutex) }
+        return body(&value.pointee, item)
+    }
 }

@@ -32,7 +32,7 @@ extension AppleEndpoints {
             },
             // Read per request: key rotation through the control API swaps the bytes atomically.
             RouteDeclaration(method: .get, path: "/auth/keys", reads: [], facts: .apple.fromMemory) { endpoints, _ in
-                Responses.json(endpoints.provider.jwksBytes)
+                endpoints.keysAnswer.response(for: endpoints.provider.jwksBytes)
             },
             RouteDeclaration(method: .get, path: "/auth/authorize", reads: authorizeFields) { $0.authorize(&$1) },
             RouteDeclaration(method: .post, path: "/auth/authorize", reads: authorizeFields) { $0.authorize(&$1) },
@@ -58,7 +58,8 @@ extension AppleEndpoints {
         Self.declarations.map { declaration in
             Route(declaration.method, declaration.path, declaration.facts) {
                 var response = declaration.handler(self, &$0)
-                Responses.stampApple(&response.headers)
+                // A prepared answer (`PreparedAnswer`) is complete, `Server` included.
+                if !response.isPrepared { Responses.stampApple(&response.headers) }
                 return response
             }
         } + BrowserEndpoints.routes

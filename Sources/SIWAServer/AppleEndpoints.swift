@@ -41,6 +41,12 @@ package struct AppleEndpoints: Sendable {
     package let provider: AppleIdentityProvider
     package let publicURL: String
     let log: @Sendable (String) -> Void
+    /// `GET /auth/keys`' answer, serialized once per key set.
+    let keysAnswer = PreparedAnswer { body in
+        var response = Responses.json(body)
+        Responses.stampApple(&response.headers)
+        return response
+    }
 
     /// Parses the scenario's keys (no key generation); the provider precomputes the JWKS body.
     ///

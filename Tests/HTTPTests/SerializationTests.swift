@@ -81,6 +81,53 @@ import Testing
         }
     }
 
+    /// A prepared response (`HTTPResponse.prepared()`) serializes exactly as the same response built per
+    /// exchange, in every framing (HEAD, close, HTTP/1.0 keep-alive, 204), and any change drops its bytes.
+    @Test func preparedResponsesSerializeAsBuiltOnes() {
+        let responses = [
+            HTTPResponse(
+                status: 200, headers: HTTPHeaders([("Content-Type", "application/json")]).prepared(),
+                body: Array(#"{"keys":[]}"#.utf8)),
+            HTTPResponse(status: 204, headers: HTTPHeaders([("X", "1")]), body: [1, 2]),
+            HTTPResponse(status: 404, body: Array("missing".utf8)),
+            HTTPResponse(status: 302, headers: HTTPHeaders([("Location", "/a\r\nb"), ("Content-Length", "9")])),
+        ]
+        for plain in responses {
+            let prepared = plain.prepared()
+            #expect(prepared.isPrepared && !plain.isPrepared)
+            for (includeBody, close, keepAlive) in [
+                (true, false, false), (false, false, false), (true, true, false), (true, false, true),
+            ] {
+                #expect(
+                    text(prepared, includeBody: includeBody, close: close, keepAliveHeader: keepAlive)
+                        == text(plain, includeBody: includeBody, close: close, keepAliveHeader: keepAlive))
+            }
+            var changed = prepared
+            changed.body.append(UInt8(ascii: "!"))
+            var changedPlain = plain
+            changedPlain.body.append(UInt8(ascii: "!"))
+            #expect(!changed.isPrepared && text(changed) == text(changedPlain))
+            changed = prepared
+            changed.headers.add("Server", "Apple")
+            #expect(!changed.isPrepared && text(changed).contains("Server: Apple\r\n"))
+            changed = prepared
+            changed.status = .serviceUnavailable
+            #expect(!changed.isPrepared && text(changed).hasPrefix("HTTP/1.1 503 "))
+            changed = prepared
+            changed.delivery = .truncatedBody
+            changed.logFields["x"] = "y"
+            #expect(changed.isPrepared)
+        }
+    }
+
+    @Test func contentLengthDigits() {
+        for value in [0, 1, 9, 10, 99, 100, 1449, 65_536, 999_999_999, Int.max] {
+            var out: [UInt8] = [UInt8(ascii: "x")]
+            HTTPResponse.appendDecimal(value, to: &out)
+            #expect(String(decoding: out, as: UTF8.self) == "x\(value)")
+        }
+    }
+
     @Test func clientURLParsing() throws {
         let a = try HTTPClient.parse(url: "http://127.0.0.1:8080/auth/keys?x=1#frag")
         #expect(a.host == "127.0.0.1" && a.port == 8080 && a.target == "/auth/keys?x=1")

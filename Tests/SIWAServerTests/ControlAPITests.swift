@@ -225,6 +225,9 @@ import Testing
     @Test(arguments: Transport.allCases)
     func keysRotatePublishAndRetire(_ transport: Transport) throws {
         try ControlHarness.run(transport) { h in
+            // Served before the rotation too: the answer prepared for the old key set must not outlive it.
+            let before = try #require(try h.send(RequestBuilder.get("/auth/keys")).json?["keys"]?.arrayValue)
+            #expect(before.compactMap { $0["kid"]?.stringValue } == ["Aj3F8kLq2X", "Pb7Yt1ZcQ9", "Tq8Nv3WcLm"])
             let rotated = try h.call("POST", "/mock/keys/rotate", ["kid": "NewKey0001"])
             #expect(rotated.json?["signing_kid"] == .string("NewKey0001"))
             let jwks = try #require(try h.send(RequestBuilder.get("/auth/keys")).json?["keys"]?.arrayValue)

@@ -22,21 +22,25 @@ package final class EpollLoop: ConnectionContext {
     let wakeFD: Int32
     /// What other threads posted to parked connections, delivered on wake-up.
     package let inbox: LoopInbox
-    var listenerFD: Int32
+    // The loop's state is touched only on the loop's thread, and no access here overlaps another (none
+    // is passed `inout` to code that reaches the loop again), so the dynamic exclusivity checks
+    // (`swift_beginAccess`, ~60 instructions each, a dozen per request) are switched off for these
+    // fields (`@exclusivity(unchecked)`; bench/RESULTS.md, issue #40).
+    @exclusivity(unchecked) var listenerFD: Int32
     /// Connections indexed by descriptor (descriptors are small and dense).
-    var connections: [Connection?] = []
-    var connectionCount = 0
-    var nextSerial: UInt64 = 1
-    var timers = TimerHeap()
+    @exclusivity(unchecked) var connections: [Connection?] = []
+    @exclusivity(unchecked) var connectionCount = 0
+    @exclusivity(unchecked) var nextSerial: UInt64 = 1
+    @exclusivity(unchecked) var timers = TimerHeap()
     /// Time at the start of the current iteration.
-    package private(set) var now: Int64 = 0
+    @exclusivity(unchecked) package private(set) var now: Int64 = 0
     /// Set when accept hit EMFILE/ENFILE: the listener is out of epoll until then.
-    var listenerPausedUntil: Int64? = nil
+    @exclusivity(unchecked) var listenerPausedUntil: Int64? = nil
     /// Set once `ServerContext.stopping` was seen: the listener is closed and the loop drains.
-    var stopDeadline: Int64? = nil
+    @exclusivity(unchecked) var stopDeadline: Int64? = nil
     let readBuffer: UnsafeMutableRawBufferPointer
-    var eventDatas: [UInt64]
-    var eventFlags: [UInt32]
+    @exclusivity(unchecked) var eventDatas: [UInt64]
+    @exclusivity(unchecked) var eventFlags: [UInt32]
 
     init(listener: Int32, context: ServerContext) throws(SocketError) {
         self.context = context

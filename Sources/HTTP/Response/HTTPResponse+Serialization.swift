@@ -1,6 +1,6 @@
 extension HTTPResponse {
     /// Where the body ends up in a serialized response, so faults can cut it.
-    struct SerializedLayout {
+    struct SerializedLayout: Sendable {
         var headLength: Int
         var bodyLength: Int
     }
@@ -16,6 +16,10 @@ extension HTTPResponse {
     func serialize(into out: inout [UInt8], includeBody: Bool, close: Bool, keepAliveHeader: Bool = false)
         -> SerializedLayout
     {
+        if let wire, includeBody, !close, !keepAliveHeader {
+            out.append(contentsOf: wire.bytes)
+            return wire.layout
+        }
         let before = out.count
         let noContent = status.forbidsBody
         out.reserveCapacity(out.count + 128 + headers.fields.count * 40 + (includeBody ? body.count : 0))
@@ -126,15 +130,16 @@ extension HTTPResponse {
                 UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8
             ) =
                 (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
+        var start = 20
         var rest = value
         withUnsafeMutableBytes(of: &digits) { raw in
+            // Written from the end, then appended in one copy (an append per digit cost ~80 instructions).
             while rest > 0 {
-                raw[count] = UInt8(ascii: "0") + UInt8(rest % 10)
+                start -= 1
+                raw[start] = UInt8(ascii: "0") + UInt8(rest % 10)
                 rest /= 10
-                count += 1
             }
-            for i in stride(from: count - 1, through: 0, by: -1) { out.append(raw[i]) }
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[start...]).assumingMemoryBound(to: UInt8.self))
         }
     }
 }

@@ -48,11 +48,11 @@ struct JournalRecorder: Sendable {
             shown.append(("authorization", SecretFingerprint.of(String(bearer))))
         }
         if let tampered = context.tampered { shown.append(("tamper", tampered.name)) }
-        journal.append(
-            JournalEntry(
-                sequence: 0, kind: "request", method: request.method.rawValue, path: request.path,
-                parameters: shown, clientID: context.clientID, user: context.user,
-                outcome: context.outcome ?? "ok", status: response.status.code,
-                timeMilliseconds: provider.clock.nowMilliseconds, reason: context.reason))
+        let entry = JournalEntry(
+            sequence: 0, kind: "request", method: request.method.rawValue, path: request.path,
+            parameters: shown, clientID: context.clientID, user: context.user,
+            outcome: context.outcome ?? "ok", status: response.status.code,
+            timeMilliseconds: provider.clock.nowMilliseconds, reason: context.reason)
+        journal.append(consume entry)
     }
 }

@@ -158,13 +158,11 @@ package final class RequestJournal: Sendable {
         let capacity = capacity
         // The entry moves into the ring (no copy) unless the fleet journal needs one.
         guard let fleet else {
-            var moving = Optional(consume entry)
-            state.withLock { state in _ = state.insert(moving.take()!, capacity: capacity) }
+            _ = state.withLock(moving: entry) { state, entry in state.insert(entry, capacity: capacity) }
             return
         }
         var sequenced = copy entry
-        var moving = Optional(consume entry)
-        sequenced.sequence = state.withLock { state in state.insert(moving.take()!, capacity: capacity) }
+        sequenced.sequence = state.withLock(moving: entry) { state, entry in state.insert(entry, capacity: capacity) }
         fleet.enqueue(sequenced)
     }
 

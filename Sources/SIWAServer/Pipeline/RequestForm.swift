@@ -44,11 +44,24 @@ package struct RequestForm: Sendable {
     }
 
     /// Query fields, then body fields: what fault rules, timeline triggers and the journal see.
-    package var all: [(name: String, value: String)] { query.fields + body.fields }
+    package var all: [(name: String, value: String)] {
+        switch (query, body) {
+        case (.fields(let query), .fields(let body)): query + body
+        case (.fields(let fields), _), (_, .fields(let fields)): fields
+        default: []
+        }
+    }
+
+    /// Whether the query or the body decoded to at least one field (a plain GET has none).
+    package var hasFields: Bool { !query.fields.isEmpty || !body.fields.isEmpty }
 
     /// The first value of `name` in the query or the body.
     package func field(_ name: String) -> String? {
-        query.fields.first { $0.name == name }?.value ?? body.fields.first { $0.name == name }?.value
+        if case .fields(let fields) = query, let value = fields.first(where: { $0.name == name })?.value {
+            return value
+        }
+        if case .fields(let fields) = body { return fields.first { $0.name == name }?.value }
+        return nil
     }
 
     /// Whether the Content-Type is `application/x-www-form-urlencoded`, parameters (charset) allowed.

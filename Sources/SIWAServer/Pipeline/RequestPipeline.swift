@@ -175,6 +175,7 @@ package final class RequestPipeline: HTTPResponder {
 
     /// The scenario user behind an Apple request: the owner of its code or token, else its `login_hint`.
     func userBeforeHandling(_ form: RequestForm) -> String? {
+        guard form.hasFields else { return nil }
         if let token = form.field("code") ?? form.field("refresh_token") ?? form.field("token"),
             let user = try? provider.store.userID(forToken: token)
         {

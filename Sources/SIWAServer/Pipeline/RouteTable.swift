@@ -23,11 +23,15 @@ package struct RouteTable: Sendable {
         }
     }
 
-    /// Routes sharing one path pattern, by method.
+    /// Routes sharing one path pattern, in declaration order (a handful: a linear scan comparing
+    /// methods is cheaper than hashing one).
     struct Resource: Sendable {
         let pattern: PathPattern
-        var methods: [HTTPMethod] = []
-        var routes: [HTTPMethod: Route] = [:]
+        var routes: [Route] = []
+
+        var methods: [HTTPMethod] { routes.map(\.method) }
+
+        func route(for method: HTTPMethod) -> Route? { routes.first { $0.method == method } }
     }
 
     private var literal: [String: Resource] = [:]
@@ -67,12 +71,11 @@ package struct RouteTable: Sendable {
     }
 
     private static func insert(_ route: Route, into resource: inout Resource) {
-        precondition(resource.routes[route.method] == nil, "route \(route.method) \(route.path) declared twice")
+        precondition(resource.route(for: route.method) == nil, "route \(route.method) \(route.path) declared twice")
         precondition(
-            resource.routes.values.allSatisfy { $0.facts.surface == route.facts.surface },
+            resource.routes.allSatisfy { $0.facts.surface == route.facts.surface },
             "route \(route.method) \(route.path) leaves its path's surface")
-        resource.methods.append(route.method)
-        resource.routes[route.method] = route
+        resource.routes.append(route)
     }
 
     func match(_ method: HTTPMethod, _ path: String) -> Match {
@@ -86,8 +89,8 @@ package struct RouteTable: Sendable {
     }
 
     private static func select(_ method: HTTPMethod, in resource: Resource, captures: [String: String]) -> Match {
-        guard let route = resource.routes[method] else {
-            let surface = resource.routes[resource.methods[0]]!.facts.surface
+        guard let route = resource.route(for: method) else {
+            let surface = resource.routes[0].facts.surface
             return .methodNotAllowed(allow: resource.methods, missFacts(surface))
         }
         return .found(route, captures: captures)
@@ -95,7 +98,7 @@ package struct RouteTable: Sendable {
 
     /// The surface a path belongs to: its literal route's, else its first segment's (see `surfaces`).
     package func surface(ofPath path: String) -> RouteSurface {
-        if let resource = literal[path], let route = resource.routes.values.first { return route.facts.surface }
+        if let resource = literal[path], let route = resource.routes.first { return route.facts.surface }
         return Self.firstSegment(of: path).flatMap { surfaces[$0] } ?? .apple
     }
 
