@@ -89,7 +89,7 @@ package final class RequestPipeline: HTTPResponder {
     func respondHere(to request: consuming HTTPRequest, _ match: RouteTable.Match, offLoop: Bool = false)
         -> HTTPResponse
     {
-        var context = RequestContext(request, facts: match.facts, routes: table, offLoop: offLoop)
+        var context = RequestContext.make(request, facts: match.facts, routes: table, offLoop: offLoop)
         var response: HTTPResponse
         switch context.facts.surface {
         case .apple:
