@@ -22,6 +22,11 @@ final class FaultStage: Sendable {
         self.log = log
     }
 
+    /// No fault rule and every timeline entry fired (or none): `run` would only call `next`. Two atomic
+    /// loads, so a scenario without faults or timeline pays nothing for them (`FaultEngine.isIdle`,
+    /// `TimelineEngine.isIdle`).
+    var isIdle: Bool { faults.isIdle && timeline.engine.isIdle }
+
     /// Runs `next` (the route's handler) unless a fault answers instead.
     func run(
         _ context: inout RequestContext, user lookup: UserLookup, next: (inout RequestContext) -> HTTPResponse
@@ -54,7 +59,8 @@ final class FaultStage: Sendable {
         } else {
             response = next(&context)
         }
-        timeline.afterRequest(facts, user: { RequestPipeline.settleUser(&context, lookup) }, mayWait: !fromMemory)
+        timeline.afterRequest(
+            facts, user: { RequestPipeline.settleUser(&context, { lookup.value }) }, mayWait: !fromMemory)
         return response
     }
 

@@ -97,14 +97,17 @@ package final class RequestPipeline: HTTPResponder {
             // before the handler; the token and revoke handlers learn it from the store's own answer
             // (`RequestContext.learnUser`), so a redemption costs one store round trip; otherwise it is
             // looked up after the handler, for the journal.
-            let form = context.form
-            let lookup = UserLookup { [self] in userBeforeHandling(form) }
-            if let faults {
+            if let faults, !faults.isIdle {
+                let form = context.form
+                let lookup = UserLookup { [self] in userBeforeHandling(form) }
                 response = faults.run(&context, user: lookup, next: { dispatch(&$0, match) })
+                _ = Self.settleUser(&context, { lookup.value })
             } else {
+                // No fault rule and no pending timeline entry: nothing asks for the user before the handler.
                 response = dispatch(&context, match)
+                let form = context.form
+                _ = Self.settleUser(&context, { userBeforeHandling(form) })
             }
-            _ = Self.settleUser(&context, lookup)
         case .control:
             response = dispatch(&context, match)
             learnControlFacts(&context)
@@ -165,9 +168,9 @@ package final class RequestPipeline: HTTPResponder {
     }
 
     /// The request's user once settled: the handler's (or the store's answer's), else the lookup's.
-    static func settleUser(_ context: inout RequestContext, _ lookup: UserLookup) -> String? {
+    static func settleUser(_ context: inout RequestContext, _ lookup: () -> String?) -> String? {
         if !context.userSettled {
-            if context.user == nil { context.user = lookup.value }
+            if context.user == nil { context.user = lookup() }
             context.userSettled = true
         }
         return context.user

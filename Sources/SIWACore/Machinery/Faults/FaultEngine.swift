@@ -1,5 +1,6 @@
 import Locking
 import ScenarioModel
+import Synchronization
 
 /// The fault rules of the running scenario with their counters: one owner of that state, deciding per
 /// request which rule (if any) fires. Pure logic — the HTTP layer turns a decision into bytes.
@@ -20,6 +21,9 @@ package final class FaultEngine: Sendable {
     }
 
     private let state: Lock<State>
+    /// Whether any rule exists, stored under `state`'s lock whenever the rules change: read without
+    /// the lock by `isIdle` (`FaultStage` skips all fault work with one load when there is none).
+    private let anyRule = Atomic<Bool>(false)
     /// With a shared store: where rules with `times` or `after` are counted fleet-wide (`decideShared`).
     package let fleet: (any FleetState)?
 
@@ -35,7 +39,13 @@ package final class FaultEngine: Sendable {
             State(
                 rules: rules.map { RuleState(rule: $0) }, random: Self.initialRandom(seed),
                 startMilliseconds: startMilliseconds))
+        anyRule.store(!rules.isEmpty, ordering: .releasing)
     }
+
+    /// No rule at all, as of the last change: `decide` would answer nil without looking further. A
+    /// rule added on another thread at this moment may be missed, as it may be by a `decide` that took
+    /// the lock just before the rule was added.
+    package var isIdle: Bool { !anyRule.load(ordering: .acquiring) }
 
     /// Without a scenario seed the stream starts from the OS generator (`getrandom`, through the standard
     /// library's `SystemRandomNumberGenerator`): it only picks which requests a probabilistic rule hits, and
@@ -52,6 +62,7 @@ package final class FaultEngine: Sendable {
             $0 = State(
                 rules: rules.map { RuleState(rule: $0) }, random: Self.initialRandom(seed),
                 startMilliseconds: startMilliseconds)
+            anyRule.store(!rules.isEmpty, ordering: .releasing)
         }
     }
 
@@ -164,6 +175,7 @@ package final class FaultEngine: Sendable {
                     .conflict, field: "id", "at most \(Self.maximumRules) fault rules; delete some first")
             }
             state.rules.append(RuleState(rule: rule))
+            anyRule.store(true, ordering: .releasing)
             return nil
         }
         if let refusal { throw refusal }
@@ -178,6 +190,7 @@ package final class FaultEngine: Sendable {
         state.withLock { state in
             guard let index = state.rules.firstIndex(where: { $0.rule.id == id }) else { return false }
             state.rules.remove(at: index)
+            anyRule.store(!state.rules.isEmpty, ordering: .releasing)
             return true
         }
     }

@@ -1,5 +1,6 @@
 import Locking
 import ScenarioModel
+import Synchronization
 
 /// Runs a scenario's timeline lazily: time triggers are checked on each request against the mock
 /// clock (no timer thread), request triggers count matching requests after they are answered.
@@ -18,15 +19,30 @@ package final class TimelineEngine: Sendable {
     }
 
     private let state: Lock<State>
+    /// Whether an entry has not fired, stored under `state`'s lock after every change of the entries or
+    /// their `fired` flags (`settle`): read without the lock by `isIdle`.
+    private let anyPending = Atomic<Bool>(false)
 
     package init(entries: [TimelineEntry] = [], startMilliseconds: Int64 = 0) {
         state = Lock(State(entries: entries.map { EntryState(entry: $0) }, startMilliseconds: startMilliseconds))
+        anyPending.store(!entries.isEmpty, ordering: .releasing)
+    }
+
+    /// Every entry has fired (or there is none), as of the last change: nothing is due and no request
+    /// is counted, so `FaultStage` skips the timeline with one load. An entry added or taken back on
+    /// another thread at this moment may be missed, as it may be by a request that took the lock first.
+    package var isIdle: Bool { !anyPending.load(ordering: .acquiring) }
+
+    /// Publishes whether `state` has an entry that has not fired; called with the lock held.
+    private func settle(_ state: State) {
+        anyPending.store(state.entries.contains { !$0.fired }, ordering: .releasing)
     }
 
     /// Replaces the script and its progress (scenario reload).
     package func replace(entries: [TimelineEntry], startMilliseconds: Int64) {
         state.withLock {
             $0 = State(entries: entries.map { EntryState(entry: $0) }, startMilliseconds: startMilliseconds)
+            settle($0)
         }
     }
 
@@ -65,6 +81,7 @@ package final class TimelineEngine: Sendable {
                 state.entries[index].fired = true
                 fired.append(Fired(index: index, actions: state.entries[index].entry.actions))
             }
+            if !fired.isEmpty { settle(state) }
             return fired
         }
     }
@@ -73,6 +90,7 @@ package final class TimelineEngine: Sendable {
     package func recordRequest(_ request: RequestFacts, resolveUser: () -> String?) -> [TimelineAction] {
         state.withLock { state in
             var actions: [TimelineAction] = []
+            var firedAny = false
             for index in state.entries.indices where !state.entries[index].fired {
                 guard case .afterRequests(let count, let matcher) = state.entries[index].entry.trigger,
                     matcher.matches(request, resolveUser: resolveUser)
@@ -80,9 +98,11 @@ package final class TimelineEngine: Sendable {
                 state.entries[index].count += 1
                 if state.entries[index].count >= count {
                     state.entries[index].fired = true
+                    firedAny = true
                     actions += state.entries[index].entry.actions
                 }
             }
+            if firedAny { settle(state) }
             return actions
         }
     }
@@ -107,6 +127,7 @@ package final class TimelineEngine: Sendable {
         state.withLock { state in
             guard state.entries.indices.contains(index), !state.entries[index].fired else { return nil }
             state.entries[index].fired = true
+            settle(state)
             return Fired(index: index, actions: state.entries[index].entry.actions)
         }
     }
@@ -117,6 +138,7 @@ package final class TimelineEngine: Sendable {
         state.withLock { state in
             guard state.entries.indices.contains(index) else { return }
             state.entries[index].fired = false
+            settle(state)
         }
     }
 
@@ -128,6 +150,7 @@ package final class TimelineEngine: Sendable {
         state.withLock { state in
             state = State(
                 entries: state.entries.map { EntryState(entry: $0.entry) }, startMilliseconds: startMilliseconds)
+            settle(state)
         }
     }
 
