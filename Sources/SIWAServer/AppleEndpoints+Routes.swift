@@ -57,10 +57,12 @@ extension AppleEndpoints {
     package var routes: [Route] {
         Self.declarations.map { declaration in
             Route(declaration.method, declaration.path, declaration.facts) {
-                var response = declaration.handler(self, &$0)
+                let response = declaration.handler(self, &$0)
                 // A prepared answer (`PreparedAnswer`) is complete, `Server` included.
-                if !response.isPrepared { Responses.stampApple(&response.headers) }
-                return response
+                if response.isPrepared { return response }
+                var stamped = response
+                Responses.stampApple(&stamped.headers)
+                return stamped
             }
         } + BrowserEndpoints.routes
     }

@@ -2,9 +2,10 @@ import HTTP
 import JOSE
 import JSON
 import SIWACore
-import SIWAServer
 import SIWATestSupport
 import Testing
+
+@testable import SIWAServer
 
 @Suite struct ControlAPITests {
     @Test(arguments: Transport.allCases)

@@ -1,10 +1,11 @@
 import HTTP
 import JSON
 import SIWACore
-import SIWAServer
 import SIWATestSupport
 import Synchronization
 import Testing
+
+@testable import SIWAServer
 
 /// The fleet journal (`--shared-journal`, docs/scale-out.md "The fleet journal"): every replica's
 /// entries in one order at `GET /mock/requests?scope=fleet`, on either store.

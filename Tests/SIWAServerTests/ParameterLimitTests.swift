@@ -1,10 +1,11 @@
 import HTTP
 import JSON
 import SIWACore
-import SIWAServer
 import SIWATestSupport
 import ScenarioModel
 import Testing
+
+@testable import SIWAServer
 
 /// Issue #11 item 3: over-long parameters get Apple's `invalid_request` and are never stored; the
 /// journal keeps long values cut to a prefix, length and fingerprint, and pages its answers.

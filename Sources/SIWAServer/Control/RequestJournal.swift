@@ -4,8 +4,8 @@ import SIWACore
 
 /// One request the mock received (or one notification delivery attempt it made).
 package struct JournalEntry: Sendable, Equatable {
-    /// Increasing number, unique for the server's lifetime.
-    package var sequence: Int
+    /// Increasing number, unique for the server's lifetime (assigned by `RequestJournal.append`).
+    package var sequence: Int = 0
     /// `request` for incoming HTTP, `notification` for an outgoing delivery attempt.
     package var kind: String
     package var method: String
@@ -23,23 +23,9 @@ package struct JournalEntry: Sendable, Equatable {
     /// Why the request was refused, in words (never sent to the client); nil when it succeeded.
     package var reason: String?
 
-    package init(
-        sequence: Int = 0, kind: String, method: String, path: String, parameters: [(name: String, value: String)],
-        clientID: String?, user: String?, outcome: String, status: Int, timeMilliseconds: Int64,
-        reason: String? = nil
-    ) {
-        self.sequence = sequence
-        self.kind = kind
-        self.method = method
-        self.path = path
-        self.parameters = parameters
-        self.clientID = clientID
-        self.user = user
-        self.outcome = outcome
-        self.status = status
-        self.timeMilliseconds = timeMilliseconds
-        self.reason = reason
-    }
+    // Built by the synthesized memberwise init (`sequence` and `reason` may be left out): a hand-written
+    // one that assigns the Optional fields builds the entry, then copies it field by field (Swift 6.3),
+    // on every request the journal records.
 
     package static func == (lhs: JournalEntry, rhs: JournalEntry) -> Bool {
         lhs.sequence == rhs.sequence && lhs.kind == rhs.kind && lhs.method == rhs.method && lhs.path == rhs.path
