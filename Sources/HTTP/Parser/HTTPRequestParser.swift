@@ -149,27 +149,27 @@ package struct HTTPRequestParser: Sendable {
         if headEnd - start > limits.maxHeaderBytes {
             return reject(431, "request header fields too large")
         }
-        let parsed = buffer.withUnsafeBufferPointer { all in
-            HeadParser.parse(UnsafeBufferPointer(rebasing: all[start..<(headEnd - 2)]), limits: limits)
-        }
-        switch parsed {
-        case .failure(let failure):
-            return reject(failure.status, failure.reason)
-        case .success(let head):
-            start = headEnd
-            scanned = headEnd
-            let request = HTTPRequest(
-                method: HTTPMethod(head.method), target: head.target, headers: head.headers, body: [],
-                remoteAddress: remoteAddress, version: head.version, keepAlive: head.keepAlive)
-            if head.contentLength == 0 {
-                return .request(request)
+        var framing = HeadParser.Framing()
+        let request: HTTPRequest
+        do {
+            request = try buffer.withUnsafeBufferPointer { all throws(HeadParser.Failure) in
+                try HeadParser.parse(
+                    UnsafeBufferPointer(rebasing: all[start..<(headEnd - 2)]), limits: limits,
+                    remoteAddress: remoteAddress, framing: &framing)
             }
-            let result = takeBody(for: request, length: head.contentLength)
-            if case .needMoreData = result, head.expectsContinue {
-                continueRequested = true
-            }
-            return result
+        } catch {
+            return reject(error.status, error.reason)
         }
+        start = headEnd
+        scanned = headEnd
+        if framing.contentLength == 0 {
+            return .request(request)
+        }
+        let result = takeBody(for: request, length: framing.contentLength)
+        if case .needMoreData = result, framing.expectsContinue {
+            continueRequested = true
+        }
+        return result
     }
 
     /// RFC 9112 §2.2: a server SHOULD ignore at least one empty line before the request line.

@@ -1,8 +1,15 @@
 /// `request-line = method SP request-target SP HTTP-version` (RFC 9112 §3).
 enum RequestLine {
-    static func parse(_ line: UnsafeBufferPointer<UInt8>) throws(HeadParser.Failure)
-        -> (method: String, target: String, version: HTTPVersion)
-    {
+    /// The parts of a request line; `path` and `query` are sliced from the target's bytes once here.
+    struct Parts {
+        var method: HTTPMethod
+        var target: String
+        var path: String
+        var query: String?
+        var version: HTTPVersion
+    }
+
+    static func parse(_ line: UnsafeBufferPointer<UInt8>) throws(HeadParser.Failure) -> Parts {
         var i = 0
         while i < line.count && line[i] != ASCII.space {
             guard ASCII.isToken(line[i]) else { throw HeadParser.Failure(400, "invalid character in method") }
@@ -10,15 +17,17 @@ enum RequestLine {
         }
         guard i > 0 else { throw HeadParser.Failure(400, "missing method") }
         guard i < line.count else { throw HeadParser.Failure(400, "malformed request line") }
-        let method = String(decoding: UnsafeBufferPointer(rebasing: line[0..<i]), as: UTF8.self)
+        let method = self.method(UnsafeBufferPointer(rebasing: line[0..<i]))
 
         let targetStart = i + 1
         var j = targetStart
+        var questionMark = -1
         while j < line.count && line[j] != ASCII.space {
             // RFC 3986 characters only: visible ASCII, no controls, no DEL, no obs-text.
             guard line[j] > 0x20 && line[j] < 0x7F else {
                 throw HeadParser.Failure(400, "invalid character in request target")
             }
+            if line[j] == UInt8(ascii: "?") && questionMark < 0 { questionMark = j }
             j += 1
         }
         guard j > targetStart else { throw HeadParser.Failure(400, "malformed request line") }
@@ -27,9 +36,33 @@ enum RequestLine {
         }
         guard j < line.count else { throw HeadParser.Failure(400, "malformed request line") }
         let target = String(decoding: UnsafeBufferPointer(rebasing: line[targetStart..<j]), as: UTF8.self)
+        let path: String
+        let query: String?
+        if questionMark < 0 {
+            path = target
+            query = nil
+        } else {
+            path = String(decoding: UnsafeBufferPointer(rebasing: line[targetStart..<questionMark]), as: UTF8.self)
+            query = String(decoding: UnsafeBufferPointer(rebasing: line[(questionMark + 1)..<j]), as: UTF8.self)
+        }
 
         let version = try parseVersion(UnsafeBufferPointer(rebasing: line[(j + 1)...]))
-        return (method, target, version)
+        return Parts(method: method, target: target, path: path, query: query, version: version)
+    }
+
+    /// The method token as sent; the common ones come from literals without decoding the bytes.
+    static func method(_ token: UnsafeBufferPointer<UInt8>) -> HTTPMethod {
+        if token.count == 3 && token[0] == UInt8(ascii: "G") && token[1] == UInt8(ascii: "E")
+            && token[2] == UInt8(ascii: "T")
+        {
+            return HTTPMethod(rawValue: "GET")
+        }
+        if token.count == 4 && token[0] == UInt8(ascii: "P") && token[1] == UInt8(ascii: "O")
+            && token[2] == UInt8(ascii: "S") && token[3] == UInt8(ascii: "T")
+        {
+            return HTTPMethod(rawValue: "POST")
+        }
+        return HTTPMethod(rawValue: String(decoding: token, as: UTF8.self))
     }
 
     /// `HTTP-version = "HTTP/" DIGIT "." DIGIT`; 1.0 and 1.1 are served, other well-formed versions get 505.
