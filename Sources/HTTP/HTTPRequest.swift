@@ -38,6 +38,7 @@ package struct HTTPRequest: Sendable {
     }
 
     /// The parser's initializer: `path` and `query` were already sliced from the target's bytes.
+    @inline(__always)
     init(
         method: HTTPMethod, target: String, path: String, query: String?, headers: HTTPHeaders,
         remoteAddress: String, version: HTTPVersion, keepAlive: Bool

@@ -116,12 +116,11 @@ package struct HTTPRequestParser: Sendable {
         return .reject(status: status, reason: reason)
     }
 
-    mutating func takeBody(for request: HTTPRequest, length: Int) -> Result {
+    mutating func takeBody(for request: consuming HTTPRequest, length: Int) -> Result {
         guard buffer.count - start >= length else {
             state = .body(request: request, length: length)
             return .needMoreData
         }
-        var request = request
         request.body = Array(buffer[start..<(start + length)])
         start += length
         scanned = start
@@ -150,26 +149,25 @@ package struct HTTPRequestParser: Sendable {
             return reject(431, "request header fields too large")
         }
         var framing = HeadParser.Framing()
-        let request: HTTPRequest
         do {
-            request = try buffer.withUnsafeBufferPointer { all throws(HeadParser.Failure) in
+            let request = try buffer.withUnsafeBufferPointer { all throws(HeadParser.Failure) in
                 try HeadParser.parse(
                     UnsafeBufferPointer(rebasing: all[start..<(headEnd - 2)]), limits: limits,
                     remoteAddress: remoteAddress, framing: &framing)
             }
+            start = headEnd
+            scanned = headEnd
+            if framing.contentLength == 0 {
+                return .request(request)
+            }
+            let result = takeBody(for: request, length: framing.contentLength)
+            if case .needMoreData = result, framing.expectsContinue {
+                continueRequested = true
+            }
+            return result
         } catch {
             return reject(error.status, error.reason)
         }
-        start = headEnd
-        scanned = headEnd
-        if framing.contentLength == 0 {
-            return .request(request)
-        }
-        let result = takeBody(for: request, length: framing.contentLength)
-        if case .needMoreData = result, framing.expectsContinue {
-            continueRequested = true
-        }
-        return result
     }
 
     /// RFC 9112 §2.2: a server SHOULD ignore at least one empty line before the request line.

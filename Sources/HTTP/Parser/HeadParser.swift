@@ -23,14 +23,14 @@ enum HeadParser {
 
     /// Builds the request from `head`, which spans the request line up to and including the last field
     /// line's CRLF; `framing` receives the body length and whether the client waits for 100 Continue.
+    @inline(__always)
     static func parse(
         _ head: UnsafeBufferPointer<UInt8>, limits: HTTPRequestParser.Limits, remoteAddress: String,
         framing: inout Framing
     ) throws(Failure) -> HTTPRequest {
         var lines = LineIterator(bytes: head)
         guard let requestLine = lines.next() else { throw Failure(400, "empty request line") }
-        let parts = try RequestLine.parse(requestLine)
-        let version = parts.version
+        let (method, target, path, query, version) = try RequestLine.parse(requestLine)
 
         var headers = HTTPHeaders(reservingCapacity: 8)
         var contentLength: Int? = nil
@@ -99,7 +99,7 @@ enum HeadParser {
             default:
                 break
             }
-            headers.add(String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self))
+            headers.add(ASCII.string(name), ASCII.string(value))
         }
 
         if sawTransferEncoding {
@@ -113,7 +113,7 @@ enum HeadParser {
         let keepAlive = version == .http11 ? !connectionClose : (connectionKeepAlive && !connectionClose)
         framing = Framing(contentLength: length, expectsContinue: expectsContinue && version == .http11 && length > 0)
         return HTTPRequest(
-            method: parts.method, target: parts.target, path: parts.path, query: parts.query, headers: headers,
+            method: method, target: target, path: path, query: query, headers: headers,
             remoteAddress: remoteAddress, version: version, keepAlive: keepAlive)
     }
 

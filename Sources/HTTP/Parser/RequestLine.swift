@@ -1,15 +1,9 @@
 /// `request-line = method SP request-target SP HTTP-version` (RFC 9112 §3).
 enum RequestLine {
     /// The parts of a request line; `path` and `query` are sliced from the target's bytes once here.
-    struct Parts {
-        var method: HTTPMethod
-        var target: String
-        var path: String
-        var query: String?
-        var version: HTTPVersion
-    }
-
-    static func parse(_ line: UnsafeBufferPointer<UInt8>) throws(HeadParser.Failure) -> Parts {
+    static func parse(_ line: UnsafeBufferPointer<UInt8>) throws(HeadParser.Failure)
+        -> (method: HTTPMethod, target: String, path: String, query: String?, version: HTTPVersion)
+    {
         var i = 0
         while i < line.count && line[i] != ASCII.space {
             guard ASCII.isToken(line[i]) else { throw HeadParser.Failure(400, "invalid character in method") }
@@ -35,19 +29,19 @@ enum RequestLine {
             throw HeadParser.Failure(400, "request target must be in origin-form (start with /)")
         }
         guard j < line.count else { throw HeadParser.Failure(400, "malformed request line") }
-        let target = String(decoding: UnsafeBufferPointer(rebasing: line[targetStart..<j]), as: UTF8.self)
+        let target = ASCII.string(UnsafeBufferPointer(rebasing: line[targetStart..<j]))
         let path: String
         let query: String?
         if questionMark < 0 {
             path = target
             query = nil
         } else {
-            path = String(decoding: UnsafeBufferPointer(rebasing: line[targetStart..<questionMark]), as: UTF8.self)
-            query = String(decoding: UnsafeBufferPointer(rebasing: line[(questionMark + 1)..<j]), as: UTF8.self)
+            path = ASCII.string(UnsafeBufferPointer(rebasing: line[targetStart..<questionMark]))
+            query = ASCII.string(UnsafeBufferPointer(rebasing: line[(questionMark + 1)..<j]))
         }
 
         let version = try parseVersion(UnsafeBufferPointer(rebasing: line[(j + 1)...]))
-        return Parts(method: method, target: target, path: path, query: query, version: version)
+        return (method, target, path, query, version)
     }
 
     /// The method token as sent; the common ones come from literals without decoding the bytes.
@@ -62,7 +56,7 @@ enum RequestLine {
         {
             return HTTPMethod(rawValue: "POST")
         }
-        return HTTPMethod(rawValue: String(decoding: token, as: UTF8.self))
+        return HTTPMethod(rawValue: ASCII.string(token))
     }
 
     /// `HTTP-version = "HTTP/" DIGIT "." DIGIT`; 1.0 and 1.1 are served, other well-formed versions get 505.

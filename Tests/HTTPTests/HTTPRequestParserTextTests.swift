@@ -1,0 +1,47 @@
+import Testing
+
+@testable import HTTP
+
+/// The parser's text fast paths (method literals, path and query sliced from bytes, small-string
+/// construction, the token bit set) give exactly what the general code gives.
+@Suite struct HTTPRequestParserTextTests {
+    func parse(_ head: [UInt8]) -> HTTPRequest? {
+        var parser = HTTPRequestParser()
+        parser.append(head)
+        return parser.next().request
+    }
+
+    @Test(arguments: [
+        "/", "/auth/keys", "/a?b=1", "/a?", "/a?b?c", "/a??", "/?x", "/long/path/over/fifteen/bytes?q=1&r=2",
+    ])
+    func pathAndQueryMatchTheGeneralInitializer(target: String) throws {
+        let request = try #require(parse(Array("GET \(target) HTTP/1.1\r\nHost: a\r\n\r\n".utf8)))
+        let general = HTTPRequest(method: "GET", target: target)
+        #expect(request.target == target)
+        #expect(request.path == general.path)
+        #expect(request.query == general.query)
+    }
+
+    @Test(arguments: ["GET", "POST", "HEAD", "PUT", "get", "GETS", "POS", "M-SEARCH", "VERYLONGMETHODNAME"])
+    func methodIsKeptAsSent(method: String) throws {
+        let request = try #require(parse(Array("\(method) / HTTP/1.1\r\nHost: a\r\n\r\n".utf8)))
+        #expect(request.method.rawValue == method)
+    }
+
+    @Test(arguments: [
+        [UInt8](), Array("x".utf8), Array("café".utf8), [0xFF, 0x41], [0x41, 0xC3], [0x80],
+        Array("sixteen-bytes-xx".utf8) + [0xE9], Array(repeating: 0x61, count: 15) + [0xC3, 0xA9],
+    ])
+    func fieldValuesDecodeLikeStringDecoding(value: [UInt8]) throws {
+        let head = Array("GET / HTTP/1.1\r\nHost: a\r\nX-V: ".utf8) + value + Array("\r\n\r\n".utf8)
+        let request = try #require(parse(head))
+        #expect(request.headers["x-v"] == String(decoding: value, as: UTF8.self))
+    }
+
+    @Test func tokenBitSetIsTheTcharOfRFC9110() {
+        let tchar = Set("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".utf8)
+        for byte in 0...255 {
+            #expect(ASCII.isToken(UInt8(byte)) == tchar.contains(UInt8(byte)), "byte \(byte)")
+        }
+    }
+}
