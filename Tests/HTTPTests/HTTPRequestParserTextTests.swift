@@ -44,4 +44,21 @@ import Testing
             #expect(ASCII.isToken(UInt8(byte)) == tchar.contains(UInt8(byte)), "byte \(byte)")
         }
     }
+
+    /// The one-pass head scan (end of head and bare LF together) decides the same in every chunking as
+    /// for the whole head at once, including terminators and CRs split across chunks.
+    @Test(arguments: [
+        "GET / HTTP/1.1\r\nHost: a\r\n\r\n", "GET / HTTP/1.1\r\nHost: a\r\r\n\r\n",
+        "GET / HTTP/1.1\r\nHost: a\r\n\n", "GET / HTTP/1.1\r\nHost: a\n\r\n",
+        "\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\n\r\n",
+        "GET / HTTP/1.1\r\nHost: a\r\nX: \r\r\n\r\n", "\r\nGET / HTTP/1.1\r\n\r\n",
+    ])
+    func headScanIsIndependentOfChunking(head: String) {
+        let whole = parseAll(Array(head.utf8), chunks: [head.utf8.count])
+        for chunk in [1, 2, 3, 5] {
+            let split = parseAll(Array(head.utf8), chunks: [chunk])
+            #expect(split.map(\.rejectStatus) == whole.map(\.rejectStatus), "chunk \(chunk)")
+            #expect(split.map(\.request?.target) == whole.map(\.request?.target), "chunk \(chunk)")
+        }
+    }
 }
