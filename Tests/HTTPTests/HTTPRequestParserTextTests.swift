@@ -61,4 +61,10 @@ import Testing
             #expect(split.map(\.request?.target) == whole.map(\.request?.target), "chunk \(chunk)")
         }
     }
+
+    @Test(arguments: ["Host", "host", "HOST", "hOsT", "Content-Type", "content-type", "X-Custom", "Accept-Encodinx"])
+    func fieldNamesKeepTheCaseSent(name: String) throws {
+        let request = try #require(parse(Array("GET / HTTP/1.0\r\n\(name): v\r\n\r\n".utf8)))
+        #expect(request.headers.fields.map(\.name) == [name])
+    }
 }

@@ -99,7 +99,7 @@ enum HeadParser {
             default:
                 break
             }
-            headers.add(ASCII.string(name), ASCII.string(value))
+            headers.add(fieldName(name), ASCII.string(value))
         }
 
         if sawTransferEncoding {
