@@ -67,4 +67,19 @@ import Testing
         let request = try #require(parse(Array("GET / HTTP/1.0\r\n\(name): v\r\n\r\n".utf8)))
         #expect(request.headers.fields.map(\.name) == [name])
     }
+
+    /// Consumed bytes are dropped once they fill 4 KiB: a long keep-alive connection's buffer stays small.
+    @Test func consumedBytesAreDroppedOnceTheyFillFourKiB() {
+        var parser = HTTPRequestParser()
+        let request = Array("GET /auth/keys HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
+        var largest = 0
+        for _ in 0..<1000 {
+            parser.append(request)
+            #expect(parser.next().request?.target == "/auth/keys")
+            largest = max(largest, parser.buffer.count)
+        }
+        #expect(largest <= 4096 + request.count)
+        #expect(largest >= 4096)
+        #expect(!parser.hasPartialRequest)
+    }
 }

@@ -86,14 +86,16 @@ package struct HTTPRequestParser: Sendable {
         buffer.append(contentsOf: bytes)
     }
 
-    /// Drops consumed bytes, keeping capacity so a keep-alive connection does not reallocate.
+    /// Drops consumed bytes once they fill 4 KiB, keeping capacity so a keep-alive connection does not
+    /// reallocate; small requests are appended after the consumed ones meanwhile, so most appends do
+    /// not move or clear anything.
     mutating func compact() {
-        if start == 0 { return }
+        if start < 4096 { return }
         if start >= buffer.count {
             buffer.removeAll(keepingCapacity: true)
             start = 0
             scanned = 0
-        } else if start >= 4096 && start * 2 >= buffer.count {
+        } else if start * 2 >= buffer.count {
             buffer.removeSubrange(0..<start)
             scanned = max(0, scanned - start)
             start = 0
