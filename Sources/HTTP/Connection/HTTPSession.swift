@@ -66,16 +66,17 @@ final class HTTPSession: ConnectionSession {
 
     /// Arms the timeout that matches how far the next request has come, and sends 100 Continue if asked.
     func waitForMoreData(_ connection: Connection, on loop: any ConnectionContext) {
-        if parser.takeContinueRequest() {
+        let (sendContinue, progress) = parser.takeWaitingState()
+        if sendContinue {
             guard loop.sendInterim(connection, Self.continueResponse) else { return }
         }
-        if connection.peerClosed || (loop.isStopping && !parser.hasPartialRequest) {
+        if connection.peerClosed || (loop.isStopping && progress == .idle) {
             loop.close(connection)
-        } else if parser.isReadingBody {
+        } else if progress == .body {
             if connection.deadlineKind != .body {
                 loop.setDeadline(connection, loop.now + handler.bodyTimeout, .body)
             }
-        } else if parser.hasPartialRequest {
+        } else if progress == .head {
             if connection.deadlineKind != .header {
                 loop.setDeadline(connection, loop.now + handler.headerTimeout, .header)
             }

@@ -74,6 +74,25 @@ package struct HTTPRequestParser: Sendable {
         return continueRequested
     }
 
+    /// How far the next request has come (drives the session's header and body timeouts).
+    package enum Progress: Sendable {
+        /// Nothing of the next request is buffered.
+        case idle
+        /// Part of a head is buffered.
+        case head
+        /// The head is complete and its body is being collected.
+        case body
+    }
+
+    /// `takeContinueRequest()` and the progress of the next request in one call: what the session needs
+    /// when it waits for more bytes.
+    package mutating func takeWaitingState() -> (sendContinue: Bool, progress: Progress) {
+        let sendContinue = continueRequested
+        continueRequested = false
+        if case .body = state { return (sendContinue, .body) }
+        return (sendContinue, start < buffer.count ? .head : .idle)
+    }
+
     /// Buffers received bytes.
     package mutating func append(_ bytes: UnsafeRawBufferPointer) {
         compact()
