@@ -36,4 +36,21 @@ package struct HTTPRequest: Sendable {
         self.version = version
         self.keepAlive = keepAlive
     }
+
+    /// The parser's initializer: `path` and `query` were already sliced from the target's bytes.
+    @inline(__always)
+    init(
+        method: HTTPMethod, target: String, path: String, query: String?, headers: HTTPHeaders,
+        remoteAddress: String, version: HTTPVersion, keepAlive: Bool
+    ) {
+        self.method = method
+        self.target = target
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.body = []
+        self.remoteAddress = remoteAddress
+        self.version = version
+        self.keepAlive = keepAlive
+    }
 }

@@ -50,8 +50,12 @@ final class HTTPSession: ConnectionSession {
     }
 
     /// Answers every complete buffered request in order until the connection is busy or needs more bytes.
+    /// Every caller (`EpollLoop.readable`, the phase changes in `ConnectionContext+Phases`,
+    /// `EmbeddedConnection`) calls this only on an open connection in `.reading`, so the state is checked
+    /// again only after an answer, which may have closed the connection or made it busy.
     func process(_ connection: Connection, on loop: any ConnectionContext) {
-        while loop.isOpen(connection) && connection.isReading {
+        assert(loop.isOpen(connection) && connection.isReading, "process called on a busy or closed connection")
+        repeat {
             switch parser.next() {
             case .needMoreData:
                 waitForMoreData(connection, on: loop)
@@ -61,21 +65,22 @@ final class HTTPSession: ConnectionSession {
             case .reject(let status, let reason):
                 reject(connection, status: HTTPStatus(code: status), reason: reason, on: loop)
             }
-        }
+        } while loop.isOpen(connection) && connection.isReading
     }
 
     /// Arms the timeout that matches how far the next request has come, and sends 100 Continue if asked.
     func waitForMoreData(_ connection: Connection, on loop: any ConnectionContext) {
-        if parser.takeContinueRequest() {
+        let (sendContinue, progress) = parser.takeWaitingState()
+        if sendContinue {
             guard loop.sendInterim(connection, Self.continueResponse) else { return }
         }
-        if connection.peerClosed || (loop.isStopping && !parser.hasPartialRequest) {
+        if connection.peerClosed || (loop.isStopping && progress == .idle) {
             loop.close(connection)
-        } else if parser.isReadingBody {
+        } else if progress == .body {
             if connection.deadlineKind != .body {
                 loop.setDeadline(connection, loop.now + handler.bodyTimeout, .body)
             }
-        } else if parser.hasPartialRequest {
+        } else if progress == .head {
             if connection.deadlineKind != .header {
                 loop.setDeadline(connection, loop.now + handler.headerTimeout, .header)
             }

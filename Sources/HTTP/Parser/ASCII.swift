@@ -6,20 +6,13 @@ enum ASCII {
     static let tab = UInt8(ascii: "\t")
     static let colon = UInt8(ascii: ":")
 
-    /// `tchar` from RFC 9110 §5.6.2, as a 256-entry table.
-    static let tokenTable: [Bool] = (0..<256).map { value in
-        let byte = UInt8(value)
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-            UInt8(ascii: "A")...UInt8(ascii: "Z"):
-            return true
-        default:
-            return "!#$%&'*+-.^_`|~".utf8.contains(byte)
-        }
-    }
-
+    /// `tchar` from RFC 9110 §5.6.2 as a bit set over bytes 0–127: constants, so no table load or bounds check.
     @inline(__always)
-    static func isToken(_ byte: UInt8) -> Bool { tokenTable[Int(byte)] }
+    static func isToken(_ byte: UInt8) -> Bool {
+        let low: UInt64 = 0x03FF_6CFA_0000_0000  // bytes 0–63: digits and !#$%&'*+-.
+        let high: UInt64 = 0x57FF_FFFF_C7FF_FFFE  // bytes 64–127: letters and ^_`|~
+        return byte < 64 ? (low >> UInt64(byte)) & 1 != 0 : byte < 128 && (high >> UInt64(byte - 64)) & 1 != 0
+    }
 
     /// field-vchar, SP or HTAB (obs-text allowed): anything but controls other than HTAB, and DEL.
     @inline(__always)
@@ -44,5 +37,25 @@ enum ASCII {
         let lit = literal.utf8Start
         for i in 0..<bytes.count where lower(bytes[i]) != lit[i] { return false }
         return true
+    }
+
+    /// Whether `bytes` are exactly the ASCII literal (case-sensitive).
+    @inline(__always)
+    static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ literal: StaticString) -> Bool {
+        guard bytes.count == literal.utf8CodeUnitCount else { return false }
+        let lit = literal.utf8Start
+        for i in 0..<bytes.count where bytes[i] != lit[i] { return false }
+        return true
+    }
+
+    /// The bytes as a String, invalid UTF-8 repaired as `String(decoding:as:)` does. Up to 15 ASCII bytes
+    /// become a small string without a separate validation pass.
+    @inline(__always)
+    static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        guard let source = bytes.baseAddress, !bytes.isEmpty else { return "" }
+        return String(unsafeUninitializedCapacity: bytes.count) { out in
+            out.baseAddress!.initialize(from: source, count: bytes.count)
+            return bytes.count
+        }
     }
 }

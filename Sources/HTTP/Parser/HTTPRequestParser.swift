@@ -1,3 +1,5 @@
+import Glibc
+
 /// An HTTP/1.1 request parser (RFC 9112) as a state machine without I/O.
 ///
 /// Feed bytes in any chunking with `append(_:)`, then call `next()` until it returns `.needMoreData`.
@@ -72,6 +74,25 @@ package struct HTTPRequestParser: Sendable {
         return continueRequested
     }
 
+    /// How far the next request has come (drives the session's header and body timeouts).
+    package enum Progress: Sendable {
+        /// Nothing of the next request is buffered.
+        case idle
+        /// Part of a head is buffered.
+        case head
+        /// The head is complete and its body is being collected.
+        case body
+    }
+
+    /// `takeContinueRequest()` and the progress of the next request in one call: what the session needs
+    /// when it waits for more bytes.
+    package mutating func takeWaitingState() -> (sendContinue: Bool, progress: Progress) {
+        let sendContinue = continueRequested
+        continueRequested = false
+        if case .body = state { return (sendContinue, .body) }
+        return (sendContinue, start < buffer.count ? .head : .idle)
+    }
+
     /// Buffers received bytes.
     package mutating func append(_ bytes: UnsafeRawBufferPointer) {
         compact()
@@ -84,14 +105,16 @@ package struct HTTPRequestParser: Sendable {
         buffer.append(contentsOf: bytes)
     }
 
-    /// Drops consumed bytes, keeping capacity so a keep-alive connection does not reallocate.
+    /// Drops consumed bytes once they fill 4 KiB, keeping capacity so a keep-alive connection does not
+    /// reallocate; small requests are appended after the consumed ones meanwhile, so most appends do
+    /// not move or clear anything.
     mutating func compact() {
-        if start == 0 { return }
+        if start < 4096 { return }
         if start >= buffer.count {
             buffer.removeAll(keepingCapacity: true)
             start = 0
             scanned = 0
-        } else if start >= 4096 && start * 2 >= buffer.count {
+        } else if start * 2 >= buffer.count {
             buffer.removeSubrange(0..<start)
             scanned = max(0, scanned - start)
             start = 0
@@ -116,12 +139,11 @@ package struct HTTPRequestParser: Sendable {
         return .reject(status: status, reason: reason)
     }
 
-    mutating func takeBody(for request: HTTPRequest, length: Int) -> Result {
+    mutating func takeBody(for request: consuming HTTPRequest, length: Int) -> Result {
         guard buffer.count - start >= length else {
             state = .body(request: request, length: length)
             return .needMoreData
         }
-        var request = request
         request.body = Array(buffer[start..<(start + length)])
         start += length
         scanned = start
@@ -132,13 +154,17 @@ package struct HTTPRequestParser: Sendable {
 
     mutating func parseHead() -> Result {
         skipLeadingEmptyLines()
-        let unscanned = max(start, scanned)
-        let headEnd = findHeadEnd()
-        // A head terminated by bare LFs would never contain CRLF CRLF and would sit until the header
-        // timeout; RFC 9112 §2.2 lets a server refuse bare LF instead of guessing, which also removes a
-        // request-smuggling ambiguity with proxies that accept it.
-        if containsBareLineFeed(from: unscanned, to: headEnd ?? buffer.count) {
+        let headEnd: Int?
+        switch scanHead() {
+        case .bareLineFeed:
+            // A head terminated by bare LFs would never contain CRLF CRLF and would sit until the header
+            // timeout; RFC 9112 §2.2 lets a server refuse bare LF instead of guessing, which also removes a
+            // request-smuggling ambiguity with proxies that accept it.
             return reject(400, "bare LF line ending in request head")
+        case .end(let end):
+            headEnd = end
+        case .incomplete:
+            headEnd = nil
         }
         guard let headEnd else {
             if buffer.count - start > limits.maxHeaderBytes {
@@ -149,26 +175,25 @@ package struct HTTPRequestParser: Sendable {
         if headEnd - start > limits.maxHeaderBytes {
             return reject(431, "request header fields too large")
         }
-        let parsed = buffer.withUnsafeBufferPointer { all in
-            HeadParser.parse(UnsafeBufferPointer(rebasing: all[start..<(headEnd - 2)]), limits: limits)
-        }
-        switch parsed {
-        case .failure(let failure):
-            return reject(failure.status, failure.reason)
-        case .success(let head):
+        var framing = HeadParser.Framing()
+        do {
+            let request = try buffer.withUnsafeBufferPointer { all throws(HeadParser.Failure) in
+                try HeadParser.parse(
+                    UnsafeBufferPointer(rebasing: all[start..<(headEnd - 2)]), limits: limits,
+                    remoteAddress: remoteAddress, framing: &framing)
+            }
             start = headEnd
             scanned = headEnd
-            let request = HTTPRequest(
-                method: HTTPMethod(head.method), target: head.target, headers: head.headers, body: [],
-                remoteAddress: remoteAddress, version: head.version, keepAlive: head.keepAlive)
-            if head.contentLength == 0 {
+            if framing.contentLength == 0 {
                 return .request(request)
             }
-            let result = takeBody(for: request, length: head.contentLength)
-            if case .needMoreData = result, head.expectsContinue {
+            let result = takeBody(for: request, length: framing.contentLength)
+            if case .needMoreData = result, framing.expectsContinue {
                 continueRequested = true
             }
             return result
+        } catch {
+            return reject(error.status, error.reason)
         }
     }
 
@@ -180,38 +205,35 @@ package struct HTTPRequestParser: Sendable {
         if scanned < start { scanned = start }
     }
 
-    /// Whether `buffer[from..<to]` holds an LF that is not preceded by CR (within the current request).
-    func containsBareLineFeed(from: Int, to end: Int) -> Bool {
-        buffer.withUnsafeBufferPointer { bytes in
-            var i = from
-            while i < end {
-                if bytes[i] == ASCII.lf && (i == start || bytes[i - 1] != ASCII.cr) { return true }
-                i += 1
-            }
-            return false
-        }
+    /// What `scanHead()` found in the bytes not yet scanned.
+    enum HeadScan {
+        /// No `CRLF CRLF` yet (and no bare LF).
+        case incomplete
+        /// The index just past the `CRLF CRLF` ending the head.
+        case end(Int)
+        /// An LF not preceded by CR before the end of the head.
+        case bareLineFeed
     }
 
-    /// The index just past the `CRLF CRLF` ending the head, or nil; remembers how far it looked.
-    mutating func findHeadEnd() -> Int? {
+    /// Finds the `CRLF CRLF` ending the head and refuses a bare LF before it, in one pass over the bytes
+    /// not scanned before (each LF is found with `memchr` and judged by the bytes before it); remembers
+    /// how far it looked, so drip-fed heads are scanned once.
+    mutating func scanHead() -> HeadScan {
         let from = max(start, scanned)
-        let found: Int? = buffer.withUnsafeBufferPointer { bytes in
+        let start = self.start
+        let found: HeadScan = buffer.withUnsafeBufferPointer { bytes in
+            guard let base = bytes.baseAddress else { return .incomplete }
             var i = from
             let end = bytes.count
-            while i + 3 < end {
-                if bytes[i + 3] != ASCII.lf {
-                    // Skip ahead: the terminator cannot end before the next LF.
-                    i += bytes[i + 3] == ASCII.cr ? 1 : 4
-                    continue
-                }
-                if bytes[i] == ASCII.cr && bytes[i + 1] == ASCII.lf && bytes[i + 2] == ASCII.cr {
-                    return i + 4
-                }
-                i += 1
+            while i < end, let hit = memchr(base + i, Int32(ASCII.lf), end - i) {
+                let lf = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                if lf == start || bytes[lf - 1] != ASCII.cr { return .bareLineFeed }
+                if lf - 3 >= start && bytes[lf - 3] == ASCII.cr && bytes[lf - 2] == ASCII.lf { return .end(lf + 1) }
+                i = lf + 1
             }
-            return nil
+            return .incomplete
         }
-        if found == nil { scanned = max(start, buffer.count - 3) }
+        if case .incomplete = found { scanned = buffer.count }
         return found
     }
 }

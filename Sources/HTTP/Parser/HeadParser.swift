@@ -3,14 +3,10 @@
 /// Applies the framing rules of RFC 9112 §6 and the field syntax of RFC 9110 §5; every violation maps
 /// to the precise status (400, 411, 413, 417, 505) with a short reason.
 enum HeadParser {
-    struct Head {
-        var method: String
-        var target: String
-        var version: HTTPVersion
-        var headers: HTTPHeaders
-        var contentLength: Int
-        var keepAlive: Bool
-        var expectsContinue: Bool
+    /// How the body after the head is framed.
+    struct Framing {
+        var contentLength = 0
+        var expectsContinue = false
     }
 
     struct Failure: Error {
@@ -25,21 +21,16 @@ enum HeadParser {
     /// More digits than this cannot be a Content-Length under any limit; stop before accumulating.
     static let maxContentLengthDigits = 15
 
-    /// `head` spans the request line up to and including the last field line's CRLF.
-    static func parse(_ head: UnsafeBufferPointer<UInt8>, limits: HTTPRequestParser.Limits) -> Result<Head, Failure> {
-        do {
-            return .success(try parseThrowing(head, limits: limits))
-        } catch {
-            return .failure(error)
-        }
-    }
-
-    static func parseThrowing(_ head: UnsafeBufferPointer<UInt8>, limits: HTTPRequestParser.Limits) throws(Failure)
-        -> Head
-    {
+    /// Builds the request from `head`, which spans the request line up to and including the last field
+    /// line's CRLF; `framing` receives the body length and whether the client waits for 100 Continue.
+    @inline(__always)
+    static func parse(
+        _ head: UnsafeBufferPointer<UInt8>, limits: HTTPRequestParser.Limits, remoteAddress: String,
+        framing: inout Framing
+    ) throws(Failure) -> HTTPRequest {
         var lines = LineIterator(bytes: head)
         guard let requestLine = lines.next() else { throw Failure(400, "empty request line") }
-        let (method, target, version) = try RequestLine.parse(requestLine)
+        let (method, target, path, query, version) = try RequestLine.parse(requestLine)
 
         var headers = HTTPHeaders(reservingCapacity: 8)
         var contentLength: Int? = nil
@@ -108,7 +99,7 @@ enum HeadParser {
             default:
                 break
             }
-            headers.add(String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self))
+            headers.add(fieldName(name), ASCII.string(value))
         }
 
         if sawTransferEncoding {
@@ -120,9 +111,10 @@ enum HeadParser {
         let length = contentLength ?? 0
         if length > limits.maxBodyBytes { throw Failure(413, "request body larger than \(limits.maxBodyBytes) bytes") }
         let keepAlive = version == .http11 ? !connectionClose : (connectionKeepAlive && !connectionClose)
-        return Head(
-            method: method, target: target, version: version, headers: headers, contentLength: length,
-            keepAlive: keepAlive, expectsContinue: expectsContinue && version == .http11 && length > 0)
+        framing = Framing(contentLength: length, expectsContinue: expectsContinue && version == .http11 && length > 0)
+        return HTTPRequest(
+            method: method, target: target, path: path, query: query, headers: headers,
+            remoteAddress: remoteAddress, version: version, keepAlive: keepAlive)
     }
 
     /// `Content-Length = 1*DIGIT` (RFC 9110 §8.6), with the digit count bounded before accumulating.

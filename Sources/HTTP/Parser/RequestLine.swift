@@ -1,7 +1,8 @@
 /// `request-line = method SP request-target SP HTTP-version` (RFC 9112 §3).
 enum RequestLine {
+    /// The parts of a request line; `path` and `query` are sliced from the target's bytes once here.
     static func parse(_ line: UnsafeBufferPointer<UInt8>) throws(HeadParser.Failure)
-        -> (method: String, target: String, version: HTTPVersion)
+        -> (method: HTTPMethod, target: String, path: String, query: String?, version: HTTPVersion)
     {
         var i = 0
         while i < line.count && line[i] != ASCII.space {
@@ -10,15 +11,17 @@ enum RequestLine {
         }
         guard i > 0 else { throw HeadParser.Failure(400, "missing method") }
         guard i < line.count else { throw HeadParser.Failure(400, "malformed request line") }
-        let method = String(decoding: UnsafeBufferPointer(rebasing: line[0..<i]), as: UTF8.self)
+        let method = self.method(UnsafeBufferPointer(rebasing: line[0..<i]))
 
         let targetStart = i + 1
         var j = targetStart
+        var questionMark = -1
         while j < line.count && line[j] != ASCII.space {
             // RFC 3986 characters only: visible ASCII, no controls, no DEL, no obs-text.
             guard line[j] > 0x20 && line[j] < 0x7F else {
                 throw HeadParser.Failure(400, "invalid character in request target")
             }
+            if line[j] == UInt8(ascii: "?") && questionMark < 0 { questionMark = j }
             j += 1
         }
         guard j > targetStart else { throw HeadParser.Failure(400, "malformed request line") }
@@ -26,10 +29,34 @@ enum RequestLine {
             throw HeadParser.Failure(400, "request target must be in origin-form (start with /)")
         }
         guard j < line.count else { throw HeadParser.Failure(400, "malformed request line") }
-        let target = String(decoding: UnsafeBufferPointer(rebasing: line[targetStart..<j]), as: UTF8.self)
+        let target = ASCII.string(UnsafeBufferPointer(rebasing: line[targetStart..<j]))
+        let path: String
+        let query: String?
+        if questionMark < 0 {
+            path = target
+            query = nil
+        } else {
+            path = ASCII.string(UnsafeBufferPointer(rebasing: line[targetStart..<questionMark]))
+            query = ASCII.string(UnsafeBufferPointer(rebasing: line[(questionMark + 1)..<j]))
+        }
 
         let version = try parseVersion(UnsafeBufferPointer(rebasing: line[(j + 1)...]))
-        return (method, target, version)
+        return (method, target, path, query, version)
+    }
+
+    /// The method token as sent; the common ones come from literals without decoding the bytes.
+    static func method(_ token: UnsafeBufferPointer<UInt8>) -> HTTPMethod {
+        if token.count == 3 && token[0] == UInt8(ascii: "G") && token[1] == UInt8(ascii: "E")
+            && token[2] == UInt8(ascii: "T")
+        {
+            return HTTPMethod(rawValue: "GET")
+        }
+        if token.count == 4 && token[0] == UInt8(ascii: "P") && token[1] == UInt8(ascii: "O")
+            && token[2] == UInt8(ascii: "S") && token[3] == UInt8(ascii: "T")
+        {
+            return HTTPMethod(rawValue: "POST")
+        }
+        return HTTPMethod(rawValue: ASCII.string(token))
     }
 
     /// `HTTP-version = "HTTP/" DIGIT "." DIGIT`; 1.0 and 1.1 are served, other well-formed versions get 505.
