@@ -18,6 +18,13 @@ package struct HTTPHeaders: Sendable, Equatable {
 
     package mutating func add(_ name: String, _ value: String) { fields.append((name, value)) }
 
+    /// Removes every field, keeping the storage when no other copy shares it (the parser refills one
+    /// set per connection, so a request's fields cost no allocation).
+    package mutating func removeAll() {
+        wire = nil
+        fields.removeAll(keepingCapacity: true)
+    }
+
     /// Replaces every field of that name with one.
     package mutating func set(_ name: String, _ value: String) {
         remove(name)

@@ -17,6 +17,13 @@ package struct HTTPRequest: Sendable {
     /// HTTP/1.1 unless `Connection: close`, HTTP/1.0 only with `Connection: keep-alive`.
     package var keepAlive: Bool
 
+    // The parser builds requests with the synthesized memberwise init (`path` and `query` already sliced
+    // from the target's bytes): a hand-written init that assigns the Optional `query` builds the request,
+    // then copies it field by field (Swift 6.3).
+}
+
+extension HTTPRequest {
+    /// A request built in code (clients, tests): `path` and `query` are split from `target` here.
     package init(
         method: HTTPMethod, target: String, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [],
         remoteAddress: String = "-", version: HTTPVersion = .http11, keepAlive: Bool = true
@@ -32,23 +39,6 @@ package struct HTTPRequest: Sendable {
         }
         self.headers = headers
         self.body = body
-        self.remoteAddress = remoteAddress
-        self.version = version
-        self.keepAlive = keepAlive
-    }
-
-    /// The parser's initializer: `path` and `query` were already sliced from the target's bytes.
-    @inline(__always)
-    init(
-        method: HTTPMethod, target: String, path: String, query: String?, headers: HTTPHeaders,
-        remoteAddress: String, version: HTTPVersion, keepAlive: Bool
-    ) {
-        self.method = method
-        self.target = target
-        self.path = path
-        self.query = query
-        self.headers = headers
-        self.body = []
         self.remoteAddress = remoteAddress
         self.version = version
         self.keepAlive = keepAlive

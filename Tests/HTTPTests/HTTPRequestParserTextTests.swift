@@ -82,4 +82,19 @@ import Testing
         #expect(largest >= 4096)
         #expect(!parser.hasPartialRequest)
     }
+
+    /// Heads are parsed into one reused field list: a request kept past the next one (a parked answer)
+    /// keeps its own fields, and the next request has only its own.
+    @Test func aKeptRequestKeepsItsFieldsWhenTheNextIsParsed() throws {
+        var parser = HTTPRequestParser()
+        parser.append(Array("GET /a HTTP/1.1\r\nHost: a\r\nX-One: 1\r\nX-Two: 2\r\n\r\n".utf8))
+        let kept = try #require(parser.next().request)
+        for round in 0..<3 {
+            parser.append(Array("GET /b HTTP/1.1\r\nHost: b\r\nX-Round: \(round)\r\n\r\n".utf8))
+            let next = try #require(parser.next().request)
+            #expect(next.headers.fields.map(\.name) == ["Host", "X-Round"])
+            #expect(next.headers["X-Round"] == "\(round)" && next.headers["X-One"] == nil)
+        }
+        #expect(kept.headers.fields.map(\.value) == ["a", "1", "2"])
+    }
 }

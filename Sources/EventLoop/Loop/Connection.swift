@@ -38,23 +38,27 @@ package final class Connection {
     package let serial: UInt64
     package let remoteAddress: String
     package let session: any ConnectionSession
-    package var phase: Phase = .reading
+    // Touched only on the owning loop's thread, and no access overlaps another (the output buffer is
+    // passed `inout` only to a serializer that writes nothing else): the dynamic exclusivity checks
+    // (~60 instructions each, several per request) are off for these fields (`@exclusivity(unchecked)`;
+    // bench/RESULTS.md, issue #40).
+    @exclusivity(unchecked) package var phase: Phase = .reading
     /// Output not yet accepted by the kernel starts at `outboundOffset` (ciphertext on TLS).
-    package var outbound: [UInt8] = []
-    var outboundOffset = 0
+    @exclusivity(unchecked) package var outbound: [UInt8] = []
+    @exclusivity(unchecked) var outboundOffset = 0
     /// Close (with lingering) once `outbound` is written.
-    package var closeAfterWrite = false
+    @exclusivity(unchecked) package var closeAfterWrite = false
     /// The peer half-closed; answer what is buffered, then close.
-    package var peerClosed = false
+    @exclusivity(unchecked) package var peerClosed = false
     /// Current epoll interest, to skip redundant `epoll_ctl`.
-    var interest: UInt32
-    var deadline: Int64 = .max
-    package internal(set) var deadlineKind: DeadlineKind = .idle
+    @exclusivity(unchecked) var interest: UInt32
+    @exclusivity(unchecked) var deadline: Int64 = .max
+    @exclusivity(unchecked) package internal(set) var deadlineKind: DeadlineKind = .idle
     /// The earliest heap entry known for this connection (`.max` when none).
-    var armedDeadline: Int64 = .max
+    @exclusivity(unchecked) var armedDeadline: Int64 = .max
     /// The TLS session on a TLS listener (or after STARTTLS): ciphertext in `outbound`, plaintext to
     /// the session.
-    package var tls: TLSSession? = nil
+    @exclusivity(unchecked) package var tls: TLSSession? = nil
 
     init(fd: Int32, serial: UInt64, remoteAddress: String, session: any ConnectionSession, interest: UInt32) {
         self.fd = fd

@@ -26,14 +26,16 @@ final class HTTPSession: ConnectionSession {
     static let continueResponse: [UInt8] = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
 
     let handler: HTTPLoopHandler
-    var parser: HTTPRequestParser
-    var exchange: Exchange? = nil
+    // One connection's state, touched only on its loop's thread with no overlapping access: dynamic
+    // exclusivity checks off, as for `Connection`'s fields.
+    @exclusivity(unchecked) var parser: HTTPRequestParser
+    @exclusivity(unchecked) var exchange: Exchange? = nil
     /// While `.held` (`Delivery.delayed`): the response to send when the hold ends.
-    var held: (response: HTTPResponse, includeBody: Bool, keepAliveHeader: Bool)? = nil
+    @exclusivity(unchecked) var held: (response: HTTPResponse, includeBody: Bool, keepAliveHeader: Bool)? = nil
     /// While `.parked` (`Delivery.deferred`): the request the awaited response answers.
-    var pending: Pending? = nil
+    @exclusivity(unchecked) var pending: Pending? = nil
     /// The deferred response a parked connection waits for: cancelled when the peer goes away meanwhile.
-    var awaited: DeferredResponse? = nil
+    @exclusivity(unchecked) var awaited: DeferredResponse? = nil
 
     init(handler: HTTPLoopHandler, remoteAddress: String) {
         self.handler = handler

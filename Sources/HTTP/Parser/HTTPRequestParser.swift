@@ -49,6 +49,9 @@ package struct HTTPRequestParser: Sendable {
     var state: State = .head
     /// Set when a head with `Expect: 100-continue` is waiting for its body; see `takeContinueRequest()`.
     var continueRequested = false
+    /// The field list each head is parsed into. The request holds a copy; once it is gone (the answer
+    /// sent), this one is the only owner again and the next head reuses its storage.
+    var fields = HTTPHeaders(reservingCapacity: 8)
 
     package init(limits: Limits = Limits(), remoteAddress: String = "-") {
         self.limits = limits
@@ -180,7 +183,7 @@ package struct HTTPRequestParser: Sendable {
             let request = try buffer.withUnsafeBufferPointer { all throws(HeadParser.Failure) in
                 try HeadParser.parse(
                     UnsafeBufferPointer(rebasing: all[start..<(headEnd - 2)]), limits: limits,
-                    remoteAddress: remoteAddress, framing: &framing)
+                    remoteAddress: remoteAddress, headers: &fields, framing: &framing)
             }
             start = headEnd
             scanned = headEnd

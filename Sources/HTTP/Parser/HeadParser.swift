@@ -26,13 +26,13 @@ enum HeadParser {
     @inline(__always)
     static func parse(
         _ head: UnsafeBufferPointer<UInt8>, limits: HTTPRequestParser.Limits, remoteAddress: String,
-        framing: inout Framing
+        headers: inout HTTPHeaders, framing: inout Framing
     ) throws(Failure) -> HTTPRequest {
         var lines = LineIterator(bytes: head)
         guard let requestLine = lines.next() else { throw Failure(400, "empty request line") }
         let (method, target, path, query, version) = try RequestLine.parse(requestLine)
 
-        var headers = HTTPHeaders(reservingCapacity: 8)
+        headers.removeAll()
         var contentLength: Int? = nil
         var sawTransferEncoding = false
         var sawHost = false
@@ -113,7 +113,7 @@ enum HeadParser {
         let keepAlive = version == .http11 ? !connectionClose : (connectionKeepAlive && !connectionClose)
         framing = Framing(contentLength: length, expectsContinue: expectsContinue && version == .http11 && length > 0)
         return HTTPRequest(
-            method: method, target: target, path: path, query: query, headers: headers,
+            method: method, target: target, path: path, query: query, headers: headers, body: [],
             remoteAddress: remoteAddress, version: version, keepAlive: keepAlive)
     }
 
