@@ -147,6 +147,55 @@ import Testing
         #expect(!clock.isFrozen)
         #expect(clock.nowMilliseconds > 1_700_000_000_000)
     }
+
+    /// The lock-free reading (`AdjustableClock.reading`) against a model of offset and freeze point, over
+    /// 3,000 generated operations: frozen readings exact, running ones within the wall clock's reads
+    /// taken around them.
+    @Test func adjustableClockReadingFollowsItsModel() {
+        let clock = AdjustableClock()
+        let wall = SystemClock()
+        var offset: Int64 = 0
+        var frozenAt: Int64? = nil
+        var generator = SystemRandomNumberGenerator()
+        for step in 0..<3_000 {
+            let amount = Int64.random(in: -10_000_000_000...10_000_000_000, using: &generator)
+            switch Int.random(in: 0..<5, using: &generator) {
+            case 0:
+                clock.advance(milliseconds: amount)
+                if let at = frozenAt { frozenAt = at + amount } else { offset += amount }
+            case 1:
+                let target = 1_700_000_000_000 + amount
+                let before = wall.nowMilliseconds
+                clock.set(milliseconds: target)
+                if frozenAt != nil { frozenAt = target } else { offset = target - before }
+            case 2:
+                let before = wall.nowMilliseconds
+                clock.setFrozen(true)
+                if frozenAt == nil {
+                    frozenAt = clock.nowMilliseconds
+                    #expect(abs(frozenAt! - (before + offset)) <= 1_000, "step \(step)")
+                }
+            case 3:
+                clock.setFrozen(false)
+                if let at = frozenAt { offset = at - wall.nowMilliseconds }
+                frozenAt = nil
+            default:
+                clock.reset(initialMilliseconds: 0)
+                offset = 0
+                frozenAt = nil
+            }
+            #expect(clock.isFrozen == (frozenAt != nil), "step \(step)")
+            let before = wall.nowMilliseconds
+            let reading = clock.nowMilliseconds
+            let after = wall.nowMilliseconds
+            if let frozenAt {
+                #expect(reading == frozenAt, "step \(step)")
+            } else {
+                // Thawing and `set` read the wall clock once more than the model does: a few ms of slack.
+                #expect(reading >= before + offset - 1_000 && reading <= after + offset + 1_000, "step \(step)")
+            }
+        }
+    }
 }
 
 /// Collects user events from observers (which may run on any thread).

@@ -37,7 +37,7 @@ extension HTTPResponse {
         var bytes: [UInt8] = []
         let layout = serialize(into: &bytes, includeBody: true, close: false)
         var copy = self
-        copy.wire = PreparedResponse(bytes: bytes, layout: layout)
+        copy.wire = PreparedResponse(bytes: bytes, layout: layout, asksToClose: headers.asksToClose)
         return copy
     }
 
@@ -49,9 +49,12 @@ extension HTTPResponse {
 final class PreparedResponse: Sendable {
     let bytes: [UInt8]
     let layout: HTTPResponse.SerializedLayout
+    /// `HTTPHeaders.asksToClose` of its fields, read once.
+    let asksToClose: Bool
 
-    init(bytes: [UInt8], layout: HTTPResponse.SerializedLayout) {
+    init(bytes: [UInt8], layout: HTTPResponse.SerializedLayout, asksToClose: Bool) {
         self.bytes = bytes
         self.layout = layout
+        self.asksToClose = asksToClose
     }
 }

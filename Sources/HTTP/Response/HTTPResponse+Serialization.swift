@@ -66,7 +66,7 @@ extension HTTPResponse {
     }
 
     /// Whether the responder itself asked to close the connection with `Connection: close`.
-    var asksToClose: Bool { headers.asksToClose }
+    var asksToClose: Bool { wire?.asksToClose ?? headers.asksToClose }
 
     static func isFramingField(_ name: String) -> Bool {
         // Most names are none of the three: their length alone says so (String's UTF-8 count is O(1)).

@@ -18,7 +18,7 @@ struct JournalRecorder: Sendable {
         "code", "refresh_token", "token", "client_secret", "id_token", "transfer_sub", "access_token",
     ]
 
-    func record(_ context: RequestContext, response: HTTPResponse) {
+    func record(_ context: RequestContext, status: HTTPStatus) {
         let request = context.request
         // The dashboard polls every second; its reads (marked by its header) stay out of the journal, so
         // watching the journal does not evict what it shows, and so do its page, script, style sheet and
@@ -51,7 +51,7 @@ struct JournalRecorder: Sendable {
         let entry = JournalEntry(
             sequence: 0, kind: "request", method: request.method.rawValue, path: request.path,
             parameters: shown, clientID: context.clientID, user: context.user,
-            outcome: context.outcome ?? "ok", status: response.status.code,
+            outcome: context.outcome ?? "ok", status: status.code,
             timeMilliseconds: provider.clock.nowMilliseconds, reason: context.reason)
         journal.append(consume entry)
     }

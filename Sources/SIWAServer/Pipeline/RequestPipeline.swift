@@ -105,8 +105,10 @@ package final class RequestPipeline: HTTPResponder {
             } else {
                 // No fault rule and no pending timeline entry: nothing asks for the user before the handler.
                 response = dispatch(&context, match)
-                let form = context.form
-                _ = Self.settleUser(&context, { userBeforeHandling(form) })
+                if !context.userSettled {
+                    if context.user == nil { context.user = userBeforeHandling(context.form) }
+                    context.userSettled = true
+                }
             }
         case .control:
             response = dispatch(&context, match)
@@ -115,7 +117,7 @@ package final class RequestPipeline: HTTPResponder {
         if context.outcome == nil {
             context.outcome = response.status.isError ? "http_\(response.status.code)" : "ok"
         }
-        recorder?.record(context, response: response)
+        recorder?.record(context, status: response.status)
         response.logFields = context.logFields
         return response
     }

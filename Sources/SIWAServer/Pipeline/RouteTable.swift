@@ -35,6 +35,9 @@ package struct RouteTable: Sendable {
     }
 
     private var literal: [String: Resource] = [:]
+    /// `literal` again, by the path's length in bytes: a lookup compares a few paths of that length
+    /// (usually one, and small strings compare in a word or two) instead of hashing the path.
+    private var literalByLength: [[(path: String, resource: Resource)]] = []
     private var patterns: [Resource] = []
     /// The surface of the routes under each first path segment (`mock` in `/mock/health`); a path no
     /// route serves belongs to its first segment's surface, else Apple's (the mock stands in for
@@ -60,6 +63,13 @@ package struct RouteTable: Sendable {
             var resource = literal[key] ?? Resource(pattern: route.path)
             Self.insert(route, into: &resource)
             literal[key] = resource
+            let length = key.utf8.count
+            while literalByLength.count <= length { literalByLength.append([]) }
+            if let index = literalByLength[length].firstIndex(where: { $0.path == key }) {
+                literalByLength[length][index].resource = resource
+            } else {
+                literalByLength[length].append((key, resource))
+            }
         } else if let index = patterns.firstIndex(where: { $0.pattern == route.path }) {
             Self.insert(route, into: &patterns[index])
         } else {
@@ -79,7 +89,12 @@ package struct RouteTable: Sendable {
     }
 
     func match(_ method: HTTPMethod, _ path: String) -> Match {
-        if let resource = literal[path] { return Self.select(method, in: resource, captures: [:]) }
+        let length = path.utf8.count
+        if length < literalByLength.count {
+            for entry in literalByLength[length] where entry.path == path {
+                return Self.select(method, in: entry.resource, captures: [:])
+            }
+        }
         for resource in patterns {
             if let captures = resource.pattern.match(path[...]) {
                 return Self.select(method, in: resource, captures: captures)
