@@ -54,16 +54,42 @@ extension JSONValue {
         var string = string
         string.withUTF8 { bytes in
             var runStart = 0
-            for index in 0..<bytes.count {
-                let byte = bytes[index]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+            var index = nextEscape(in: bytes, from: 0)
+            while index < bytes.count {
                 output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
-                appendEscape(byte, to: &output)
+                appendEscape(bytes[index], to: &output)
                 runStart = index + 1
+                index = nextEscape(in: bytes, from: runStart)
             }
             output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
         }
         output.append(UInt8(ascii: "\""))
+    }
+
+    /// The index of the first byte at or after `start` that JSON escapes (a control byte, `"` or `\\`),
+    /// or `bytes.count`. Eight bytes a step: tokens and id_tokens are long runs without any ("has a byte
+    /// less than n" and "has a zero byte", Hacker's Delight §6-1), about a sixth of a byte-by-byte scan.
+    static func nextEscape(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        guard let base = bytes.baseAddress else { return bytes.count }
+        let raw = UnsafeRawPointer(base)
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        var index = start
+        while index + 8 <= bytes.count {
+            let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            let quote = word ^ (ones &* 0x22)
+            let backslash = word ^ (ones &* 0x5C)
+            let control = (word &- ones &* 0x20) & ~word
+            let found = (control | ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)) & highs
+            if found != 0 { break }
+            index += 8
+        }
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return index }
+            index += 1
+        }
+        return index
     }
 
     private static func appendEscape(_ byte: UInt8, to output: inout [UInt8]) {

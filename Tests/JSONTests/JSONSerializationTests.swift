@@ -59,4 +59,41 @@ import Testing
             #expect(parsed == .double(double))
         }
     }
+
+    /// The word-at-a-time escape scan against a byte-by-byte escaper (RFC 8259 §7), on generated strings
+    /// with escapes at every offset of a word, multi-byte characters and long clean runs.
+    @Test func escapingMatchesAByteByByteEscaper() {
+        func reference(_ text: String) -> [UInt8] {
+            var out: [UInt8] = [UInt8(ascii: "\"")]
+            for byte in text.utf8 {
+                switch byte {
+                case UInt8(ascii: "\""): out += Array("\\\"".utf8)
+                case UInt8(ascii: "\\"): out += Array("\\\\".utf8)
+                case 0x0A: out += Array("\\n".utf8)
+                case 0x0D: out += Array("\\r".utf8)
+                case 0x09: out += Array("\\t".utf8)
+                case 0x08: out += Array("\\b".utf8)
+                case 0x0C: out += Array("\\f".utf8)
+                case ..<0x20:
+                    let hex = Array("0123456789abcdef".utf8)
+                    out += Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+                default: out.append(byte)
+                }
+            }
+            out.append(UInt8(ascii: "\""))
+            return out
+        }
+        let pieces = ["a", "Z", "\"", "\\", "\n", "\u{1}", "\u{1F}", " ", "~", "\u{7F}", "é", "€", "😀", "eyJhbGciOi"]
+        var generator = SystemRandomNumberGenerator()
+        var cases = [""] + (0..<40).map { String(repeating: "x", count: $0) + "\"" }
+        for _ in 0..<3_000 {
+            let count = Int.random(in: 0...40, using: &generator)
+            cases.append((0..<count).map { _ in pieces.randomElement(using: &generator)! }.joined())
+        }
+        for text in cases {
+            var out: [UInt8] = []
+            JSONValue.writeString(text, to: &out)
+            #expect(out == reference(text), "\(text.debugDescription)")
+        }
+    }
 }

@@ -17,6 +17,8 @@ package enum ParameterLimits {
         // The consent sheet's name fields: a user's name fields hold at most 320 bytes (UserProfile+Limits).
         "first_name": 320, "last_name": 320,
     ]
+    /// The smallest of the caps.
+    static let smallestMaximum = maximumBytes.values.min() ?? 0
     /// The cap of any other parameter (ignored ones too, such as the JS SDK's `frame_id`).
     package static let defaultMaximumBytes = 4096
 
@@ -25,7 +27,9 @@ package enum ParameterLimits {
 
     /// `invalid_request` naming the first parameter longer than its cap; nil when every value fits.
     package static func check(_ parameters: [(name: String, value: String)]) -> AppleError? {
-        for (name, value) in parameters where value.utf8.count > maximumBytes(for: name) {
+        // A value within the smallest cap fits every cap: no lookup for it.
+        for (name, value) in parameters
+        where value.utf8.count > smallestMaximum && value.utf8.count > maximumBytes(for: name) {
             return .invalidRequest("Parameter too long: \(String(name.prefix(64)))")
         }
         return nil

@@ -156,12 +156,24 @@ struct FormFields {
     /// Fails `invalid_request` when any field name repeats or a value is longer than its cap
     /// (`ParameterLimits`).
     init(_ pairs: [(name: String, value: String)]) throws(EndpointFailure) {
-        var seen = Set<String>()
-        for (name, _) in pairs where !seen.insert(name).inserted {
-            throw EndpointFailure(.invalidRequest("Duplicate parameter: \(name)"))
+        if let repeated = Self.firstRepeatedName(pairs) {
+            throw EndpointFailure(.invalidRequest("Duplicate parameter: \(repeated)"))
         }
         if let tooLong = ParameterLimits.check(pairs) { throw EndpointFailure(tooLong) }
         self.pairs = pairs
+    }
+
+    /// The first name that an earlier pair already had. A form has a handful of fields: comparing them
+    /// pairwise (short strings compare in a word or two) costs less than hashing each into a set.
+    static func firstRepeatedName(_ pairs: [(name: String, value: String)]) -> String? {
+        if pairs.count <= 16 {
+            for index in pairs.indices where pairs[..<index].contains(where: { $0.name == pairs[index].name }) {
+                return pairs[index].name
+            }
+            return nil
+        }
+        var seen = Set<String>()
+        return pairs.first { !seen.insert($0.name).inserted }?.name
     }
 
     subscript(name: String) -> String? { pairs.first { $0.name == name }?.value }
