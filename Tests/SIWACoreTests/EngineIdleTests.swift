@@ -6,14 +6,8 @@ import Testing
 /// fault and timeline work) agree with the engines' locked state after every operation of generated
 /// sequences.
 @Suite struct EngineIdleTests {
-    /// A small deterministic generator (the cases are the same on every run).
-    struct Draws {
-        var state: UInt64
-        mutating func next(_ bound: Int) -> Int {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int((state >> 33) % UInt64(bound))
-        }
-    }
+    /// The cases are the same on every run (`UserListTests.Steps`, the suite's deterministic generator).
+    typealias Draws = UserListTests.Steps
 
     func rule(_ id: String) -> FaultRule {
         FaultRule(
