@@ -60,7 +60,7 @@ final class FaultStage: Sendable {
             response = next(&context)
         }
         timeline.afterRequest(
-            facts, user: { RequestPipeline.settleUser(&context, { lookup.value }) }, mayWait: !fromMemory)
+            facts, user: { context.settleUser { _ in lookup.value } }, mayWait: !fromMemory)
         return response
     }
 

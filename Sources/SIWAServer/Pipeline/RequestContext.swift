@@ -61,6 +61,17 @@ package struct RequestContext {
         userSettled = true
     }
 
+    /// The request's user once settled: the handler's (or the store's answer's), else what `lookup` finds
+    /// from the request's form (asked at most once; the context is not captured, so callers holding it
+    /// `inout` can ask).
+    mutating func settleUser(_ lookup: (RequestForm) -> String?) -> String? {
+        if !userSettled {
+            if user == nil { user = lookup(form) }
+            userSettled = true
+        }
+        return user
+    }
+
     /// A path capture declared by the route.
     package func capture(_ name: String) -> String { captures[name] ?? "" }
 

@@ -117,14 +117,11 @@ package final class RequestPipeline: HTTPResponder {
                 let form = context.form
                 let lookup = UserLookup { [self] in userBeforeHandling(form) }
                 response = faults.run(&context, user: lookup, next: { self.dispatch(&$0, match) })
-                _ = Self.settleUser(&context, { lookup.value })
+                _ = context.settleUser { _ in lookup.value }
             } else {
                 // No fault rule and no pending timeline entry: nothing asks for the user before the handler.
                 response = dispatch(&context, match)
-                if !context.userSettled {
-                    if context.user == nil { context.user = userBeforeHandling(context.form) }
-                    context.userSettled = true
-                }
+                _ = context.settleUser { userBeforeHandling($0) }
             }
         case .control:
             response = dispatch(&context, match)
@@ -178,15 +175,6 @@ package final class RequestPipeline: HTTPResponder {
                 status: .notFound, error: "not_found", field: "path", "no control endpoint \(context.request.path)"
             ).response
         }
-    }
-
-    /// The request's user once settled: the handler's (or the store's answer's), else the lookup's.
-    static func settleUser(_ context: inout RequestContext, _ lookup: () -> String?) -> String? {
-        if !context.userSettled {
-            if context.user == nil { context.user = lookup() }
-            context.userSettled = true
-        }
-        return context.user
     }
 
     /// The scenario user behind an Apple request: the owner of its code or token, else its `login_hint`.
